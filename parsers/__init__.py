@@ -1,0 +1,1 @@
+"""Trace parsers: Standard Workload Format (SWF) files into the canonical job table."""

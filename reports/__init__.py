@@ -1,0 +1,1 @@
+"""Report building: metrics tables and figures from simulator outputs."""

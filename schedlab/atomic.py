@@ -1,0 +1,44 @@
+"""Write files so that a crash never leaves a partial one behind.
+
+Everything is written to a temporary file in the target's directory and renamed over
+the target only once complete: rename is atomic on POSIX file systems, so a reader (or
+a Luigi ``complete()`` check) sees either the old file, or none, or the whole new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+@contextlib.contextmanager
+def atomic_path(target, suffix: str | None = None):
+    """Yield a temporary path next to ``target``; rename it to ``target`` on success."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=suffix or target.suffix + ".tmp"
+    )
+    os.close(fd)
+    tmp = Path(tmp)
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_open(target, mode: str = "w", **kwargs):
+    """Open a temporary file for writing; it becomes ``target`` only when the block succeeds."""
+    with atomic_path(target) as tmp:
+        with open(tmp, mode, **kwargs) as handle:
+            yield handle
+
+
+def write_text(target, text: str) -> None:
+    with atomic_open(target, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)

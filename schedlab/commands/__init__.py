@@ -1,0 +1,1 @@
+"""Subcommands of the ``schedlab`` command line, one module each."""

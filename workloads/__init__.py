@@ -1,0 +1,1 @@
+"""Workload modeling: fitting distributions, synthesis, load scaling and pairing."""
