@@ -33,18 +33,17 @@ class EasyBackfilling:
         self._protect(machine, head)
         profile, estimate, procs = machine.profile, machine.estimate, machine.procs
         free_now = profile.free_at(t)
-        window = None
+        reservation = None
         for job in queue[1:]:
             if procs[job] > free_now:
                 continue
-            if window is None:
+            if reservation is None:
+                # Backfilling never delays the head, so one reservation serves the pass.
                 reservation = profile.earliest_start(t, estimate[head], procs[head])
                 machine.promised[head] = min(machine.promised[head], reservation)
-                window = profile.backfill_window(t, reservation, estimate[head], procs[head])
-            if window.allows(t + estimate[job], procs[job]):
+            if profile.fits_beside(t, estimate[job], procs[job], reservation, estimate[head], procs[head]):
                 machine.start(job, t)
                 free_now -= procs[job]
-                window = None
 
     def _protect(self, machine, head: int) -> None:
         """A job that stops being the head (another overtook it) loses its reservation."""
