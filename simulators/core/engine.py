@@ -110,4 +110,4 @@ class Engine:
             return
         for machine in self.machines:
             self.trace[machine.name].append((t, len(machine.queue), machine.busy))
-            machine.profile.forget_before(t)
+            machine.profile.tidy(t)

@@ -185,12 +185,15 @@ class AvailabilityProfile:
         return float(_earliest_start(self._times, self._free, self._n, after, duration, procs))
 
     def forget_before(self, t: float) -> None:
-        """Drop history before ``t`` once the profile has doubled since the last time:
-        keeps it about as short as what is still booked, at a cost amortized over many events."""
-        if self._n < self._compact_at:
-            return
+        """Drop history before ``t`` and merge equal neighbours."""
         self._n = _forget_before(self._times, self._free, self._n, t)
         self._compact_at = max(64, 2 * self._n)
+
+    def tidy(self, t: float) -> None:
+        """``forget_before(t)``, but only once the profile has doubled since the last time:
+        keeps it about as short as what is still booked at a cost amortized over many events."""
+        if self._n >= self._compact_at:
+            self.forget_before(t)
 
     def steps(self) -> tuple[np.ndarray, np.ndarray]:
         """Breakpoints and free processors, for inspection and tests."""
