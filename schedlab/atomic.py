@@ -13,6 +13,12 @@ import tempfile
 from pathlib import Path
 
 
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(target, suffix: str | None = None):
     """Yield a temporary path next to ``target``; rename it to ``target`` on success."""
@@ -25,6 +31,8 @@ def atomic_path(target, suffix: str | None = None):
     tmp = Path(tmp)
     try:
         yield tmp
+        # mkstemp makes the file private (0600); give it the mode a plain open() would.
+        os.chmod(tmp, 0o666 & ~_current_umask())
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
