@@ -1,0 +1,118 @@
+"""Model documents: schema validation, atomic writing, built-in models."""
+
+import copy
+import json
+
+import numpy as np
+import pytest
+
+from parsers.schema import as_job_table
+from schedlab.errors import SchedlabError
+from workloads.fitting import fit_workload
+from workloads.model import (
+    ModelError,
+    builtin_lublin_feitelson_model,
+    load_model,
+    model_json,
+    save_model,
+    validate_model,
+)
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    rng = np.random.default_rng(0)
+    n = 600
+    jobs = as_job_table(
+        {
+            "job_id": np.arange(1, n + 1),
+            "submit_time": np.cumsum(rng.exponential(200.0, n)).round(),
+            "run_time": rng.lognormal(5.0, 1.0, n).round() + 1,
+            "allocated_procs": rng.choice([1, 2, 4, 8, 3], n),
+            "requested_time": np.full(n, 3600.0),
+        }
+    )
+    return fit_workload(jobs, 16, trace_name="tiny.swf", sha256="ab" * 32)
+
+
+def without(document, dotted):
+    broken = copy.deepcopy(document)
+    *parents, last = dotted.split(".")
+    target = broken
+    for name in parents:
+        target = target[name]
+    del target[last]
+    return broken
+
+
+def test_fitted_and_builtin_models_validate_and_survive_a_round_trip(tmp_path, fitted):
+    for document in (fitted, builtin_lublin_feitelson_model()):
+        path = tmp_path / f"{document['kind']}.json"
+        save_model(document, path)
+        assert load_model(path) == json.loads(model_json(document))
+    assert load_model("builtin:lublin-feitelson-1999") == builtin_lublin_feitelson_model()
+
+
+@pytest.mark.parametrize(
+    "field",
+    ["schema_version", "arrivals.gaps.chosen", "runtimes.candidates.weibull.params.shape", "sizes.umed",
+     "requested_time_accuracy", "size_runtime_correlation.normal_scores", "source.sha256"],
+)
+def test_a_missing_field_is_named_and_nothing_is_written(tmp_path, fitted, field):
+    target = tmp_path / "model.json"
+    with pytest.raises(ModelError, match=f"missing field '{field}'"):
+        save_model(without(fitted, field), target)
+    assert not target.exists()
+
+
+def test_a_missing_builtin_parameter_is_named():
+    with pytest.raises(ModelError, match="missing field 'parameters.runtimes.p_per_proc'"):
+        validate_model(without(builtin_lublin_feitelson_model(), "parameters.runtimes.p_per_proc"))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(schema_version=2), "unsupported schema_version 2"),
+        (lambda d: d.update(schema="other"), "field 'schema'"),
+        (lambda d: d.update(kind="poisson"), "field 'kind'"),
+        (lambda d: d["arrivals"].update(hour_of_day_weights=[1.0] * 23), "list of 24 numbers"),
+        (lambda d: d["arrivals"]["hour_of_day_weights"].__setitem__(3, 0.0), "must lie in"),
+        (lambda d: d["runtimes"].update(chosen="pareto"), "field 'runtimes.chosen'"),
+        (lambda d: d["sizes"].update(umed=100.0), "ulow.*umed.*uhi"),
+        (lambda d: d["sizes"].update(serial_prob=0.9, pow2_prob=0.5), "must not exceed 1"),
+        (lambda d: d["runtimes"]["candidates"]["gamma"].update(ks=float("nan")), "finite number"),
+        (lambda d: d["size_runtime_correlation"].update(normal_scores=1.0), "normal_scores"),
+        (lambda d: d.update(machine_procs=1), "machine_procs"),
+    ],
+)
+def test_wrong_values_are_refused_with_the_field_named(fitted, change, message):
+    broken = copy.deepcopy(fitted)
+    change(broken)
+    with pytest.raises(ModelError, match=message):
+        validate_model(broken)
+
+
+def test_a_failed_save_leaves_an_existing_file_untouched(tmp_path, fitted):
+    target = tmp_path / "model.json"
+    save_model(fitted, target)
+    before = target.read_bytes()
+    with pytest.raises(ModelError):
+        save_model(without(fitted, "arrivals"), target)
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["model.json"]
+
+
+def test_loading_reports_the_file_and_the_problem(tmp_path, fitted):
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("{not json")
+    with pytest.raises(ModelError, match="bad.json: not valid JSON"):
+        load_model(bad_json)
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({**fitted, "schema_version": 0}))
+    with pytest.raises(ModelError, match="old.json: unsupported schema_version 0"):
+        load_model(old)
+    with pytest.raises(SchedlabError, match="cannot read model"):
+        load_model(tmp_path / "absent.json")
+    with pytest.raises(ModelError, match="JSON object"):
+        validate_model([1, 2])

@@ -1,0 +1,254 @@
+"""Workload model documents: a versioned JSON schema, its validation, reading and writing.
+
+A model is one JSON object.  Every model has
+
+* ``schema``: ``"schedlab-workload-model"`` and ``schema_version``: ``1``;
+* ``kind``: ``"fitted"`` (fitted on a trace by :mod:`workloads.fitting`) or
+  ``"lublin-feitelson-1999"`` (the built-in model of :mod:`workloads.lublin`);
+* ``source``: where it comes from (for a fitted model, the trace's name and the
+  SHA-256 of its decompressed content, its machine size and how many jobs were used).
+
+A ``lublin-feitelson-1999`` model holds ``parameters`` with the sections ``sizes``,
+``runtimes`` and ``arrivals`` of :data:`workloads.lublin.DEFAULT_PARAMETERS`.
+
+A ``fitted`` model holds:
+
+``machine_procs``
+    processors of the source machine.
+``arrivals``
+    ``hour_of_day_weights`` (24, Monday-Sunday independent) and ``day_of_week_weights``
+    (7, Monday first), both > 0; ``zero_gap_share``, the share of jobs submitted in the
+    same second as the previous one; ``gaps``, a *family fit* of the non-zero gaps
+    measured on the warped clock of those weights (:mod:`workloads.cycle`).
+``sizes``
+    the parameters of :class:`workloads.sizes.SizeModel` plus ``log_likelihood``,
+    ``ks`` and the ``observed_classes`` shares.
+``runtimes``
+    a family fit of the runtimes in seconds.
+``size_runtime_correlation``
+    ``normal_scores`` (in (-1, 1): the correlation of the normal scores of size and
+    runtime ranks, the parameter of the Gaussian copula used by the synthesis) and
+    ``spearman`` (the trace's rank correlation, for reference).
+``requested_time_accuracy``
+    ``null`` when the trace has no requested times; else ``log10_ratio_quantiles``
+    (101 non-decreasing values: the 0th..100th percentiles of log10(requested / actual
+    runtime)), ``share_below_one`` and ``jobs``.
+
+A *family fit* is ``{"chosen": family, "upper_limit": largest observed value,
+"candidates": {family: {"params", "log_likelihood", "aic", "ks"}}}`` with every family of
+:data:`workloads.distributions.FAMILY_PARAMETERS` among the candidates.
+
+Documents are validated completely before use and before writing, so that a model with
+a missing field or a wrong schema version is refused with a message naming the field,
+and a file on disk is always a valid model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+from schedlab.atomic import write_text
+from schedlab.errors import SchedlabError
+from workloads import lublin
+from workloads.distributions import FAMILY_PARAMETERS
+
+SCHEMA_NAME = "schedlab-workload-model"
+SCHEMA_VERSION = 1
+FITTED = "fitted"
+SIZE_PARAMETERS = ("serial_prob", "pow2_prob", "ulow", "umed", "uhi", "uprob")
+PERCENTILES = 101
+
+
+class ModelError(SchedlabError):
+    """A workload model document that does not follow the schema."""
+
+
+def builtin_lublin_feitelson_model() -> dict:
+    """The Lublin-Feitelson model with its published default parameters, as a document."""
+    return {
+        "schema": SCHEMA_NAME,
+        "schema_version": SCHEMA_VERSION,
+        "kind": lublin.MODEL_NAME,
+        "source": {"citation": lublin.CITATION},
+        "parameters": {section: dict(values) for section, values in lublin.DEFAULT_PARAMETERS.items()},
+    }
+
+
+BUILTIN_MODELS = {f"builtin:{lublin.MODEL_NAME}": builtin_lublin_feitelson_model}
+
+
+def _field(document, path: str):
+    """The value at a dotted ``path``, or ModelError naming the first missing part."""
+    value = document
+    walked = []
+    for name in path.split("."):
+        walked.append(name)
+        if not isinstance(value, dict):
+            raise ModelError(f"field '{'.'.join(walked[:-1])}' must be a JSON object")
+        if name not in value:
+            raise ModelError(f"missing field '{'.'.join(walked)}'")
+        value = value[name]
+    return value
+
+
+def _number(document, path: str, low=-math.inf, high=math.inf, *, low_open=False, high_open=False) -> float:
+    value = _field(document, path)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ModelError(f"field '{path}' must be a finite number, got {value!r}")
+    too_low = value <= low if low_open else value < low
+    too_high = value >= high if high_open else value > high
+    if too_low or too_high:
+        opening = "(" if low_open else "["
+        closing = ")" if high_open else "]"
+        raise ModelError(f"field '{path}' must lie in {opening}{low}, {high}{closing}, got {value!r}")
+    return value
+
+
+def _positive(document, path: str) -> float:
+    return _number(document, path, 0, low_open=True)
+
+
+def _integer(document, path: str, low: int) -> int:
+    value = _field(document, path)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ModelError(f"field '{path}' must be a whole number >= {low}, got {value!r}")
+    return value
+
+
+def _number_list(document, path: str, length: int, *, positive: bool = False) -> list:
+    values = _field(document, path)
+    if not isinstance(values, list) or len(values) != length:
+        raise ModelError(f"field '{path}' must be a list of {length} numbers")
+    for index in range(length):
+        if positive:
+            _positive({"item": values[index]}, "item")
+        else:
+            _number({"item": values[index]}, "item")
+    return values
+
+
+def _check_family_params(document, path: str, family: str) -> None:
+    for name in FAMILY_PARAMETERS[family]:
+        if family == "lognormal" and name == "mu":
+            _number(document, f"{path}.{name}")
+        elif name == "p":
+            _number(document, f"{path}.{name}", 0, 1, low_open=True, high_open=True)
+        else:
+            _positive(document, f"{path}.{name}")
+
+
+def _check_family_fit(document, path: str) -> None:
+    chosen = _field(document, f"{path}.chosen")
+    candidates = _field(document, f"{path}.candidates")
+    if not isinstance(candidates, dict):
+        raise ModelError(f"field '{path}.candidates' must be a JSON object")
+    if chosen not in FAMILY_PARAMETERS:
+        raise ModelError(f"field '{path}.chosen' must be one of {', '.join(FAMILY_PARAMETERS)}, got {chosen!r}")
+    _positive(document, f"{path}.upper_limit")
+    for family in FAMILY_PARAMETERS:
+        candidate = f"{path}.candidates.{family}"
+        _check_family_params(document, f"{candidate}.params", family)
+        _number(document, f"{candidate}.log_likelihood")
+        _number(document, f"{candidate}.aic")
+        _number(document, f"{candidate}.ks", 0, 1)
+
+
+def _check_size_model(document, path: str) -> None:
+    values = {name: _number(document, f"{path}.{name}") for name in SIZE_PARAMETERS}
+    for name in ("serial_prob", "pow2_prob", "uprob"):
+        _number(document, f"{path}.{name}", 0, 1)
+    if values["serial_prob"] + values["pow2_prob"] > 1:
+        raise ModelError(f"fields '{path}.serial_prob' + '{path}.pow2_prob' must not exceed 1")
+    if not values["ulow"] < values["umed"] < values["uhi"]:
+        raise ModelError(f"fields '{path}.ulow' < '{path}.umed' < '{path}.uhi' must hold")
+    if values["ulow"] < 0:
+        raise ModelError(f"field '{path}.ulow' must be >= 0")
+
+
+def _check_fitted(document) -> None:
+    _field(document, "source.trace")
+    sha256 = _field(document, "source.sha256")
+    if not (isinstance(sha256, str) and len(sha256) == 64 and all(c in "0123456789abcdef" for c in sha256)):
+        raise ModelError("field 'source.sha256' must be 64 lowercase hexadecimal digits")
+    _integer(document, "machine_procs", 2)
+    _number_list(document, "arrivals.hour_of_day_weights", 24, positive=True)
+    _number_list(document, "arrivals.day_of_week_weights", 7, positive=True)
+    _number(document, "arrivals.zero_gap_share", 0, 1, high_open=True)
+    _check_family_fit(document, "arrivals.gaps")
+    _check_size_model(document, "sizes")
+    _check_family_fit(document, "runtimes")
+    _number(document, "size_runtime_correlation.normal_scores", -1, 1, low_open=True, high_open=True)
+    _number(document, "size_runtime_correlation.spearman", -1, 1)
+    if _field(document, "requested_time_accuracy") is not None:
+        quantiles = _number_list(document, "requested_time_accuracy.log10_ratio_quantiles", PERCENTILES)
+        if any(later < earlier for earlier, later in itertools.pairwise(quantiles)):
+            raise ModelError("field 'requested_time_accuracy.log10_ratio_quantiles' must not decrease")
+        _number(document, "requested_time_accuracy.share_below_one", 0, 1)
+        _integer(document, "requested_time_accuracy.jobs", 2)
+
+
+def _check_lublin_feitelson(document) -> None:
+    for section, defaults in lublin.DEFAULT_PARAMETERS.items():
+        for name in defaults:
+            _number(document, f"parameters.{section}.{name}")
+    _check_size_model(document, "parameters.sizes")
+    runtimes = "parameters.runtimes"
+    for name in ("shape1", "scale1", "shape2", "scale2", "max_log_runtime"):
+        _positive(document, f"{runtimes}.{name}")
+    arrivals = "parameters.arrivals"
+    for name in ("log_gap_shape", "rush_to_all_ratio", "log_gap_scale", "max_log_gap", "daily_cycle_shape", "daily_cycle_scale"):
+        _positive(document, f"{arrivals}.{name}")
+
+
+def validate_model(document) -> dict:
+    """Check ``document`` against the schema; return it, or raise :class:`ModelError`."""
+    if not isinstance(document, dict):
+        raise ModelError("a workload model must be a JSON object")
+    schema = _field(document, "schema")
+    if schema != SCHEMA_NAME:
+        raise ModelError(f"field 'schema' must be {SCHEMA_NAME!r}, got {schema!r}")
+    version = _field(document, "schema_version")
+    if version != SCHEMA_VERSION:
+        raise ModelError(f"unsupported schema_version {version!r}: this schedlab reads version {SCHEMA_VERSION}")
+    kind = _field(document, "kind")
+    _field(document, "source")
+    if kind == FITTED:
+        _check_fitted(document)
+    elif kind == lublin.MODEL_NAME:
+        _check_lublin_feitelson(document)
+    else:
+        raise ModelError(f"field 'kind' must be {FITTED!r} or {lublin.MODEL_NAME!r}, got {kind!r}")
+    return document
+
+
+def load_model(source) -> dict:
+    """A validated model from a JSON file, or a built-in one by name (``builtin:...``)."""
+    if str(source) in BUILTIN_MODELS:
+        return BUILTIN_MODELS[str(source)]()
+    path = Path(source)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise SchedlabError(f"cannot read model {path}: {error.strerror or error}") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ModelError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
+    try:
+        return validate_model(document)
+    except ModelError as error:
+        raise ModelError(f"{path}: {error}") from None
+
+
+def model_json(document) -> str:
+    """The canonical text of a model: validated, indented, keys in schema order, no NaN."""
+    validate_model(document)
+    return json.dumps(document, indent=2, allow_nan=False) + "\n"
+
+
+def save_model(document, path) -> None:
+    """Validate, then write atomically: an invalid model never reaches the disk."""
+    write_text(path, model_json(document))
