@@ -1,0 +1,231 @@
+"""``SchedlabTask``: the base of every pipeline task, and how its output path is keyed.
+
+Why keyed paths: a result is reused only if everything that produced it is unchanged,
+and a change reruns only what depends on it.  Each task writes one directory::
+
+    <work_dir>/<TaskFamily>/<label>-<key>/
+
+where ``key`` hashes
+
+- the task family and its significant parameters,
+- the code version of the module that defines the task class, of the modules the task
+  declares in ``code_modules``, and of every project module those import, found by
+  reading their ``import`` statements (a module's version is the SHA-256 of its source
+  file; a package's, of its ``__init__.py``; third-party packages are not versioned).
+  Declaring ``simulators.batch`` thus covers ``simulators.core`` too; only modules
+  loaded dynamically (``importlib.import_module``) have to be listed themselves.  The
+  task's own module is taken alone, not with its imports, so that a module holding
+  several tasks does not tie each to the others' dependencies,
+- ``input_fingerprint()``: what the task reads from outside the pipeline (a trace
+  file's checksum, say), if its parameters do not already name it,
+- the keys of every required task.
+
+Because a key contains the keys of its requirements, a change anywhere upstream (a
+parameter, a source file, an input file) changes the key, hence the path, of every task
+downstream of it, and of nothing else; Luigi then finds those outputs missing and
+reruns exactly them.  Old outputs stay on disk until the work directory is cleared.
+
+Writing a task::
+
+    class SimulateThing(SchedlabTask):
+        trace = luigi.Parameter()
+        load = luigi.FloatParameter(default=0.8)
+        code_modules = ("simulators.thing",)
+
+        def requires(self):
+            return CleanTrace(trace=self.trace)
+
+        def run(self):
+            jobs = pd.read_parquet(self.requires().output_file("jobs.parquet"))
+            ...
+            with self.writing_output() as directory:
+                schedule.to_parquet(directory / "schedule.parquet", index=False)
+                write_json(directory / "summary.json", metrics)
+
+``output()`` (the directory), ``output_dir()`` and ``output_file(name)`` come for free.
+``writing_output()`` hands out an empty staging directory next to the final one and
+renames it into place only when the block succeeds, so a killed run never leaves a
+directory that looks complete; it also adds ``task.json``, which records the task's
+parameters, code versions and requirement keys.  Every requirement must itself be a
+``SchedlabTask``.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import functools
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import luigi
+
+from pipeline import settings
+from schedlab.errors import SchedlabError
+
+KEY_LENGTH = 16
+"""Hex digits of the key in a path: 64 bits, ample for the tasks of one work directory."""
+
+LABEL_LENGTH = 80
+"""Characters of the readable label kept in a directory name."""
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+"""Modules whose source lies below this directory are versioned; third-party ones are not."""
+
+
+def module_source(module_name: str) -> Path:
+    """The source file of a module (a package's ``__init__.py``), found without importing it."""
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or not spec.has_location or not spec.origin:
+        raise SchedlabError(f"code module {module_name!r} has no source file to version")
+    return Path(spec.origin)
+
+
+@functools.cache
+def module_code_version(module_name: str) -> str:
+    """SHA-256 of one module's source file (cached for the life of the process)."""
+    return hashlib.sha256(module_source(module_name).read_bytes()).hexdigest()
+
+
+def _is_project_module(name: str) -> bool:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # "x.f" where x is a module and f a function, say
+        return False
+    return bool(
+        spec is not None
+        and spec.has_location
+        and spec.origin
+        and Path(spec.origin).resolve().is_relative_to(PROJECT_ROOT)
+    )
+
+
+def _with_parents(dotted: str) -> list[str]:
+    parts = dotted.split(".")
+    return [".".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+@functools.cache
+def project_imports(module_name: str) -> frozenset[str]:
+    """Project modules that ``module_name`` imports, anywhere in its source (read, not run).
+
+    Importing ``a.b.c`` runs ``a`` and ``a.b`` too, so parent packages count.  For
+    ``from a import x`` both ``a`` and, if it is a module, ``a.x`` count.
+    """
+    path = module_source(module_name)
+    package = module_name if path.name == "__init__.py" else module_name.rpartition(".")[0]
+    candidates: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            candidates.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            candidates.add(base)
+            candidates.update(f"{base}.{alias.name}" for alias in node.names)
+    return frozenset(
+        name for candidate in candidates for name in _with_parents(candidate) if _is_project_module(name)
+    )
+
+
+def code_closure(module_names) -> list[str]:
+    """``module_names`` and every project module they import, directly or not, sorted."""
+    seen: set[str] = set()
+    pending = list(module_names)
+    while pending:
+        name = pending.pop()
+        if name not in seen:
+            seen.add(name)
+            pending.extend(project_imports(name))
+    return sorted(seen)
+
+
+def write_json(path, data) -> None:
+    """Write ``data`` as sorted, indented JSON, so equal data give equal bytes."""
+    Path(path).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def read_json(path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+class SchedlabTask(luigi.Task):
+    """A task whose output is one directory under the work directory, keyed as described above."""
+
+    code_modules: tuple[str, ...] = ()
+    """Modules whose code decides this task's output; what they import and the task's module are added."""
+
+    def input_fingerprint(self):
+        """JSON-able identity of what the task reads from outside the pipeline; none by default."""
+        return None
+
+    def code_versions(self) -> dict[str, str]:
+        """Version of the task's own module and of ``code_modules`` with all they import."""
+        modules = {type(self).__module__, *code_closure(self.code_modules)}
+        return {name: module_code_version(name) for name in sorted(modules)}
+
+    def keyed_requirements(self) -> list[SchedlabTask]:
+        required = luigi.task.flatten(self.requires())
+        for task in required:
+            if not isinstance(task, SchedlabTask):
+                raise TypeError(f"{self} requires {task}, which is not a SchedlabTask: its output is not keyed")
+        return required
+
+    def identity(self) -> dict:
+        """Everything the key hashes; also written to ``task.json`` next to the outputs."""
+        return {
+            "task": self.get_task_family(),
+            "parameters": self.to_str_params(only_significant=True),
+            "code_versions": self.code_versions(),
+            "input_fingerprint": self.input_fingerprint(),
+            "requirements": sorted(task.task_key() for task in self.keyed_requirements()),
+        }
+
+    def task_key(self) -> str:
+        canonical = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:KEY_LENGTH]
+
+    def label(self) -> str:
+        """Readable part of the directory name: the parameter values; override to shorten."""
+        return "_".join(self.to_str_params(only_significant=True).values())
+
+    def output_dir(self) -> Path:
+        label = re.sub(r"[^A-Za-z0-9.-]+", "_", self.label()).strip("_")[:LABEL_LENGTH]
+        name = f"{label}-{self.task_key()}" if label else self.task_key()
+        return settings.work_dir() / self.get_task_family() / name
+
+    def output_file(self, name: str) -> Path:
+        return self.output_dir() / name
+
+    def output(self) -> luigi.LocalTarget:
+        return luigi.LocalTarget(str(self.output_dir()))
+
+    @contextlib.contextmanager
+    def writing_output(self) -> Iterator[Path]:
+        """Yield an empty staging directory; it becomes ``output_dir()`` when the block succeeds."""
+        final = self.output_dir()
+        final.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent))
+        try:
+            yield staging
+            write_json(staging / "task.json", {"key": self.task_key(), **self.identity()})
+            staging.chmod(0o755)  # mkdtemp makes it private to the user
+            try:
+                os.rename(staging, final)
+            except OSError:
+                if not final.is_dir():
+                    raise
+                # Another worker finished the same task first; its output is equivalent.
+                shutil.rmtree(staging)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise

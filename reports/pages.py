@@ -1,0 +1,195 @@
+"""The pages of the replay report: one per workload, and the index that links them.
+
+Pages are ``reports.document.Document`` values, rendered to Markdown and HTML by the
+caller.  They are built from plain data: the workload description (``workload.json``
+in the pipeline, which carries a trace's parser warnings), metrics tables
+(``reports.metrics``) and the cleaning report.
+
+A workload description is a dict::
+
+    {"name": str, "machine_procs": int, "jobs": int (jobs replayed),
+     "source": {"kind": "trace", "file_name": str, "file_sha256": str,
+                "jobs_parsed": int, "header": {...SWF header fields...},
+                "warnings": [str, ...] (the parser's)}
+            or {"kind": "synthetic", "model": str, "seed": int, ...model parameters}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from reports.document import (
+    BulletList,
+    Code,
+    Document,
+    Figure,
+    Heading,
+    Inline,
+    Link,
+    paragraph,
+    table,
+)
+from reports.metrics import headline_rows, metrics_by_policy
+
+WARNINGS_SHOWN = 50
+"""A page lists at most this many parser warnings; the rest are counted."""
+
+_HEADER_FIELDS = (("computer", "computer"), ("installation", "installation"))
+
+
+def _settings_sentence(settings: Mapping[str, object]) -> str:
+    policies = ", ".join(settings["policies"])
+    return (
+        f"Policies replayed: {policies}; queue order {settings['order']}; "
+        f"run-time estimates: {settings['estimates']}."
+    )
+
+
+def _source_rows(workload: Mapping) -> list[tuple[str, Inline]]:
+    source = workload["source"]
+    machine = f"{workload['machine_procs']:,} processors"
+    if source["kind"] == "trace":
+        rows: list[tuple[str, Inline]] = [
+            ("trace file", source["file_name"]),
+            ("SHA-256 of the file", Code(source["file_sha256"])),
+            ("jobs in the file", f"{source['jobs_parsed']:,}"),
+            ("jobs replayed (after cleaning)", f"{workload['jobs']:,}"),
+            ("machine", machine),
+        ]
+        header = source.get("header", {})
+        rows += [(label, str(header[key])) for key, label in _HEADER_FIELDS if header.get(key)]
+        return rows
+    parameters = [(key, str(value)) for key, value in source.items() if key not in ("kind", "model")]
+    return [("model", source["model"]), *parameters, ("jobs", f"{workload['jobs']:,}"), ("machine", machine)]
+
+
+def _cleaning_blocks(cleaning: Mapping | None) -> list:
+    if cleaning is None:
+        return [paragraph("Synthetic workloads come out of the model clean; no filter ran.")]
+    steps = cleaning["steps"]
+    rows = [(step["name"], step["description"], f"{step['removed']:,}") for step in steps]
+    return [
+        paragraph(
+            f"{len(steps)} filters ran, in this order; {cleaning['jobs_in']:,} jobs in, "
+            f"{cleaning['jobs_out']:,} jobs out."
+        ),
+        table(("filter", "what it removes", "jobs removed"), rows, right_aligned={2}),
+    ]
+
+
+def _warning_blocks(warnings: Sequence[str]) -> list:
+    if not warnings:
+        return [paragraph("The parser reported no warnings.")]
+    shown = warnings[:WARNINGS_SHOWN]
+    blocks = [BulletList(tuple((Code(text),) for text in shown))]
+    if len(warnings) > len(shown):
+        blocks.append(
+            paragraph(f"... and {len(warnings) - len(shown):,} more (all in the parse output's header.json).")
+        )
+    return blocks
+
+
+def trace_page(
+    workload: Mapping,
+    metrics: pd.DataFrame,
+    settings: Mapping[str, object],
+    cleaning: Mapping | None,
+    figures: Sequence[tuple[str, str]],
+) -> Document:
+    """The report page of one workload replayed under several policies.
+
+    ``metrics`` is a ``reports.metrics.metrics_table``; ``settings`` holds ``policies``,
+    ``order`` and ``estimates``; ``cleaning`` is ``None`` for a synthetic workload;
+    ``figures`` are (stem, caption) pairs of figures saved next to the page.
+    """
+    header, rows = metrics_by_policy(metrics)
+    return Document(
+        title=f"Replay of {workload['name']}",
+        blocks=(
+            paragraph(_settings_sentence(settings)),
+            Heading("Input"),
+            table(("field", "value"), _source_rows(workload)),
+            Heading("Metrics"),
+            table(header, rows, right_aligned=range(1, len(header))),
+            paragraph("Every value at full precision: ", Link("metrics.csv", "metrics.csv"), "."),
+            Heading("Figures"),
+            *(Figure(stem, caption) for stem, caption in figures),
+            Heading("Cleaning"),
+            *_cleaning_blocks(cleaning),
+            Heading("Trace warnings"),
+            *_warning_blocks(workload["source"].get("warnings", [])),
+        ),
+    )
+
+
+def _inputs_blocks(entries: Sequence[tuple[Mapping, str]], searched_dirs: Sequence[str] | None) -> list:
+    traces = [(w, href) for w, href in entries if w["source"]["kind"] == "trace"]
+    synthetic = [(w, href) for w, href in entries if w["source"]["kind"] != "trace"]
+    blocks = []
+    if traces:
+        blocks.append(paragraph(f"Real traces ({len(traces)}), named by file and SHA-256 checksum:"))
+        rows = [
+            (
+                Link(w["name"], href, page=True),
+                w["source"]["file_name"],
+                Code(w["source"]["file_sha256"]),
+                f"{w['jobs']:,}",
+                f"{w['machine_procs']:,}",
+            )
+            for w, href in traces
+        ]
+        blocks.append(table(("workload", "file", "SHA-256", "jobs", "procs"), rows, right_aligned={3, 4}))
+    if synthetic:
+        if searched_dirs is not None:
+            where = ", ".join(searched_dirs) or "(none configured)"
+            blocks.append(
+                paragraph(
+                    f"No trace was found in the trace directories ({where}), so this report uses "
+                    "the embedded synthetic default: workloads drawn from the Lublin-Feitelson "
+                    "model with fixed seeds."
+                )
+            )
+        rows = [
+            (
+                Link(w["name"], href, page=True),
+                w["source"]["model"],
+                str(w["source"].get("seed", "")),
+                f"{w['jobs']:,}",
+                f"{w['machine_procs']:,}",
+            )
+            for w, href in synthetic
+        ]
+        blocks.append(table(("workload", "model", "seed", "jobs", "procs"), rows, right_aligned={2, 3, 4}))
+    return blocks
+
+
+def index_page(
+    entries: Sequence[tuple[Mapping, str]],
+    combined_metrics: pd.DataFrame,
+    settings: Mapping[str, object],
+    searched_dirs: Sequence[str] | None,
+) -> Document:
+    """The front page: which inputs were used, the headline metrics, links to every page.
+
+    ``entries`` pairs each workload description with the link (without extension) to
+    its page; ``searched_dirs`` lists the trace directories that were searched in vain
+    when the synthetic default was used, and is ``None`` otherwise.
+    """
+    header, rows = headline_rows(combined_metrics)
+    return Document(
+        title="schedlab replay report",
+        blocks=(
+            Heading("Inputs"),
+            *_inputs_blocks(entries, searched_dirs),
+            paragraph(_settings_sentence(settings)),
+            Heading("Summary"),
+            table(header, rows, right_aligned=range(2, len(header))),
+            paragraph(
+                "All metrics of every workload and policy: ", Link("metrics.csv", "metrics.csv"), "."
+            ),
+            Heading("Reports"),
+            BulletList(tuple((Link(w["name"], href, page=True),) for w, href in entries)),
+        ),
+    )

@@ -1,0 +1,156 @@
+"""The keyed-output base task and the settings, without running a Luigi scheduler."""
+
+import json
+
+import luigi
+import pytest
+
+from pipeline import base, settings
+from pipeline.base import SchedlabTask, code_closure, project_imports
+
+
+@pytest.fixture
+def work_dir(tmp_path):
+    with settings.overridden(work_dir=str(tmp_path / "work")):
+        yield tmp_path / "work"
+
+
+class KeyedUpstream(SchedlabTask):
+    size = luigi.IntParameter()
+    code_modules = ("reports.pages",)
+
+    def run(self):
+        with self.writing_output() as directory:
+            (directory / "value.txt").write_text(str(self.size))
+
+
+class KeyedDownstream(SchedlabTask):
+    size = luigi.IntParameter()
+    name = luigi.Parameter(default="a/b c")
+
+    def requires(self):
+        return KeyedUpstream(size=self.size)
+
+
+class NotKeyed(luigi.Task):
+    pass
+
+
+class RequiresNotKeyed(SchedlabTask):
+    def requires(self):
+        return NotKeyed()
+
+
+def test_output_dir_is_family_label_and_key_under_the_work_dir(work_dir):
+    task = KeyedDownstream(size=3)
+    key = task.task_key()
+    assert len(key) == base.KEY_LENGTH
+    assert task.output_dir() == work_dir / "KeyedDownstream" / f"3_a_b_c-{key}"
+    assert task.output().path == str(task.output_dir())
+    assert task.output_file("x.csv") == task.output_dir() / "x.csv"
+
+
+def test_key_changes_with_own_and_upstream_parameters_only(work_dir):
+    key = KeyedDownstream(size=3).task_key()
+    assert KeyedDownstream(size=3).task_key() == key
+    assert KeyedDownstream(size=3, name="other").task_key() != key
+    assert KeyedDownstream(size=4).task_key() != key  # through the requirement's key
+    assert KeyedUpstream(size=3).task_key() == KeyedUpstream(size=3).task_key()
+
+
+def fake_change(monkeypatch, changed_module):
+    original = base.module_code_version
+    monkeypatch.setattr(
+        base, "module_code_version", lambda name: original(name) + ("+changed" if name == changed_module else "")
+    )
+
+
+def test_key_changes_with_the_code_of_a_module_the_declared_one_imports(work_dir, monkeypatch):
+    upstream_key = KeyedUpstream(size=3).task_key()
+    downstream_key = KeyedDownstream(size=3).task_key()
+    fake_change(monkeypatch, "reports.metrics")  # imported by the declared reports.pages
+    assert KeyedUpstream(size=3).task_key() != upstream_key
+    assert KeyedDownstream(size=3).task_key() != downstream_key
+
+
+def test_key_ignores_code_the_task_does_not_use(work_dir, monkeypatch):
+    key = KeyedDownstream(size=3).task_key()
+    fake_change(monkeypatch, "simulators.batch.easy")
+    assert KeyedDownstream(size=3).task_key() == key
+
+
+def test_key_does_not_depend_on_the_work_dir(work_dir, tmp_path):
+    key = KeyedDownstream(size=3).task_key()
+    with settings.overridden(work_dir=str(tmp_path / "elsewhere")):
+        assert KeyedDownstream(size=3).output_dir().parent.parent == tmp_path / "elsewhere"
+        assert KeyedDownstream(size=3).task_key() == key
+
+
+def test_requirements_must_be_keyed_tasks(work_dir):
+    with pytest.raises(TypeError, match="not a SchedlabTask"):
+        RequiresNotKeyed().task_key()
+
+
+def test_writing_output_renames_a_complete_directory_with_its_identity(work_dir):
+    task = KeyedUpstream(size=5)
+    assert not task.complete()
+    task.run()
+    assert task.complete()
+    assert task.output_file("value.txt").read_text() == "5"
+    identity = json.loads(task.output_file("task.json").read_text())
+    assert identity["key"] == task.task_key()
+    assert identity["parameters"] == {"size": "5"}
+    assert set(identity["code_versions"]) >= {"test_pipeline_base", "reports.pages", "reports.metrics"}
+    assert [p.name for p in task.output_dir().parent.iterdir()] == [task.output_dir().name]
+
+
+def test_a_failed_or_killed_write_leaves_no_complete_looking_output(work_dir):
+    task = KeyedUpstream(size=6)
+    with pytest.raises(RuntimeError):
+        with task.writing_output() as directory:
+            (directory / "half.txt").write_text("half")
+            raise RuntimeError("crash")
+    assert not task.complete()
+    assert list(task.output_dir().parent.iterdir()) == []
+
+    # A kill (no exception handler runs) leaves the hidden staging directory behind only.
+    killed = task.writing_output()
+    staging = killed.__enter__()
+    (staging / "half.txt").write_text("half")
+    assert not task.complete()
+    assert staging.name.startswith(".") and staging.parent == task.output_dir().parent
+
+
+def test_project_imports_reads_import_statements_including_parent_packages():
+    imports = project_imports("reports.pages")
+    assert {"reports", "reports.document", "reports.metrics"} <= imports
+    assert not any(name.startswith(("pandas", "collections")) for name in imports)
+
+
+def test_code_closure_follows_imports_transitively():
+    closure = code_closure(["simulators.batch"])
+    assert "simulators.batch.replay" in closure  # imported by the package's __init__
+    assert "simulators.core.engine" in closure  # imported by simulators.batch.replay
+    assert "schedlab.errors" in closure
+    assert closure == sorted(closure)
+
+
+def test_settings_precedence_config_then_environment_then_default(monkeypatch):
+    for variable in ("SCHEDLAB_WORK_DIR", "SCHEDLAB_TRACE_DIRS", "SCHEDLAB_TRACES"):
+        monkeypatch.delenv(variable, raising=False)
+    assert str(settings.work_dir()) == settings.DEFAULT_WORK_DIR
+    assert [str(d) for d in settings.trace_dirs()] == list(settings.DEFAULT_TRACE_DIRS)
+    assert settings.selected_traces() == []
+
+    monkeypatch.setenv("SCHEDLAB_WORK_DIR", "/from/env")
+    monkeypatch.setenv("SCHEDLAB_TRACE_DIRS", "a:b")
+    monkeypatch.setenv("SCHEDLAB_TRACES", "x, y,")
+    assert str(settings.work_dir()) == "/from/env"
+    assert [str(d) for d in settings.trace_dirs()] == ["a", "b"]
+    assert settings.selected_traces() == ["x", "y"]
+
+    with settings.overridden(work_dir="/from/config", trace_dirs=["c"], traces=["z"]):
+        assert str(settings.work_dir()) == "/from/config"
+        assert [str(d) for d in settings.trace_dirs()] == ["c"]
+        assert settings.selected_traces() == ["z"]
+    assert str(settings.work_dir()) == "/from/env"  # restored

@@ -1,0 +1,88 @@
+"""Report pages: the same document renders to Markdown and HTML with the right links."""
+
+from reports.document import Code, Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
+from reports.metrics import combined_metrics_table, metrics_table
+from reports.pages import WARNINGS_SHOWN, index_page, trace_page
+
+SETTINGS = {"policies": ["fcfs", "easy"], "order": "fcfs", "estimates": "requested"}
+
+TRACE = {
+    "name": "KTH-SP2",
+    "machine_procs": 100,
+    "jobs": 9,
+    "source": {
+        "kind": "trace",
+        "file_name": "KTH-SP2.swf",
+        "file_sha256": "ab" * 32,
+        "jobs_parsed": 10,
+        "header": {"computer": "IBM SP2", "installation": ""},
+    },
+}
+SYNTHETIC = {
+    "name": "lublin-feitelson-64p-9j-seed1",
+    "machine_procs": 64,
+    "jobs": 9,
+    "source": {"kind": "synthetic", "model": "lublin-feitelson-1999", "seed": 1, "n_jobs": 9},
+}
+CLEANING = {
+    "jobs_in": 10,
+    "jobs_out": 9,
+    "steps": [{"name": "too_wide", "description": "jobs wider than | the machine", "removed": 1}],
+}
+
+def metrics():
+    return metrics_table({"fcfs": {"mean_wait": 5.0, "jobs": 9.0}, "easy": {"mean_wait": 1.0, "jobs": 9.0}})
+
+def test_document_renders_links_code_tables_and_figures_in_both_formats():
+    document = Document(
+        "T <1>",
+        (
+            Heading("H"),
+            paragraph("see ", Link("page", "../x/report", page=True), " and ", Code("a<b")),
+            table(("a", "n"), [("x|y", "1")], right_aligned={1}),
+            Figure("wait_cdf", "Wait CDF"),
+        ),
+    )
+    markdown = render_markdown(document)
+    assert markdown.startswith("# T <1>\n\n## H\n\nsee [page](../x/report.md) and `a<b`\n")
+    assert "| a | n |\n| --- | ---: |\n| x\\|y | 1 |" in markdown
+    assert "![Wait CDF](wait_cdf.png)" in markdown
+    page = render_html(document)
+    assert "<title>T &lt;1&gt;</title>" in page
+    assert '<a href="../x/report.html">page</a>' in page and "<code>a&lt;b</code>" in page
+    assert '<td class="number">1</td>' in page
+    assert '<img src="wait_cdf.svg" alt="Wait CDF">' in page and '<a href="wait_cdf.png">PNG</a>' in page
+
+def test_trace_page_shows_source_metrics_cleaning_and_warnings():
+    workload = {**TRACE, "source": {**TRACE["source"], "warnings": [f"line {i}: odd" for i in range(WARNINGS_SHOWN + 3)]}}
+    document = trace_page(workload, metrics(), SETTINGS, CLEANING, [("wait_cdf", "Wait CDF")])
+    markdown = render_markdown(document)
+    assert "Policies replayed: fcfs, easy; queue order fcfs; run-time estimates: requested." in markdown
+    assert f"`{'ab' * 32}`" in markdown and "IBM SP2" in markdown and "installation" not in markdown
+    assert "| mean wait (s) | 5 | 1 |" in markdown
+    assert "1 filters ran, in this order; 10 jobs in, 9 jobs out." in markdown
+    assert "| too_wide | jobs wider than \\| the machine | 1 |" in markdown
+    assert "`line 49: odd`" in markdown and "line 50: odd" not in markdown
+    assert "... and 3 more" in markdown
+
+def test_trace_page_of_a_synthetic_workload():
+    markdown = render_markdown(trace_page(SYNTHETIC, metrics(), SETTINGS, None, []))
+    assert "| model | lublin-feitelson-1999 |" in markdown and "| seed | 1 |" in markdown
+    assert "no filter ran" in markdown and "The parser reported no warnings." in markdown
+
+def test_index_page_names_real_traces_by_checksum():
+    combined = combined_metrics_table({"KTH-SP2": metrics()})
+    markdown = render_markdown(index_page([(TRACE, "../T/report")], combined, SETTINGS, None))
+    assert "Real traces (1), named by file and SHA-256 checksum:" in markdown
+    assert f"| [KTH-SP2](../T/report.md) | KTH-SP2.swf | `{'ab' * 32}` | 9 | 100 |" in markdown
+    assert "synthetic" not in markdown
+    html = render_html(index_page([(TRACE, "../T/report")], combined, SETTINGS, None))
+    assert '<a href="../T/report.html">KTH-SP2</a>' in html
+
+def test_index_page_says_when_the_synthetic_default_was_used():
+    combined = combined_metrics_table({SYNTHETIC["name"]: metrics()})
+    document = index_page([(SYNTHETIC, "../S/report")], combined, SETTINGS, ["raw_traces"])
+    markdown = render_markdown(document)
+    assert "No trace was found in the trace directories (raw_traces)" in markdown
+    assert "embedded synthetic default" in markdown
+    assert "| [lublin-feitelson-64p-9j-seed1](../S/report.md) | lublin-feitelson-1999 | 1 | 9 | 64 |" in markdown
