@@ -43,7 +43,7 @@ class EasyBackfilling:
                 machine.promised[head] = min(machine.promised[head], reservation)
             if profile.fits_beside(t, estimate[job], procs[job], reservation, estimate[head], procs[head]):
                 machine.start(job, t)
-                free_now -= procs[job]
+                free_now = profile.free_at(t)  # a start gate (coscheduling) may have kept the job back
 
     def _protect(self, machine, head: int) -> None:
         """A job that stops being the head (another overtook it) loses its reservation."""

@@ -25,6 +25,7 @@ SAME_TIME_ORDERS = ("terminations_first", "submissions_first")
 PASS_MODES = ("per_event", "per_timestamp")
 
 _SUBMIT, _TERMINATE, _START = 0, 1, 2
+_PASS = 3  # a scheduling pass asked for at a time when nothing else may happen
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Engine:
             self._rank = {_SUBMIT: 0, _TERMINATE: 1, _START: 2}
         else:
             self._rank = {_TERMINATE: 0, _SUBMIT: 1, _START: 2}
+        self._rank[_PASS] = 1.5  # after this time's submissions and terminations, before planned starts
         self._heap: list[tuple] = []
         self._sequence = 0
         self.now = float("-inf")
@@ -74,6 +76,10 @@ class Engine:
     def schedule_start(self, machine, job: int, t: float, sequence: int) -> None:
         heapq.heappush(self._heap, (t, self._rank[_START], 0.0, sequence, _START, machine.index, job))
 
+    def schedule_pass(self, machine, t: float) -> None:
+        """Run a scheduling pass on ``machine`` at ``t`` even if no job arrives or ends then."""
+        heapq.heappush(self._heap, (t, self._rank[_PASS], 0.0, self.next_sequence(), _PASS, machine.index, -1))
+
     def run(self) -> None:
         heap, machines = self._heap, self.machines
         per_event = self.order.passes == "per_event"
@@ -90,14 +96,15 @@ class Engine:
                 continue
             if kind == _SUBMIT:
                 machine.queue.append(job)
-            else:
+            elif kind == _TERMINATE:
                 machine.finish(job, t)
             if per_event:
-                submitted, ended = ([job], []) if kind == _SUBMIT else ([], [job])
+                submitted, ended = ([job], []) if kind == _SUBMIT else ([], [job] if kind == _TERMINATE else [])
                 machine.policy.schedule(machine, t, submitted, ended)
                 continue
             lists = pending.setdefault(index, ([], []))
-            lists[0 if kind == _SUBMIT else 1].append(job)
+            if kind != _PASS:
+                lists[0 if kind == _SUBMIT else 1].append(job)
             if heap and heap[0][0] == t and heap[0][1] < start_rank:
                 continue
             for pending_index, (submitted, ended) in sorted(pending.items()):

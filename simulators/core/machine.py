@@ -34,17 +34,26 @@ class Machine:
         self.promised = [math.inf] * n
         self.busy = 0
         self.engine = None
+        # Optional ``gate(machine, job, t) -> bool`` asked at every start: False keeps the
+        # job from starting now (the gate held or declined it).  Coscheduling uses it.
+        self.start_gate = None
 
-    def start(self, job: int, t: float, booked: bool = False, sequence: int | None = None) -> None:
+    def start(
+        self, job: int, t: float, booked: bool = False, sequence: int | None = None, queued: bool = True
+    ) -> None:
         """Run ``job`` from ``t`` and take it off the queue.
 
         ``booked`` when its interval is already in the profile (a planned start);
         ``sequence`` is that of the decision that planned it, which orders equal-time
-        terminations (a new one is drawn when the start is decided now).
+        terminations (a new one is drawn when the start is decided now); ``queued=False``
+        for a job that never waited in the queue (an advance reservation).
         """
+        if self.start_gate is not None and not self.start_gate(self, job, t):
+            return
         if not booked:
             self.profile.book(t, t + self.estimate[job], self.procs[job])
-        self.queue.remove(job)
+        if queued:
+            self.queue.remove(job)
         self.start_time[job] = t
         self.busy += self.procs[job]
         self.engine.schedule_termination(self, job, t, sequence)

@@ -1,0 +1,119 @@
+"""The COSY stage (spec 003): tuned workloads, one task per experiment point, the report.
+
+    CosyWorkloads(jobs, workloads) --> CosyPoint(share, policy, factor) --+--> CosyReport(profile)
+
+``CosyReport(profile="quick"|"paper")`` writes ``index.md`` / ``index.html``, the figures
+(PNG and SVG) and the tables (CSV, Markdown, LaTeX); the grids are
+``simulators.cosy.experiment.PROFILES``.  Domain code: ``simulators.cosy``; pages and
+figures: ``reports.cosy``.
+"""
+
+from __future__ import annotations
+
+import luigi
+import pandas as pd
+
+from pipeline.base import SchedlabTask, read_json, write_json
+from reports.cosy import write_cosy_report
+from simulators.cosy.experiment import (
+    EXPERIMENT_POLICIES,
+    MACHINE_NODES,
+    PROFILES,
+    TARGET_BASELINE_UTILIZATION,
+    TunedWorkload,
+    run_points,
+    select_workloads,
+)
+
+
+class CosyWorkloads(SchedlabTask):
+    """The first ``workloads`` seeds whose ``jobs``-job workload tunes to the paper's baseline.
+
+    Outputs ``jobs.parquet`` (every workload's canonical job table with a ``seed``
+    column), ``baselines.csv`` (per seed: offered load and the no-reservation metrics)
+    and ``selection.json`` (how many candidate seeds were tried).
+    """
+
+    jobs = luigi.IntParameter(description="jobs per workload")
+    workloads = luigi.IntParameter(description="number of workloads (seeds) to select")
+    code_modules = ("simulators.cosy.experiment",)
+
+    def run(self):
+        self.set_status_message(f"tuning {self.workloads} workloads of {self.jobs} jobs")
+        chosen, tried = select_workloads(self.workloads, self.jobs, MACHINE_NODES)
+        tables = pd.concat([w.jobs.assign(seed=w.seed) for w in chosen], ignore_index=True)
+        baselines = pd.DataFrame([{"seed": w.seed, "offered_load": w.offered_load, **w.baseline} for w in chosen])
+        with self.writing_output() as directory:
+            tables.to_parquet(directory / "jobs.parquet", index=False)
+            baselines.to_csv(directory / "baselines.csv", index=False, lineterminator="\n")
+            write_json(
+                directory / "selection.json",
+                {
+                    "jobs": self.jobs,
+                    "workloads": self.workloads,
+                    "seeds_tried": tried,
+                    "nodes": MACHINE_NODES,
+                    "target_baseline_utilization": TARGET_BASELINE_UTILIZATION,
+                },
+            )
+
+    def load(self) -> list[TunedWorkload]:
+        tables = pd.read_parquet(self.output_file("jobs.parquet"))
+        baselines = pd.read_csv(self.output_file("baselines.csv"))
+        return [
+            TunedWorkload(
+                int(row["seed"]),
+                float(row["offered_load"]),
+                row.drop(["seed", "offered_load"]).to_dict(),
+                tables[tables["seed"] == row["seed"]].drop(columns="seed").reset_index(drop=True),
+            )
+            for _, row in baselines.iterrows()
+        ]
+
+
+class CosyPoint(SchedlabTask):
+    """One experiment point over every workload: ``runs.csv``, one row per seed."""
+
+    jobs = luigi.IntParameter()
+    workloads = luigi.IntParameter()
+    share = luigi.FloatParameter(description="share of jobs turned into reservations")
+    policy = luigi.ChoiceParameter(choices=EXPERIMENT_POLICIES, default="fixed")
+    factor = luigi.OptionalFloatParameter(default=None, description="n of the fixed notice policy")
+    code_modules = ("simulators.cosy",)
+
+    def requires(self):
+        return CosyWorkloads(jobs=self.jobs, workloads=self.workloads)
+
+    def run(self):
+        runs = run_points(self.requires().load(), MACHINE_NODES, self.share, self.policy, self.factor)
+        with self.writing_output() as directory:
+            runs.assign(jobs_per_workload=self.jobs).to_csv(directory / "runs.csv", index=False, lineterminator="\n")
+
+
+class CosyReport(SchedlabTask):
+    """Table 1 and Figures 2-5 of the paper beside ours, for one profile."""
+
+    profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
+    code_modules = ("reports.cosy",)
+
+    def requires(self):
+        grid = PROFILES[self.profile]
+        return {
+            "workloads": [CosyWorkloads(jobs=jobs, workloads=count) for jobs, count in grid.variants],
+            "points": [
+                CosyPoint(jobs=jobs, workloads=count, share=share, policy=policy, factor=factor)
+                for jobs, count in grid.variants
+                for share, policy, factor in grid.points()
+            ],
+        }
+
+    def run(self):
+        required = self.requires()
+        runs = pd.concat([pd.read_csv(task.output_file("runs.csv")) for task in required["points"]], ignore_index=True)
+        baselines = pd.concat(
+            [pd.read_csv(task.output_file("baselines.csv")).assign(jobs_per_workload=task.jobs) for task in required["workloads"]],
+            ignore_index=True,
+        )
+        selections = [read_json(task.output_file("selection.json")) for task in required["workloads"]]
+        with self.writing_output() as directory:
+            write_cosy_report(directory, PROFILES[self.profile], runs, baselines, selections)

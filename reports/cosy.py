@@ -1,0 +1,420 @@
+"""The COSY stage report: the paper's Table 1 and Figures 2-5 beside ours.
+
+Paper: Cao and Zimmermann, "Queue scheduling and advance reservations with COSY",
+IPDPS 2004.  Its numbers come from one workload; ours are means over many tuned
+workloads (``simulators.cosy.experiment``) with 95 % t-intervals.  The paper's ``n`` is
+both the notice factor of the policy and, by its argument, the measured ratio
+``wa / wq``; we report both, because in our runs they differ.
+
+``write_cosy_report(directory, profile, runs, baselines, selections)`` writes
+``index.md``, ``index.html``, the figures ``fig2_q``, ``fig3_chosen_n``, ``fig4_u``,
+``fig5_r`` and ``starvation`` (PNG and SVG), the tables ``table1`` (and
+``table1_<jobs>`` for larger workloads), ``adaptive`` and ``oracle`` (CSV, Markdown,
+LaTeX), and ``summary.csv`` (every point) and ``runs.csv`` (every run).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure as MplFigure
+
+from reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
+from reports.figures import save_figure
+from simulators.cosy.experiment import ORACLE, TARGET_BASELINE_UTILIZATION, mean_interval, summarize
+
+# Table 1 of the paper: (p %, n, q, u %, r %); the p = 0 row is the baseline (q = 1, u = 74 %).
+PAPER_TABLE1 = (
+    (5, 1.30, 1.19, 70, 0),
+    (5, 2.18, 0.99, 68, 0),
+    (10, 0.91, 1.44, 58, 1),
+    (10, 2.39, 1.10, 57, 1),
+    (10, 4.20, 0.94, 41, 0),
+    (15, 0.84, 1.76, 52, 2),
+    (15, 3.10, 1.19, 50, 1),
+    (15, 3.9, 1.08, 39, 0),
+    (20, 1.17, 2.10, 45, 4),
+    (20, 3.33, 1.18, 39, 2),
+    (20, 5.59, 0.93, 37, 1),
+)
+PAPER_BASELINE_UTILIZATION = 74
+# The n at which the paper reached q ~ 1 for each p (Table 1, exps 3, 6, 9, 12).
+PAPER_CHOSEN_N = {5: 2.18, 10: 4.20, 15: 3.9, 20: 5.59}
+
+SHARE_COLORS = {5: "tab:blue", 10: "tab:orange", 15: "tab:green", 20: "tab:red"}
+
+
+def _percent(share: float) -> int:
+    return int(round(100 * share))
+
+
+def _cell(row, metric: str, scale: float = 1.0, decimals: int = 2) -> str:
+    value, low, high = (row[metric] * scale, row[f"{metric}_low"] * scale, row[f"{metric}_high"] * scale)
+    if math.isnan(value):
+        return "n/a"
+    if math.isnan(low):
+        return f"{value:.{decimals}f}"
+    return f"{value:.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
+
+
+def _fixed(summary: pd.DataFrame, jobs: int) -> pd.DataFrame:
+    chosen = summary[(summary["policy"] == "fixed") & (summary["jobs_per_workload"] == jobs)]
+    return chosen.sort_values(["share", "factor"])
+
+
+def nearest_point(summary: pd.DataFrame, jobs: int, percent: int, n: float) -> pd.Series | None:
+    """Our fixed-policy point of share ``percent`` whose factor is closest to the paper's ``n``
+    (None if the grid has no point at that share)."""
+    rows = _fixed(summary, jobs)
+    rows = rows[rows["share"].map(_percent) == percent]
+    if rows.empty:
+        return None
+    return rows.iloc[int(np.argmin(np.abs(rows["factor"].to_numpy() - n)))]
+
+
+def table1(summary: pd.DataFrame, baselines: pd.DataFrame, jobs: int) -> pd.DataFrame:
+    """Table 1 side by side: each paper row with our point at the nearest notice factor."""
+    base = baselines[baselines["jobs_per_workload"] == jobs]
+    u0, u0_low, u0_high = mean_interval(base["utilization"])
+    rows = [
+        {
+            "p %": 0, "paper n": "-", "paper q": "1", "paper u %": str(PAPER_BASELINE_UTILIZATION), "paper r %": "-",
+            "our policy n": "-", "our measured n": "-", "our q": "1",
+            "our u %": f"{100 * u0:.1f} [{100 * u0_low:.1f}, {100 * u0_high:.1f}]", "our r %": "-",
+        }
+    ]
+    for percent, n, q, u, r in PAPER_TABLE1:
+        ours = nearest_point(summary, jobs, percent, n)
+        paper = {"p %": percent, "paper n": f"{n:.2f}", "paper q": f"{q:.2f}", "paper u %": str(u), "paper r %": str(r)}
+        if ours is None:
+            rows.append({**paper, **{column: "not run" for column in rows[0] if column not in paper}})
+            continue
+        rows.append(
+            {
+                **paper,
+                "our policy n": f"{ours['factor']:g}",
+                "our measured n": _cell(ours, "measured_notice"),
+                "our q": _cell(ours, "q"),
+                "our u %": _cell(ours, "utilization", 100, 1),
+                "our r %": _cell(ours, "rejection_rate", 100, 1),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def adaptive_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The adaptive policy (Fig. 3 rule) per workload size and share, beside fixed n = 1."""
+    rows = []
+    for (jobs, share), group in summary.groupby(["jobs_per_workload", "share"], sort=True):
+        adaptive = group[group["policy"] == "adaptive"].iloc[0]
+        fixed_one = group[(group["policy"] == "fixed") & (group["factor"] == 1.0)]
+        rows.append(
+            {
+                "jobs": int(jobs), "p %": _percent(share),
+                "adaptive q": _cell(adaptive, "q"),
+                "adaptive u %": _cell(adaptive, "utilization", 100, 1),
+                "adaptive r %": _cell(adaptive, "rejection_rate", 100, 1),
+                "adaptive measured n": _cell(adaptive, "measured_notice"),
+                "fixed n=1 q": _cell(fixed_one.iloc[0], "q") if len(fixed_one) else "n/a",
+                "fixed n=1 r %": _cell(fixed_one.iloc[0], "rejection_rate", 100, 1) if len(fixed_one) else "n/a",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def oracle_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The diagnostic runs: reservations at submit + n x wq0 (the baseline's final mean wait)."""
+    oracle = summary[summary["policy"] == ORACLE].sort_values(["jobs_per_workload", "share", "factor"])
+    return pd.DataFrame(
+        [
+            {
+                "jobs": int(row["jobs_per_workload"]), "p %": _percent(row["share"]), "n": f"{row['factor']:g}",
+                "q": _cell(row, "q"), "measured n": _cell(row, "measured_notice"),
+                "u %": _cell(row, "utilization", 100, 1), "r %": _cell(row, "rejection_rate", 100, 1),
+            }
+            for _, row in oracle.iterrows()
+        ]
+    )
+
+
+def chosen_factor(summary: pd.DataFrame, jobs: int) -> dict[int, float]:
+    """Per share, the smallest notice factor of our grid whose mean q is at most 1 (NaN if none)."""
+    chosen = {}
+    for share, group in _fixed(summary, jobs).groupby("share"):
+        fine = group[group["q"] <= 1.0]
+        chosen[_percent(share)] = float(fine["factor"].min()) if len(fine) else math.nan
+    return chosen
+
+
+# --- figures ------------------------------------------------------------------------------
+
+
+def _panels(variants, title: str, ylabel: str):
+    figure = MplFigure(figsize=(5.0 * len(variants), 4.2), layout="constrained")
+    axes = np.atleast_1d(figure.subplots(1, len(variants), sharey=True))
+    figure.suptitle(title)
+    axes[0].set_ylabel(ylabel)
+    return figure, axes
+
+
+def metric_figure(summary, variants, metric: str, paper_column: int | None, title: str, ylabel: str, scale=1.0):
+    """Our metric vs notice factor n, one line (with 95 % band) per p, per workload size;
+    the paper's Table 1 points as open markers."""
+    figure, axes = _panels(variants, title, ylabel)
+    for axis, jobs in zip(axes, variants):
+        for share, group in _fixed(summary, jobs).groupby("share"):
+            percent = _percent(share)
+            color = SHARE_COLORS.get(percent)
+            x = group["factor"].to_numpy()
+            axis.plot(x, group[metric] * scale, marker="o", color=color, label=f"ours, p = {percent} %")
+            axis.fill_between(x, group[f"{metric}_low"] * scale, group[f"{metric}_high"] * scale, color=color, alpha=0.15)
+            if paper_column is not None:
+                paper = [(row[1], row[paper_column]) for row in PAPER_TABLE1 if row[0] == percent]
+                axis.plot(*zip(*paper), linestyle=":", marker="s", markerfacecolor="none", color=color, label=f"paper, p = {percent} %")
+        axis.set_title(f"{jobs} jobs per workload, 32 nodes")
+        axis.set_xlabel("notice factor n (policy; paper: n = wa / wq)")
+        axis.grid(True, alpha=0.3)
+    axes[-1].legend(fontsize="small", ncol=2)
+    return figure
+
+
+def chosen_n_figure(summary, variants):
+    figure = MplFigure(figsize=(6.0, 4.2), layout="constrained")
+    axis = figure.add_subplot()
+    rule_p = np.array([0.0, 15.0])
+    axis.plot(rule_p, 1 + 3 * rule_p / 15, color="black", label="paper Fig. 3 rule (refuse above 15 %)")
+    axis.plot(list(PAPER_CHOSEN_N), list(PAPER_CHOSEN_N.values()), "ks", markerfacecolor="none", label="paper Table 1: n with q ~ 1")
+    for jobs, marker in zip(variants, ("o", "^")):
+        chosen = chosen_factor(summary, jobs)
+        axis.plot(list(chosen), list(chosen.values()), marker=marker, label=f"ours, {jobs} jobs: smallest grid n with mean q <= 1")
+    axis.set_xlabel("share of reservations p (%)")
+    axis.set_ylabel("chosen notice factor n")
+    axis.set_title("Fig. 3: chosen shortest notice factor vs reservation share")
+    axis.set_ylim(bottom=0)
+    axis.grid(True, alpha=0.3)
+    axis.legend(fontsize="small")
+    return figure
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+def _latex_escape(text) -> str:
+    return str(text).replace("\\", "\\textbackslash{}").replace("%", "\\%").replace("_", "\\_").replace("&", "\\&")
+
+
+def latex_table(frame: pd.DataFrame) -> str:
+    columns = "l" * len(frame.columns)
+    lines = [f"\\begin{{tabular}}{{{columns}}}", "\\hline", " & ".join(map(_latex_escape, frame.columns)) + " \\\\", "\\hline"]
+    lines += [" & ".join(_latex_escape(v) for v in row) + " \\\\" for row in frame.itertuples(index=False)]
+    lines += ["\\hline", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def write_table(directory: Path, stem: str, frame: pd.DataFrame, title: str) -> None:
+    frame.to_csv(directory / f"{stem}.csv", index=False, lineterminator="\n")
+    page = Document(title, (table(frame.columns, frame.astype(str).itertuples(index=False)),))
+    (directory / f"{stem}.md").write_text(render_markdown(page), encoding="utf-8")
+    (directory / f"{stem}.tex").write_text(latex_table(frame), encoding="utf-8")
+
+
+# --- the written comparison ---------------------------------------------------------------
+
+
+def _q_at(summary, jobs, percent, factor) -> pd.Series:
+    rows = _fixed(summary, jobs)
+    return rows[(rows["share"].map(_percent) == percent) & (rows["factor"] == factor)].iloc[0]
+
+
+def comparison_paragraphs(summary: pd.DataFrame, baselines: pd.DataFrame, variants) -> list:
+    """The trends of the paper (spec 003) checked one by one against our means."""
+    small = variants[0]
+    factors = sorted(_fixed(summary, small)["factor"].unique())
+    low_n = min(factors, key=lambda f: abs(f - 1.0))
+    high_n = factors[-1]
+    percents = sorted(_percent(s) for s in _fixed(summary, small)["share"].unique())
+    text = []
+    q_low = {p: _q_at(summary, small, p, low_n) for p in percents}
+    q_high = {p: _q_at(summary, small, p, high_n) for p in percents}
+    rising = all(q_low[a]["q"] < q_low[b]["q"] for a, b in zip(percents, percents[1:]))
+    falling_p = all(q_low[a]["q"] > q_low[b]["q"] for a, b in zip(percents, percents[1:]))
+    above = [p for p in percents if q_low[p]["q"] > 1]
+    text.append(
+        f"Paper: at n ~ 1 the queue wait grows (q > 1) and grows with p (+19 % at 5 %, +76 % at 15 %). "
+        f"Ours ({small} jobs, n = {low_n:g}): "
+        + ", ".join(f"q = {_cell(q_low[p], 'q')} at p = {p} %" for p in percents)
+        + f". q > 1 at {len(above)} of {len(percents)} shares; q {'rises' if rising else ('falls' if falling_p else 'does not rise')} with p. "
+        + ("This trend is reproduced." if rising and len(above) == len(percents) else "This trend is NOT reproduced.")
+    )
+    falling = [p for p in percents if q_high[p]["q"] < q_low[p]["q"]]
+    clearly = [p for p in falling if q_high[p]["q_high"] < q_low[p]["q_low"]]
+    text.append(
+        f"Paper: q falls as n rises, reaching q ~ 1 at n ~ 2.2 (5 %) to ~ 3.9 (15 %). Ours: from n = {low_n:g} to "
+        f"n = {high_n:g}, mean q falls at {len(falling)} of {len(percents)} shares ("
+        + ", ".join(f"p = {p} %: {q_low[p]['q']:.2f} -> {q_high[p]['q']:.2f}" for p in percents)
+        + f"); the two 95 % intervals are disjoint at {len(clearly)} of them. Since q starts below 1, "
+        "the paper's question (which n brings q back to 1) has the trivial answer: the smallest n of our grid."
+    )
+    u_falls = all(q_low[a]["utilization"] >= q_low[b]["utilization"] for a, b in zip(percents, percents[1:]))
+    base_u = baselines[baselines["jobs_per_workload"] == small]["utilization"].mean()
+    text.append(
+        f"Paper: utilization falls with p, from 74 % to 37-45 % at 20 %. Ours: baseline {100 * base_u:.1f} % (tuned), "
+        f"at n = {low_n:g}: "
+        + ", ".join(f"{100 * q_low[p]['utilization']:.1f} % at {p} %" for p in percents)
+        + f"; it {'falls' if u_falls else 'does not fall monotonically'} with p, but far less than in the paper."
+    )
+    r_rises = all(q_low[a]["rejection_rate"] <= q_low[b]["rejection_rate"] for a, b in zip(percents, percents[1:]))
+    r_falls = [p for p in percents if q_high[p]["rejection_rate"] < q_low[p]["rejection_rate"]]
+    text.append(
+        f"Paper: rejections are few (0-4 % of all jobs), rise with p and fall with n. Ours at n = {low_n:g}: "
+        + ", ".join(f"{100 * q_low[p]['rejection_rate']:.1f} % at {p} %" for p in percents)
+        + f" ({'rising' if r_rises else 'not monotone'} with p); they fall from n = {low_n:g} to {high_n:g} at "
+        f"{len(r_falls)} of {len(percents)} shares. Rejected reservations carry a larger share of the work "
+        f"than of the jobs (at p = {percents[-1]} %, n = {low_n:g}: {100 * q_low[percents[-1]]['rejected_work_share']:.1f} % "
+        "of all processor-seconds), and dropping them unloads the queue."
+        + "".join(
+            f" At {jobs} jobs per workload, r at n = {low_n:g} is "
+            + ", ".join(f"{100 * _q_at(summary, jobs, p, low_n)['rejection_rate']:.1f} %" for p in percents)
+            + f" and at n = {high_n:g} "
+            + ", ".join(f"{100 * _q_at(summary, jobs, p, high_n)['rejection_rate']:.1f} %" for p in percents)
+            + " (p = " + ", ".join(f"{p}" for p in percents) + " %)."
+            for jobs in variants[1:]
+        )
+    )
+    for jobs in variants:
+        base_max = baselines[baselines["jobs_per_workload"] == jobs]["max_queue_wait"].mean() / 3600
+        worst = _q_at(summary, jobs, percents[-1], high_n)
+        text.append(
+            f"Paper: at p >= 20 % some large queue jobs find no interval between reservations and starve. Ours, {jobs} "
+            f"jobs: the longest queue wait is {base_max:.1f} h without reservations and "
+            f"{worst['max_queue_wait'] / 3600:.1f} h [{worst['max_queue_wait_low'] / 3600:.1f}, "
+            f"{worst['max_queue_wait_high'] / 3600:.1f}] at p = {percents[-1]} %, n = {high_n:g} (every queue job "
+            "started in every run: no job waited for ever in these finite workloads)."
+        )
+    text.append(
+        "Paper: n is also the measured ratio wa / wq, because every reservation asks for exactly n x W. Ours: the "
+        f"measured ratio is far below the policy's n (at n = {low_n:g}: "
+        + ", ".join(f"{q_low[p]['measured_notice']:.2f}" for p in percents)
+        + "). W, the mean wait of the queue jobs started so far, is near zero early in a run and lags the final "
+        "mean wait, so reservations ask for short notice, start almost at once when the processors are free, "
+        "and are rejected when they are not (the paper does not define W beyond 'mean wait time of queued jobs')."
+    )
+    oracle = summary[(summary["policy"] == ORACLE) & (summary["jobs_per_workload"] == small)]
+    if len(oracle):
+        text.append(
+            "Diagnostic (not in the paper): when reservations ask for submit + n x wq0 instead, with wq0 the "
+            "baseline's final mean queue wait, the measured n matches the paper's sense, yet q is "
+            + ", ".join(
+                f"{_cell(row, 'q')} (p = {_percent(row['share'])} %, n = {row['factor']:g})" for _, row in oracle.iterrows()
+            )
+            + ". So the lag of W does not explain q < 1 alone: in our model (Lublin-Feitelson jobs with exact "
+            "run-time estimates, EASY), taking a random share of the jobs out of the FCFS queue and running them "
+            "in slots fixed ahead shortens the wait of the jobs left in the queue. We have not found what in the "
+            "paper's setting (the Cirne-Berman workload, inexact estimates, COSY's implementation) turns this "
+            "into the published q > 1; a spot check with requested times inflated by a uniform factor in [1, 5] "
+            "also kept q below 1 (not part of this report)."
+        )
+    return [paragraph(t) for t in text]
+
+
+def write_cosy_report(directory, profile, runs: pd.DataFrame, baselines: pd.DataFrame, selections) -> None:
+    directory = Path(directory)
+    summary = pd.concat(
+        [summarize(group).assign(jobs_per_workload=jobs) for jobs, group in runs.groupby("jobs_per_workload", sort=True)],
+        ignore_index=True,
+    )
+    variants = [jobs for jobs, _ in profile.variants]
+    small = variants[0]
+    runs.to_csv(directory / "runs.csv", index=False, lineterminator="\n")
+    summary.to_csv(directory / "summary.csv", index=False, lineterminator="\n")
+    first = table1(summary, baselines, small)
+    write_table(directory, "table1", first, f"Table 1: paper vs ours ({small} jobs)")
+    tables = {"table1": first}
+    for jobs in variants[1:]:
+        tables[f"table1_{jobs}"] = table1(summary, baselines, jobs)
+        write_table(directory, f"table1_{jobs}", tables[f"table1_{jobs}"], f"Table 1 at {jobs} jobs per workload")
+    adaptive = adaptive_table(summary)
+    write_table(directory, "adaptive", adaptive, "Adaptive notice policy (paper Fig. 3 rule)")
+    oracle = oracle_table(summary)
+    write_table(directory, "oracle", oracle, "Diagnostic: reservations at submit + n x wq0")
+
+    save_figure(metric_figure(summary, variants, "q", 2, "Fig. 2: relative queue wait q vs notice factor n", "q = wq / wq0"), directory, "fig2_q")
+    save_figure(chosen_n_figure(summary, variants), directory, "fig3_chosen_n")
+    save_figure(metric_figure(summary, variants, "utilization", 3, "Fig. 4: utilization u vs n", "u (%)", 100), directory, "fig4_u")
+    save_figure(metric_figure(summary, variants, "rejection_rate", 4, "Fig. 5: rejected reservations r vs n", "r (% of all jobs)", 100), directory, "fig5_r")
+    save_figure(
+        metric_figure(summary, variants, "max_queue_wait", None, "Starvation: longest queue wait vs n", "max queue wait (h)", 1 / 3600),
+        directory,
+        "starvation",
+    )
+
+    tried = ", ".join(f"{s['workloads']} of {s['seeds_tried']} seeds at {s['jobs']} jobs" for s in selections)
+    loads = "; ".join(
+        f"{jobs} jobs: median {group['offered_load'].median():.2f} (range {group['offered_load'].min():.2f}-"
+        f"{group['offered_load'].max():.2f}), baseline mean queue wait {group['mean_queue_wait'].mean() / 3600:.1f} h"
+        for jobs, group in baselines.groupby("jobs_per_workload", sort=True)
+    )
+    baseline_max = {
+        jobs: baselines[baselines["jobs_per_workload"] == jobs]["max_queue_wait"].mean() / 3600 for jobs in variants
+    }
+    blocks = [
+        paragraph(
+            "Reproduction of Cao and Zimmermann, 'Queue scheduling and advance reservations with COSY' (IPDPS 2004): "
+            "FCFS with EASY backfilling on 32 nodes, a share p of the jobs turned into advance reservations that ask "
+            "for start = submit + n x W (W: mean wait of the queue jobs started so far), accepted only if the nodes "
+            "are free given running jobs and accepted reservations."
+        ),
+        paragraph(
+            f"Profile '{profile.name}'. Workloads: Lublin-Feitelson model (the paper's Cirne-Berman model with ANL "
+            f"arrivals is not available), arrival gaps scaled per seed so that the no-reservation utilization is "
+            f"{100 * TARGET_BASELINE_UTILIZATION:.0f} +- 1 %; seeds that cannot reach it are skipped ({tried}). "
+            "Every value is the mean over workloads with its 95 % t-interval in brackets; q is computed per workload "
+            "against its own baseline. Every run checked that each accepted reservation started exactly at its start time."
+        ),
+        paragraph(
+            f"Offered load (work over capacity x submission span) of the tuned workloads: {loads}. Above 1 means "
+            "that a 100-job workload reaches 74 % over the paper's window (first submission to last end) only with "
+            "its arrivals packed faster than the machine can serve them, followed by a drain: a heavy-tailed model "
+            "with 100 jobs has a long tail after the last arrival. The paper's 'over one week' of 100 Cirne-Berman "
+            "jobs suggests a less bursty load; the 1,000-job variant is closer to that."
+        ),
+        Heading("Table 1: paper vs ours"),
+        paragraph(
+            "Our point is the grid factor nearest to the paper's n; 'our measured n' is wa / wq, the paper's definition. "
+            "Tables as ", Link("CSV", "table1.csv"), ", ", Link("Markdown", "table1.md"), " and ", Link("LaTeX", "table1.tex"), "."
+        ),
+        table(first.columns, first.astype(str).itertuples(index=False)),
+    ]
+    for name, frame in tables.items():
+        if name != "table1":
+            blocks += [Heading(f"Table 1 at {name.split('_')[1]} jobs per workload (what the 100-job noise hides)", 3),
+                       table(frame.columns, frame.astype(str).itertuples(index=False))]
+    blocks += [
+        Heading("Figures"),
+        Figure("fig2_q", "Fig. 2: q vs n per p; lines ours (mean, 95 % band), open squares the paper"),
+        Figure("fig3_chosen_n", "Fig. 3: chosen n vs p: the paper's rule and Table 1 points, our smallest n with q <= 1"),
+        Figure("fig4_u", "Fig. 4: utilization vs n per p"),
+        Figure("fig5_r", "Fig. 5: rejected reservations (% of all jobs) vs n per p"),
+        Figure("starvation", "Longest queue wait vs n per p (the paper's starvation at p >= 20 %)"),
+        paragraph(
+            "Baseline longest queue wait: "
+            + ", ".join(f"{h:.1f} h at {jobs} jobs" for jobs, h in baseline_max.items())
+            + ". All points: ", Link("summary.csv", "summary.csv"), "; every run: ", Link("runs.csv", "runs.csv"), "."
+        ),
+        Heading("Adaptive notice policy (new: the paper proposes it but never simulated it)"),
+        paragraph(
+            "n = 1 + 3 p / 15 % for the current share p of accepted reservations among requests so far, reservations "
+            "refused while p > 15 %; requests ask for the earliest start the rule allows."
+        ),
+        table(adaptive.columns, adaptive.astype(str).itertuples(index=False)),
+        Heading("Diagnostic: reservations at submit + n x wq0 (not in the paper)"),
+        table(oracle.columns, oracle.astype(str).itertuples(index=False)),
+        Heading("Comparison of trends"),
+        *comparison_paragraphs(summary, baselines, variants),
+    ]
+    document = Document("COSY: queue scheduling with advance reservations", tuple(blocks))
+    (directory / "index.md").write_text(render_markdown(document), encoding="utf-8")
+    (directory / "index.html").write_text(render_html(document), encoding="utf-8")

@@ -1,0 +1,11 @@
+"""COSY (Cao and Zimmermann, IPDPS 2004): queue scheduling with advance reservations.
+
+- ``notice``: when a reservation has given enough notice (fixed multiple of the mean
+  queue wait, or the adaptive rule of the paper's Fig. 3).
+- ``queues``: COSY's queues, strict priority between them, user priority levels and
+  per-queue limits.
+- ``scheduler``: the policy gluing them to EASY backfilling and the reservation book
+  of ``simulators.core.reservations``.
+- ``simulate``: one run, its invariants and its metrics.
+- ``experiment``: the paper's experiment (workloads, reservation subsets, sweeps).
+"""

@@ -1,0 +1,126 @@
+"""The COSY experiment: workloads, reservation subsets, report, pipeline, and the paper's trends."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simulators.batch import replay
+from simulators.batch.conventions import default_inputs
+from simulators.cosy.experiment import (
+    PROFILES,
+    TARGET_BASELINE_UTILIZATION,
+    UTILIZATION_TOLERANCE,
+    Profile,
+    reservation_jobs,
+    run_profile,
+    select_workloads,
+)
+from simulators.cosy.simulate import simulate_cosy
+from workloads.lublin import lublin_feitelson_jobs
+
+
+def test_cosy_without_reservations_is_easy_job_for_job():
+    jobs = lublin_feitelson_jobs(300, 32, seed=3, target_utilization=1.2)
+    cosy = simulate_cosy(default_inputs(jobs, 32, "requested"), 32).schedule
+    easy = replay(jobs, 32, policy="easy").schedule
+    assert np.array_equal(cosy["start_time"].to_numpy(), easy["start_time"].to_numpy())
+
+
+def test_reservation_subsets_are_nested_across_shares_and_seeded():
+    five, ten = reservation_jobs(100, 0.05, 7), reservation_jobs(100, 0.10, 7)
+    assert len(five) == 5 and len(ten) == 10
+    assert set(five) <= set(ten)
+    assert np.array_equal(five, reservation_jobs(100, 0.05, 7))
+    assert not np.array_equal(ten, reservation_jobs(100, 0.10, 8))
+
+
+def test_selected_workloads_reach_the_baseline_utilization():
+    workloads, tried = select_workloads(3, 100)
+    assert tried >= 3
+    for workload in workloads:
+        # Utilization recomputed from an EASY replay: processor-seconds over 32 x (last end - first submit).
+        schedule = replay(workload.jobs, 32, policy="easy").schedule
+        window = schedule["end_time"].max() - schedule["submit_time"].min()
+        utilization = (schedule["run_time"] * schedule["procs"]).sum() / (32 * window)
+        assert abs(utilization - TARGET_BASELINE_UTILIZATION) <= UTILIZATION_TOLERANCE
+        assert len(workload.jobs) == 100
+
+
+TINY = Profile("tiny", ((100, 3),), (0.1, 0.2), (1.0, 4.0), oracle_factors=(1.0,))
+
+
+def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
+    from reports.cosy import write_cosy_report
+
+    runs = run_profile(TINY)
+    workloads, tried = select_workloads(3, 100)
+    baselines = pd.DataFrame(
+        [{"seed": w.seed, "offered_load": w.offered_load, **w.baseline} for w in workloads]
+    ).assign(jobs_per_workload=100)
+    selections = [{"jobs": 100, "workloads": 3, "seeds_tried": tried}]
+    contents = []
+    for name in ("first", "second"):
+        directory = tmp_path / name
+        directory.mkdir()
+        write_cosy_report(directory, TINY, runs, baselines, selections)
+        contents.append({path.name: path.read_bytes() for path in sorted(directory.iterdir())})
+    assert contents[0] == contents[1]
+    names = set(contents[0])
+    for stem in ("fig2_q", "fig3_chosen_n", "fig4_u", "fig5_r", "starvation"):
+        assert {f"{stem}.png", f"{stem}.svg"} <= names
+    for stem in ("table1", "adaptive", "oracle"):
+        assert {f"{stem}.csv", f"{stem}.md", f"{stem}.tex"} <= names
+    index = contents[0]["index.md"].decode()
+    assert "| 20 | 5.59 | 0.93 | 37 | 1 |" in index  # the paper's row beside ours
+    assert "Comparison of trends" in index
+
+
+def test_pipeline_point_runs_through_luigi(tmp_path, monkeypatch):
+    import luigi
+
+    from pipeline.cosy import CosyPoint
+
+    monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tmp_path))
+    task = CosyPoint(jobs=100, workloads=2, share=0.1, policy="fixed", factor=2.0)
+    assert luigi.build([task], local_scheduler=True, workers=1, log_level="WARNING")
+    runs = pd.read_csv(task.output_file("runs.csv"))
+    assert len(runs) == 2 and set(runs["share"]) == {0.1}
+
+
+@pytest.fixture(scope="module")
+def quick_summary():
+    """The quick profile's paper-size variant (100 jobs, 30 workloads), summarized per point."""
+    from simulators.cosy.experiment import summarize
+
+    quick = PROFILES["quick"]
+    paper_size = Profile("quick-100", quick.variants[:1], quick.shares, quick.factors, oracle_factors=())
+    return summarize(run_profile(paper_size))
+
+
+def _q(summary, share, factor):
+    row = summary[(summary["policy"] == "fixed") & np.isclose(summary["share"], share) & (summary["factor"] == factor)]
+    return float(row["q"].iloc[0])
+
+
+@pytest.mark.xfail(strict=True, reason="not reproduced: with our workload q < 1 at n ~ 1 for every p (see the COSY report)")
+def test_paper_trend_queue_wait_grows_at_n_one_and_with_p(quick_summary):
+    shares = PROFILES["quick"].shares
+    qs = [_q(quick_summary, share, 1.0) for share in shares]
+    assert all(q > 1 for q in qs)
+    assert all(a < b for a, b in zip(qs, qs[1:]))
+
+
+def test_paper_trend_queue_wait_falls_with_notice(quick_summary):
+    factors = PROFILES["quick"].factors
+    for share in PROFILES["quick"].shares:
+        assert _q(quick_summary, share, factors[-1]) < _q(quick_summary, share, 1.0)
+
+
+def test_paper_trend_rejections_rise_with_p_and_fall_with_n(quick_summary):
+    fixed = quick_summary[quick_summary["policy"] == "fixed"]
+    at_one = fixed[fixed["factor"] == 1.0].sort_values("share")["rejection_rate"].to_numpy()
+    assert np.all(np.diff(at_one) > 0)
+    at_most = fixed[fixed["factor"] == PROFILES["quick"].factors[-1]].sort_values("share")["rejection_rate"].to_numpy()
+    assert np.all(at_most < at_one)
