@@ -1,0 +1,50 @@
+"""``schedlab ics``: simulate one implicit-coscheduling point (Yu, Kim and Maeng) and print its metrics."""
+
+from __future__ import annotations
+
+import sys
+
+
+def register(subparsers) -> None:
+    from simulators.ics.experiments import ALL_SCHEMES
+    from simulators.ics.workload import WORKLOADS
+
+    parser = subparsers.add_parser(
+        "ics",
+        help="simulate a time-shared cluster under LOCAL, DCS, PB, PROC-S, SB, HYBRID, PROC-B, GS or BATCH",
+        description=(
+            "Run one synthetic workload (jobs looping compute -> I/O -> communicate) on single-CPU nodes "
+            "under one coscheduling scheme, message by message, and print response times, BCR, FDR and the "
+            "CPU profile.  Times are in compressed seconds (job lengths and gaps divided by --compression). "
+            "The full experiment set and report: luigi --module pipeline.ics IcsReport --profile quick."
+        ),
+    )
+    parser.add_argument("--scheme", choices=ALL_SCHEMES, default="PROC-B")
+    parser.add_argument("--workload", choices=sorted(WORKLOADS), default="wl4")
+    parser.add_argument("--load", choices=("heavy", "light"), default="heavy")
+    parser.add_argument("--jobs", type=int, default=16, help="number of jobs (default: 16)")
+    parser.add_argument("--compression", type=float, default=10000.0, help="time compression factor (default: 1e4)")
+    parser.add_argument("--skew", type=float, default=0.10, help="task skew v (default: 0.10)")
+    parser.add_argument("--nodes", type=int, default=32)
+    parser.add_argument("--mpl", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    from schedlab.errors import SchedlabError
+    from simulators.ics.experiments import Point
+
+    if args.jobs < 1 or args.compression <= 0 or args.mpl < 1 or not 0 <= args.skew < 1:
+        raise SchedlabError("--jobs and --mpl must be >= 1, --compression > 0 and --skew in [0, 1)")
+    if args.nodes < 32:
+        raise SchedlabError("--nodes must be at least 32 (synthetic jobs have up to 32 processes)")
+    point = Point(scheme=args.scheme, workload=args.workload, load=args.load, n_jobs=args.jobs,
+                  skew=args.skew, compression=args.compression, nodes=args.nodes, mpl=args.mpl, seed=args.seed)
+    result = point.run()
+    width = max(map(len, result.summary))
+    for key, value in result.summary.items():
+        print(f"  {key:<{width}}  {value:,.4f}" if isinstance(value, float) else f"  {key:<{width}}  {value}")
+    print(f"{result.events:,} events in {result.wall_seconds:.2f} s "
+          f"({result.events / result.wall_seconds:,.0f} events/s)", file=sys.stderr)
+    return 0

@@ -1,0 +1,132 @@
+"""The paper's experiments as lists of points, for the ``quick`` and ``paper`` profiles.
+
+A point is one simulation: a workload (synthetic or NPB-like), a cluster, a scheme.
+Figures group points; identical points in two figures (Fig. 8 and the MPL-5 bars of
+Fig. 10, say) are the same point and run once.  The profiles differ only in how many
+jobs a workload has, how strongly job lengths are compressed, and which figures they
+cover; the paper profile covers every experiment of Sect. 5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+from simulators.ics.run import IcsResult, simulate
+from simulators.ics.workload import NpbSpec, SyntheticSpec, npb_jobs, synthetic_jobs
+
+ALL_SCHEMES = ("LOCAL", "DCS", "PB", "PROC-S", "SB", "HYBRID", "PROC-B", "GS", "BATCH")
+MPL_SCHEMES = ("PB", "PROC-S", "SB", "PROC-B", "HYBRID", "GS")  # Sect. 5.3
+FAIRNESS_SCHEMES = ("LOCAL", "DCS", "PB", "PROC-S", "SB", "PROC-B", "HYBRID", "GS")  # Fig. 12
+MIX_SCHEMES = ("PB", "PROC-S", "SB", "PROC-B", "HYBRID", "GS", "BATCH")  # Fig. 14
+ICS_SCHEMES = ("PB", "PROC-S", "SB", "PROC-B", "HYBRID")  # Tables 3 and 4
+NPB_APPS = ("BT", "MG", "FT", "IS", "CG")
+
+
+@dataclass(frozen=True)
+class Point:
+    scheme: str
+    family: str = "synthetic"  # or "npb"
+    workload: str = "wl4"
+    load: str = "heavy"
+    n_jobs: int = 40
+    skew: float = 0.10
+    compression: float = 5000.0
+    simultaneous: bool = False
+    nodes: int = 32
+    mpl: int = 5
+    apps: tuple[str, ...] = ()
+    mean_interarrival: float = 0.0
+    seed: int = 1
+
+    def jobs(self):
+        if self.family == "npb":
+            spec = NpbSpec(self.apps, self.n_jobs, self.compression, self.skew, self.mean_interarrival, self.seed)
+            return npb_jobs(spec)
+        spec = SyntheticSpec(
+            self.workload, self.load, self.n_jobs, self.skew, self.compression, self.simultaneous, self.seed
+        )
+        return synthetic_jobs(spec)
+
+    def run(self) -> IcsResult:
+        return simulate(self.jobs(), self.scheme, self.nodes, self.mpl)
+
+    def parameters(self) -> dict:
+        values = asdict(self)
+        values["apps"] = list(self.apps)
+        return values
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    n_jobs: int
+    compression: float
+    npb_jobs: int
+    npb_compression: float
+    npb_rates: tuple[float, ...]
+    """Fig. 14: mean inter-arrival times (compressed seconds) of the NPB mix."""
+    compression_factors: tuple[float, ...]
+    figures: tuple[str, ...]
+
+
+PROFILES = {
+    "quick": Profile(
+        name="quick", n_jobs=12, compression=20000.0, npb_jobs=5, npb_compression=512.0, npb_rates=(0.4, 0.1),
+        compression_factors=(20000.0, 40000.0, 80000.0), figures=("fig7", "fig8", "fig12", "compression"),
+    ),
+    "paper": Profile(
+        name="paper", n_jobs=30, compression=8000.0, npb_jobs=10, npb_compression=64.0,
+        npb_rates=(2.0, 1.0, 0.5, 0.25), compression_factors=(8000.0, 16000.0, 32000.0),
+        figures=("fig7", "fig8", "fig9", "fig10", "fig11", "fig12", "fig13", "fig14", "compression"),
+    ),
+}
+
+
+def figure_points(profile: Profile, figure: str) -> dict[tuple, Point]:
+    """The points of one figure, keyed by the figure's own coordinates (group, scheme)."""
+    base = Point(scheme="", n_jobs=profile.n_jobs, compression=profile.compression)
+    points: dict[tuple, Point] = {}
+    if figure in ("fig7", "fig8"):
+        load = "light" if figure == "fig7" else "heavy"
+        for scheme in ALL_SCHEMES:
+            points[(load, scheme)] = replace(base, scheme=scheme, load=load)
+    elif figure == "fig9":
+        for workload in ("wl1", "wl2", "wl3"):
+            for scheme in ALL_SCHEMES:
+                points[(workload, scheme)] = replace(base, scheme=scheme, workload=workload)
+    elif figure == "fig10":
+        for mpl in (2, 3, 5):
+            for scheme in MPL_SCHEMES:
+                points[(f"MPL {mpl}", scheme)] = replace(base, scheme=scheme, mpl=mpl)
+    elif figure == "fig11":
+        for skew in (0.0, 0.6):
+            for scheme in ALL_SCHEMES:
+                points[(f"v = {skew:.0%}", scheme)] = replace(base, scheme=scheme, skew=skew, simultaneous=True)
+    elif figure == "fig12":
+        for scheme in FAIRNESS_SCHEMES:
+            points[("wl5", scheme)] = replace(base, scheme=scheme, workload="wl5", skew=0.0)
+    elif figure == "fig13":
+        npb = replace(base, family="npb", nodes=64, n_jobs=profile.npb_jobs, compression=profile.npb_compression)
+        for app in NPB_APPS:
+            for scheme in ALL_SCHEMES:
+                points[(app, scheme)] = replace(npb, scheme=scheme, apps=(app,))
+    elif figure == "fig14":
+        npb = replace(base, family="npb", nodes=64, n_jobs=2 * profile.npb_jobs, compression=profile.npb_compression)
+        for gap in profile.npb_rates:
+            for scheme in MIX_SCHEMES:
+                points[(f"1/{gap:g} jobs/s", scheme)] = replace(
+                    npb, scheme=scheme, apps=NPB_APPS, mean_interarrival=gap
+                )
+    elif figure == "compression":
+        # all jobs at time 0, so that the nodes are contended at every factor
+        small = replace(base, n_jobs=max(8, profile.n_jobs // 2), simultaneous=True)
+        for factor in profile.compression_factors:
+            for scheme in ICS_SCHEMES:
+                points[(f"factor {factor:g}", scheme)] = replace(small, scheme=scheme, compression=factor)
+    else:
+        raise ValueError(f"unknown figure {figure!r}")
+    return points
+
+
+def profile_points(profile: Profile) -> dict[str, dict[tuple, Point]]:
+    return {figure: figure_points(profile, figure) for figure in profile.figures}
