@@ -1,0 +1,69 @@
+"""One experiment point: build the system, the workload and the policy, run, summarize.
+
+Policy names: ``WF`` (jobs are single-component non-fixed requests: no coallocation, the
+paper's baseline), ``FCM``, ``FCM2`` (FCM combining at most two clusters) and ``CA``
+(jobs are flexible requests).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simulators.koala.cluster_minimization import FlexibleClusterMinimization
+from simulators.koala.communication_aware import CommunicationAware
+from simulators.koala.execution import ExecutionModel, application
+from simulators.koala.metrics import summarize
+from simulators.koala.scheduler import KoalaScheduler
+from simulators.koala.worst_fit import WorstFit
+from simulators.koala.workload import poisson_workload
+from simulators.multicluster.system import MulticlusterResult, MulticlusterSimulation
+from simulators.multicluster.topology import das3
+
+POLICIES = {
+    "WF": (lambda topology: WorstFit(), "single"),
+    "FCM": (lambda topology: FlexibleClusterMinimization(), "flexible"),
+    "FCM2": (lambda topology: FlexibleClusterMinimization(max_clusters=2), "flexible"),
+    "CA": (lambda topology: CommunicationAware(topology), "flexible"),
+}
+
+SECONDS_PER_HOUR = 3600.0
+
+
+@dataclass(frozen=True)
+class Point:
+    app: str
+    """prime, poisson, wave or ccr-<value> (``simulators.koala.execution.application``)."""
+    policy: str
+    net_utilization: float
+    seed: int
+    config: str = "A"
+    sizes: tuple[int, ...] = (8, 16, 32)
+    hours: float = 24.0
+    slowest_processor: bool = False
+    startup_overhead: float = 0.0
+
+
+def simulate(point: Point) -> tuple[MulticlusterResult, dict]:
+    if point.policy not in POLICIES:
+        raise ValueError(f"unknown policy {point.policy!r}; one of {sorted(POLICIES)}")
+    make_policy, request_kind = POLICIES[point.policy]
+    topology = das3(point.config)
+    app = application(point.app)
+    duration = point.hours * SECONDS_PER_HOUR
+    jobs = poisson_workload(
+        app,
+        sizes=point.sizes,
+        net_utilization=point.net_utilization,
+        total_nodes=topology.total_nodes,
+        duration=duration,
+        seed=point.seed,
+        request_kind=request_kind,
+    )
+    model = ExecutionModel(
+        topology, slowest_processor=point.slowest_processor, startup_overhead=point.startup_overhead
+    )
+    result = MulticlusterSimulation(topology, jobs, KoalaScheduler(make_policy(topology), model)).run()
+    summary = summarize(
+        result, total_nodes=topology.total_nodes, duration=duration, single_cluster_time=app.single_cluster_time
+    )
+    return result, summary

@@ -1,0 +1,148 @@
+"""The multicluster substrate: movable events, atomic allocation, and the run's invariants."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simulators.core.invariants import InvariantError
+from simulators.multicluster.events import EventQueue
+from simulators.multicluster.invariants import check_multicluster_run
+from simulators.multicluster.requests import FixedRequest, FlexibleRequest, NonFixedRequest, place_fixed
+from simulators.multicluster.system import (
+    ARRIVAL_RANK,
+    END_RANK,
+    ClusterState,
+    MulticlusterJob,
+    MulticlusterSimulation,
+)
+from simulators.multicluster.topology import STAR_LINK_MBPS, das3, star_4x100
+
+
+def test_events_pop_by_time_then_rank_then_push_order():
+    queue = EventQueue()
+    queue.push(5.0, ARRIVAL_RANK, "arrival", "a")
+    queue.push(5.0, END_RANK, "end", "b")
+    queue.push(5.0, END_RANK, "end", "c")
+    queue.push(1.0, ARRIVAL_RANK, "arrival", "d")
+    assert [queue.pop().payload for _ in range(4)] == ["d", "b", "c", "a"]
+    assert queue.pop() is None
+
+
+def test_cancelled_and_moved_events():
+    queue = EventQueue()
+    first = queue.push(10.0, END_RANK, "end", "x")
+    doomed = queue.push(3.0, END_RANK, "end", "y")
+    queue.cancel(doomed)
+    moved = queue.move(first, 4.0)
+    assert len(queue) == 1
+    event = queue.pop()
+    assert (event.time, event.payload, event is moved) == (4.0, "x", True)
+    assert queue.pop() is None
+    with pytest.raises(ValueError):
+        queue.push(1.0, END_RANK, "end")  # before now (4.0)
+    with pytest.raises(ValueError):
+        queue.move(doomed, 9.0)
+
+
+def test_allocation_is_atomic():
+    state = ClusterState(np.array([10, 5]))
+    with pytest.raises(InvariantError):
+        state.allocate(0, ((0, 8), (1, 6)), 0.0)
+    assert state.idle.tolist() == [10, 5] and state.log == []
+    state.allocate(1, ((0, 8), (1, 5)), 1.0)
+    assert state.idle.tolist() == [2, 0] and state.busy == 13
+    state.release(1, ((0, 8), (1, 5)), 2.0)
+    assert state.idle.tolist() == [10, 5]
+
+
+def test_fixed_requests_go_where_they_ask_or_wait():
+    request = FixedRequest(((1, 4), (0, 2)))
+    assert place_fixed(request, np.array([2, 4])) == ((1, 4), (0, 2))
+    assert place_fixed(request, np.array([2, 3])) is None
+    assert (request.total, NonFixedRequest((3, 4)).total, FlexibleRequest(9).total) == (6, 7, 9)
+
+
+def test_topologies():
+    a, b, star = das3("A"), das3("B"), star_4x100()
+    assert (a.total_nodes, b.total_nodes, star.total_nodes) == (204, 240, 400)
+    assert "Delft" not in a.names and "Leiden" not in b.names
+    latency = b.latency_ms
+    inter = latency[~np.eye(4, dtype=bool)]
+    assert latency.diagonal().max() < inter.min()
+    delft = b.index("Delft")
+    others = [c for c in range(4) if c != delft]
+    myrinet_pairs = latency[np.ix_(others, others)][~np.eye(3, dtype=bool)]
+    assert latency[delft, others].min() > myrinet_pairs.max()
+    assert latency[b.index("UvA"), b.index("MultimediaN")] == myrinet_pairs.min()
+    assert star.bandwidth_mb_s[0, 1] == STAR_LINK_MBPS / 8
+    with pytest.raises(ValueError):
+        das3("C")
+
+
+class MovingScheduler:
+    """Starts every job at once on cluster 0 for 10 s; when a job ends, running jobs end 5 s later."""
+
+    def waiting(self):
+        return 0
+
+    def on_arrival(self, sim, job, t):
+        sim.start(job, ((0, 1),), 10.0)
+
+    def on_end(self, sim, job, t):
+        for other, running in sim.running.items():
+            sim.move_end(other, running.end_event.time + 5.0)
+
+
+def test_end_events_move_and_the_result_records_the_moved_ends():
+    jobs = [MulticlusterJob(i + 1, float(i), FlexibleRequest(1)) for i in range(3)]
+    result = MulticlusterSimulation(star_4x100(), jobs, MovingScheduler()).run()
+    # Job 1 ends at 10; jobs 2 and 3 (planned 11 and 12) move to 16 and 17; job 2's end moves job 3 to 22.
+    assert result.jobs["end"].tolist() == [10.0, 16.0, 22.0]
+    assert result.components["cluster"].tolist() == ["C1"] * 3
+
+
+def good_run():
+    """Job 1: 6 + 2 nodes on clusters 0 and 1 over [0, 5]; job 2: 8 nodes on cluster 0 over [5, 9]."""
+    table = pd.DataFrame(
+        {"job_id": [1, 2], "submit": [0.0, 0.0], "placed": [0.0, 5.0], "start": [0.0, 5.0], "end": [5.0, 9.0]}
+    )
+    log = [(0.0, 0, 0, 6), (0.0, 0, 1, 2), (5.0, 0, 0, -6), (5.0, 0, 1, -2), (5.0, 1, 0, 8), (9.0, 1, 0, -8)]
+    return table, log
+
+
+def check(table, log, totals=(8, 8), capacities=(8, 4)):
+    check_multicluster_run(capacities=np.array(capacities), totals=np.array(totals), jobs=table, log=log)
+
+
+def test_invariants_accept_a_valid_run():
+    check(*good_run())
+
+
+def test_invariants_catch_components_that_do_not_start_together():
+    table, log = good_run()
+    log[1] = (1.0, 0, 1, 2)
+    with pytest.raises(InvariantError, match="not allocated at one instant"):
+        check(table, log)
+
+
+def test_invariants_catch_an_over_committed_cluster():
+    table, log = good_run()
+    log[4] = (4.0, 1, 0, 8)  # job 2 takes cluster 0's 8 nodes before job 1 gives back 6
+    table.loc[1, ["placed", "start"]] = 4.0
+    with pytest.raises(InvariantError, match="nodes in use"):
+        check(table, log)
+
+
+def test_invariants_catch_a_job_short_of_nodes():
+    table, log = good_run()
+    with pytest.raises(InvariantError, match="differ from the request"):
+        check(table, log, totals=(8, 9))
+
+
+def test_invariants_catch_a_job_that_never_ran():
+    table, log = good_run()
+    table.loc[1, "end"] = np.nan
+    with pytest.raises(InvariantError, match="never"):
+        check(table, log)
