@@ -1,0 +1,293 @@
+"""The event loop of one run, compiled (numba): FPFS over one queue, moving end events.
+
+Jones et al., ICPADS 2006, Sec. 4: each cluster has its own arrival stream; waiting jobs
+are considered first-come-first-served, and the scan starts every job that fits
+(FPFS: a job that fits may pass one that does not; nothing is reserved).  We keep the
+four streams in one queue in arrival order (simultaneous arrivals: lower cluster first)
+and scan it after every timestamp's events: ends first, then arrivals.
+
+Why not ``simulators.multicluster.MulticlusterSimulation``: the paper's size (4 x 400,000
+jobs, several strategies, a sweep) needs a compiled loop.  The run still goes through the
+substrate's invariant checks afterwards (``simulators.bandwidth.simulate``), and this loop
+raises on its own invariants: idle nodes never negative, no link over capacity under ICS,
+no job finishing before ``T_E0`` after its start.
+
+A strategy that makes the system unstable (First-Fit at high PPBW: co-allocated jobs
+slow each other down until the queue grows without bound) would make every scan of an
+ever longer queue slower; the loop stops when more than ``max_waiting`` jobs wait and
+reports the run as saturated, as the paper leaves unstable configurations off its charts.
+
+End events live in a binary heap keyed by (time, push order); moving an end pushes a
+fresh entry and bumps the job's version so the stale one is skipped when popped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulators.bandwidth.demand import link_demands
+from simulators.bandwidth.placement import COALLOCATED, ICS, MIGRATION_ONLY, NO_SHARE, ZERO_COMM, place
+from simulators.bandwidth.sharing import duration, progressive_filling
+
+HOUR = 3600.0
+TOLERANCE = 1e-9
+NO_JOB = 1 << 62
+"""``smallest_waiting`` of a cluster none of whose jobs waits."""
+
+
+@njit(cache=True)
+def _grow(array):
+    bigger = np.empty(2 * len(array), dtype=array.dtype)
+    bigger[: len(array)] = array
+    return bigger
+
+
+@njit(cache=True)
+def _less(times, sequence, a, b):
+    return times[a] < times[b] or (times[a] == times[b] and sequence[a] < sequence[b])
+
+
+@njit(cache=True)
+def _swap(times, sequence, jobs, versions, a, b):
+    times[a], times[b] = times[b], times[a]
+    sequence[a], sequence[b] = sequence[b], sequence[a]
+    jobs[a], jobs[b] = jobs[b], jobs[a]
+    versions[a], versions[b] = versions[b], versions[a]
+
+
+@njit(cache=True)
+def _sift_up(times, sequence, jobs, versions, i):
+    while i > 0:
+        parent = (i - 1) // 2
+        if not _less(times, sequence, i, parent):
+            break
+        _swap(times, sequence, jobs, versions, i, parent)
+        i = parent
+
+
+@njit(cache=True)
+def _sift_down(times, sequence, jobs, versions, size):
+    i = 0
+    while True:
+        smallest, left, right = i, 2 * i + 1, 2 * i + 2
+        if left < size and _less(times, sequence, left, smallest):
+            smallest = left
+        if right < size and _less(times, sequence, right, smallest):
+            smallest = right
+        if smallest == i:
+            return
+        _swap(times, sequence, jobs, versions, i, smallest)
+        i = smallest
+
+
+@njit(cache=True)
+def _push(times, sequence, jobs, versions, size, time, order, job, version):
+    """Add an end event at ``time``; ``order`` (the push count) breaks ties between equal times."""
+    if size == len(times):
+        times, sequence, jobs, versions = _grow(times), _grow(sequence), _grow(jobs), _grow(versions)
+    times[size], sequence[size], jobs[size], versions[size] = time, order, job, version
+    _sift_up(times, sequence, jobs, versions, size)
+    return times, sequence, jobs, versions, size + 1
+
+
+@njit(cache=True)
+def _pop(times, sequence, jobs, versions, size):
+    """Drop the earliest event (read it from index 0 first); returns the new size."""
+    size -= 1
+    _swap(times, sequence, jobs, versions, 0, size)
+    _sift_down(times, sequence, jobs, versions, size)
+    return size
+
+
+@njit(cache=True)
+def _may_start(strategy, idle, smallest_waiting):
+    """False only if no waiting job can start: too few idle nodes where the strategy may look."""
+    if strategy == NO_SHARE:
+        for cluster in range(len(idle)):
+            if idle[cluster] >= smallest_waiting[cluster]:
+                return True
+        return False
+    reachable = idle.max() if strategy == MIGRATION_ONLY else idle.sum()
+    return reachable >= smallest_waiting.min()
+
+
+@njit(cache=True)
+def _queue_area(t0, t1, waiting, area, observed):
+    """Add ``waiting`` jobs over [t0, t1) to the hour-of-day bins (Fig. 9)."""
+    while t0 < t1:
+        hour_start = np.floor(t0 / HOUR) * HOUR
+        segment = min(t1, hour_start + HOUR) - t0
+        hour = int(hour_start / HOUR) % 24
+        area[hour] += waiting * segment
+        observed[hour] += segment
+        t0 += segment
+
+
+@njit(cache=True)
+def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capacities, link_capacity,
+               strategy, lslt_threshold, chunk_share, subsets, subset_sizes, max_coallocated, max_waiting):
+    n_jobs, n_clusters = len(submit), len(capacities)
+    start = np.full(n_jobs, np.nan)
+    end = np.full(n_jobs, np.nan)
+    kind = np.zeros(n_jobs, dtype=np.int8)
+    allocation = np.zeros((n_jobs, n_clusters), dtype=np.int16)
+    layout = np.full((n_jobs, n_clusters), -1, dtype=np.int8)  # clusters in rank order of the job's grid
+    queue_area, queue_observed = np.zeros(24), np.zeros(24)
+    idle = capacities.astype(np.int64).copy()
+    load = np.zeros(n_clusters)
+    capacity_vector = np.full(n_clusters, link_capacity)
+    # running co-allocated jobs, one slot each
+    slot_job = np.empty(max_coallocated, dtype=np.int64)
+    slot_demand = np.zeros((max_coallocated, n_clusters))
+    slot_fraction = np.ones(max_coallocated)
+    slot_work = np.ones(max_coallocated)  # share of the job's work still to do
+    slot_since = np.zeros(max_coallocated)
+    new_fraction = np.ones(max_coallocated)
+    slot_of = np.full(n_jobs, -1, dtype=np.int64)
+    coallocated = 0
+    # end-event heap
+    heap_time = np.empty(1024)
+    heap_sequence = np.empty(1024, dtype=np.int64)
+    heap_job = np.empty(1024, dtype=np.int64)
+    heap_version = np.empty(1024, dtype=np.int64)
+    heap_size, pushes = 0, 0
+    version = np.zeros(n_jobs, dtype=np.int64)
+    planned_end = np.zeros(n_jobs)
+    # waiting queue, arrival order
+    queue = np.empty(n_jobs, dtype=np.int64)
+    waiting = 0
+    order = np.empty(n_clusters, dtype=np.int64)
+    pieces = np.empty(n_clusters, dtype=np.int64)
+    demand = np.empty(n_clusters)
+    smallest_waiting = np.full(n_clusters, NO_JOB, dtype=np.int64)
+    next_arrival, now = 0, 0.0
+    sharing = strategy != ZERO_COMM
+    saturated = False
+
+    while next_arrival < n_jobs or heap_size > 0:
+        # the next timestamp: ends before arrivals
+        while heap_size > 0 and heap_version[0] != version[heap_job[0]]:
+            heap_size = _pop(heap_time, heap_sequence, heap_job, heap_version, heap_size)
+        t = np.inf
+        if heap_size > 0:
+            t = heap_time[0]
+        if next_arrival < n_jobs and submit[next_arrival] < t:
+            t = submit[next_arrival]
+        if t == np.inf:
+            break
+        _queue_area(now, t, waiting, queue_area, queue_observed)
+        now = t
+        reshare, freed = False, False
+        while heap_size > 0 and heap_time[0] == now:
+            job, stale = heap_job[0], heap_version[0] != version[heap_job[0]]
+            heap_size = _pop(heap_time, heap_sequence, heap_job, heap_version, heap_size)
+            if stale:
+                continue
+            end[job] = now
+            freed = True
+            for cluster in range(n_clusters):
+                idle[cluster] += allocation[job, cluster]
+            slot = slot_of[job]
+            if slot >= 0:
+                for cluster in range(n_clusters):
+                    load[cluster] -= slot_demand[slot, cluster]
+                last = coallocated - 1
+                if slot != last:
+                    moved = slot_job[last]
+                    slot_job[slot] = moved
+                    slot_demand[slot, :] = slot_demand[last, :]
+                    slot_fraction[slot] = slot_fraction[last]
+                    slot_work[slot] = slot_work[last]
+                    slot_since[slot] = slot_since[last]
+                    slot_of[moved] = slot
+                slot_of[job] = -1
+                coallocated -= 1
+                reshare = True
+        first_new = waiting
+        while next_arrival < n_jobs and submit[next_arrival] == now:
+            queue[waiting] = next_arrival
+            smallest_waiting[home[next_arrival]] = min(smallest_waiting[home[next_arrival]], nodes[next_arrival])
+            waiting += 1
+            next_arrival += 1
+        if waiting > max_waiting:
+            saturated = True
+            break
+
+        # FPFS scan.  Without an end at this timestamp no idle node or link capacity came
+        # back, so the jobs that waited before still cannot start: only arrivals are tried.
+        # ``smallest_waiting`` (per home cluster, a lower bound, exact after a full scan)
+        # skips scans that cannot start anything.
+        if _may_start(strategy, idle, smallest_waiting):
+            scan_from = 0 if freed else first_new
+            if scan_from == 0:
+                smallest_waiting[:] = NO_JOB
+            kept = scan_from
+            total_idle = idle.sum()
+            for position in range(scan_from, waiting):
+                job = queue[position]
+                placement_kind, k = 0, 0
+                if nodes[job] <= total_idle:  # cheap test first: most waiting jobs fit nowhere
+                    placement_kind, k = place(strategy, home[job], nodes[job], columns[job], ppbw[job], rho[job],
+                                              exposed[job], idle, load, link_capacity, lslt_threshold,
+                                              chunk_share, subsets, subset_sizes, order, pieces)
+                if placement_kind == 0:
+                    queue[kept] = job
+                    kept += 1
+                    smallest_waiting[home[job]] = min(smallest_waiting[home[job]], nodes[job])
+                    continue
+                start[job] = now
+                kind[job] = placement_kind
+                for i in range(k):
+                    layout[job, i] = order[i]
+                    idle[order[i]] -= pieces[i]
+                    allocation[job, order[i]] += pieces[i]
+                    if idle[order[i]] < 0:
+                        raise RuntimeError("a cluster has fewer than zero idle nodes")
+                total_idle -= nodes[job]
+                planned_end[job] = now + base_time[job]
+                if placement_kind == COALLOCATED and sharing:
+                    if coallocated == max_coallocated:
+                        raise RuntimeError("more co-allocated jobs running than slots")
+                    link_demands(nodes[job], columns[job], ppbw[job], rho[job], order[:k], pieces[:k], demand)
+                    slot = coallocated
+                    coallocated += 1
+                    slot_job[slot] = job
+                    slot_demand[slot, :] = demand
+                    slot_fraction[slot] = 1.0
+                    slot_work[slot] = 1.0
+                    slot_since[slot] = now
+                    slot_of[job] = slot
+                    load += demand
+                    reshare = True
+                heap_time, heap_sequence, heap_job, heap_version, heap_size = _push(
+                    heap_time, heap_sequence, heap_job, heap_version, heap_size, planned_end[job], pushes, job,
+                    version[job],
+                )
+                pushes += 1
+            waiting = kept
+
+        # re-share the links and move the ends that change
+        if reshare and coallocated > 0:
+            progressive_filling(slot_demand, capacity_vector, coallocated, new_fraction)
+            for slot in range(coallocated):
+                job = slot_job[slot]
+                if strategy == ICS and new_fraction[slot] < 1.0 - TOLERANCE:
+                    raise RuntimeError("ICS saturated a link")
+                if new_fraction[slot] == slot_fraction[slot]:
+                    continue
+                slot_work[slot] -= (now - slot_since[slot]) / duration(base_time[job], slot_fraction[slot])
+                slot_work[slot] = max(slot_work[slot], 0.0)
+                slot_since[slot] = now
+                slot_fraction[slot] = new_fraction[slot]
+                planned_end[job] = now + slot_work[slot] * duration(base_time[job], new_fraction[slot])
+                version[job] += 1
+                heap_time, heap_sequence, heap_job, heap_version, heap_size = _push(
+                    heap_time, heap_sequence, heap_job, heap_version, heap_size, planned_end[job], pushes, job,
+                    version[job],
+                )
+                pushes += 1
+
+    if waiting > 0 and not saturated:
+        raise RuntimeError("jobs left waiting at the end of the run")
+    return start, end, kind, allocation, layout, queue_area, queue_observed, saturated

@@ -1,0 +1,173 @@
+"""Where a waiting job goes: local, migrated, or co-allocated by one of the paper's strategies.
+
+Jones et al., ICPADS 2006, Sec. 4.  For the job at hand the scheduler tries, in order:
+
+1. its home cluster, if it has ``n`` idle nodes (local, no inter-cluster traffic);
+2. migration: the whole job on the remote cluster with the most idle nodes, if that is
+   enough (no inter-cluster traffic either);
+3. co-allocation over several clusters, which only some strategies do:
+
+- First-Fit (``FIRST_FIT``; ``ZERO_COMM`` is First-Fit on a network of infinite bandwidth):
+  clusters by idle nodes, most first, each giving all it can until ``n`` is met, which uses
+  the fewest clusters, hence links.
+- LSLT only (``LSLT``): as First-Fit over the clusters whose link is at most 70 % loaded
+  ("least saturated link threshold").
+- LSLT + chunk (``LSLT_CS``): as LSLT, but the first (largest) piece must hold at least
+  85 % of the job ("chunk size"), else the job waits.
+- ICS (``ICS``, integer constraint satisfaction): only for jobs that expose their PPBW and
+  rho; picks integer pieces ``n_c`` so that no link's load exceeds its capacity, trying
+  two clusters before three before four and, within a set of clusters (most idle first),
+  the largest first piece first, by backtracking: a piece's demand depends only on its
+  size and its first rank, so each link is checked as soon as its piece is chosen.
+  A job it cannot place without saturating a link waits, so ICS never slows a running
+  job and only adds placements to Migration Only.
+
+Baselines: ``MIGRATION_ONLY`` stops after step 2, ``NO_SHARE`` after step 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulators.bandwidth.demand import piece_demand
+
+NO_SHARE, MIGRATION_ONLY, FIRST_FIT, LSLT, LSLT_CS, ICS, ZERO_COMM = range(7)
+STRATEGIES = {
+    "no_share": NO_SHARE,
+    "migration_only": MIGRATION_ONLY,
+    "first_fit": FIRST_FIT,
+    "lslt": LSLT,
+    "lslt_cs": LSLT_CS,
+    "ics": ICS,
+    "zero_comm": ZERO_COMM,
+}
+LABELS = {
+    "no_share": "No Share",
+    "migration_only": "Migration Only",
+    "first_fit": "First-Fit",
+    "lslt": "LSLT only",
+    "lslt_cs": "LSLT+CS",
+    "ics": "ICS",
+    "zero_comm": "Zero Comm.",
+}
+LSLT_THRESHOLD = 0.70
+"""Largest link load (share of capacity) at which LSLT still uses a cluster (paper, Sec. 4)."""
+CHUNK_SHARE = 0.85
+"""Smallest share of the job on one cluster that LSLT+CS accepts (paper, Sec. 4)."""
+
+LOCAL, MIGRATED, COALLOCATED = 1, 2, 3
+
+
+@njit(cache=True)
+def clusters_by_idle(idle: np.ndarray) -> np.ndarray:
+    """Cluster indices, most idle nodes first, lower index first on ties."""
+    return np.argsort(-idle, kind="mergesort")
+
+
+@njit(cache=True)
+def first_fit(nodes, idle, eligible, order, pieces) -> int:
+    """Largest-idle-first pieces over eligible clusters; number of pieces, 0 if short."""
+    ranked = clusters_by_idle(idle)
+    left, used = nodes, 0
+    for cluster in ranked:
+        if left == 0:
+            break
+        if eligible[cluster] and idle[cluster] > 0:
+            take = min(idle[cluster], left)
+            order[used], pieces[used] = cluster, take
+            used += 1
+            left -= take
+    return used if left == 0 else 0
+
+
+@njit(cache=True)
+def ics_split(nodes, columns, ppbw, rho, clusters, idle, load, capacity, pieces) -> bool:
+    """Backtracking search of pieces on ``clusters`` (in that order) saturating no link."""
+    k = len(clusters)
+    after = np.zeros(k + 1, dtype=np.int64)  # idle nodes on the clusters after level i
+    for level in range(k - 1, -1, -1):
+        after[level] = after[level + 1] + idle[clusters[level]]
+    if after[0] < nodes:
+        return False
+    start = np.zeros(k + 1, dtype=np.int64)
+    level = 0
+    pieces[0] = min(idle[clusters[0]], nodes - (k - 1))
+    while level >= 0:
+        left = nodes - start[level]
+        lowest = max(1, left - after[level + 1]) if level < k - 1 else left
+        if pieces[level] < lowest:
+            level -= 1
+            if level >= 0:
+                pieces[level] -= 1
+            continue
+        cluster = clusters[level]
+        if load[cluster] + piece_demand(nodes, columns, ppbw, rho, start[level], pieces[level]) <= capacity:
+            if level == k - 1:
+                return True
+            start[level + 1] = start[level] + pieces[level]
+            level += 1
+            pieces[level] = min(idle[clusters[level]], nodes - start[level] - (k - 1 - level))
+        else:
+            pieces[level] -= 1
+    return False
+
+
+@njit(cache=True)
+def ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, order, pieces) -> int:
+    """ICS placement: fewest clusters first; number of pieces, 0 if none saturates no link."""
+    ranked = clusters_by_idle(idle)
+    for s in range(len(subsets)):
+        k = subset_sizes[s]
+        chosen = ranked[subsets[s, :k]]
+        usable = True
+        for cluster in chosen:
+            usable = usable and idle[cluster] > 0
+        if usable and ics_split(nodes, columns, ppbw, rho, chosen, idle, load, capacity, pieces):
+            order[:k] = chosen
+            return k
+    return 0
+
+
+def cluster_subsets(n_clusters: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rank subsets of 2.. clusters, smaller first, as (padded rank matrix, sizes), for ``ics``."""
+    from itertools import combinations
+
+    subsets = [c for k in range(2, n_clusters + 1) for c in combinations(range(n_clusters), k)]
+    matrix = np.zeros((len(subsets), n_clusters), dtype=np.int64)
+    for row, subset in enumerate(subsets):
+        matrix[row, : len(subset)] = subset
+    return matrix, np.array([len(s) for s in subsets], dtype=np.int64)
+
+
+@njit(cache=True)
+def place(strategy, home, nodes, columns, ppbw, rho, exposed, idle, load, capacity,
+          lslt_threshold, chunk_share, subsets, subset_sizes, order, pieces) -> int:
+    """Placement of one job: (kind, k) with ``order[:k]`` / ``pieces[:k]`` filled; kind 0: it waits."""
+    if idle[home] >= nodes:
+        order[0], pieces[0] = home, nodes
+        return LOCAL, 1
+    if strategy == NO_SHARE:
+        return 0, 0
+    best = -1
+    for cluster in range(len(idle)):
+        if cluster != home and (best < 0 or idle[cluster] > idle[best]):
+            best = cluster
+    if idle[best] >= nodes:
+        order[0], pieces[0] = best, nodes
+        return MIGRATED, 1
+    if strategy == MIGRATION_ONLY or idle.sum() < nodes:
+        return 0, 0
+    if strategy == ICS:
+        if not exposed:
+            return 0, 0
+        k = ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, order, pieces)
+        return (COALLOCATED if k else 0), k
+    eligible = np.ones(len(idle), dtype=np.bool_)
+    if strategy == LSLT or strategy == LSLT_CS:
+        for cluster in range(len(idle)):
+            eligible[cluster] = load[cluster] <= lslt_threshold * capacity
+    k = first_fit(nodes, idle, eligible, order, pieces)
+    if k == 0 or (strategy == LSLT_CS and pieces[0] < np.ceil(chunk_share * nodes - 1e-9)):
+        return 0, 0
+    return COALLOCATED, k

@@ -1,0 +1,79 @@
+"""The bandwidth report end to end on a tiny profile, and one Luigi point."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import luigi
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline import settings
+from pipeline.base import read_json
+from pipeline.bandwidth import BandwidthPoint
+from reports.bandwidth import write_bandwidth_report
+from simulators.bandwidth.experiments import Profile, points
+from simulators.bandwidth.simulate import Point, simulate
+
+TINY = Profile(jobs_per_cluster=300, ppbws=(20.0, 300.0), information=(0.0, 0.5, 1.0))
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    rows, queue = [], {}
+    for point in points(TINY):
+        run, metrics = simulate(point)
+        rows.append({**dataclasses.asdict(point), **metrics})
+        if point.strategy == "migration_only" and point.workload in ("realistic", "synthetic"):
+            queue[point.workload] = run.queue_by_hour
+    return pd.DataFrame(rows).astype({"ppbw": float}), queue
+
+
+def write(directory, tiny):
+    runs, queue = tiny
+    write_bandwidth_report(directory, runs, queue, "tiny", TINY)
+
+
+def test_report_has_every_figure_and_table(tmp_path, tiny):
+    write(tmp_path, tiny)
+    for number in range(5, 14):
+        stems = [p.stem for p in tmp_path.glob(f"fig{number:02d}_*.png")]
+        assert len(stems) == 1 and (tmp_path / f"{stems[0]}.svg").exists(), number
+    for stem in ("table1_improvement", "table2_workloads", "headline", "orderings", "runs", "fig09_queue_depth"):
+        for suffix in ("csv", "md", "tex"):
+            assert (tmp_path / f"{stem}.{suffix}").exists()
+    index = (tmp_path / "index.md").read_text()
+    assert "Table 1" in index and "Table 2" in index and "Written comparison" in index
+    table1 = pd.read_csv(tmp_path / "table1_improvement.csv")
+    assert table1.loc[table1.strategy == "LSLT+CS", "S paper"].item() == "22 %"
+
+
+def test_report_is_byte_identical_from_one_run_to_the_next(tmp_path, tiny):
+    first, second = tmp_path / "first", tmp_path / "second"
+    for directory in (first, second):
+        directory.mkdir()
+        write(directory, tiny)
+    files = sorted(p.name for p in first.iterdir())
+    for name in files:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+
+
+def test_point_task_writes_schedule_and_summary(tmp_path):
+    point = Point("synthetic", "ics", None, 0.5, 200, 2)
+    task = BandwidthPoint.of(point)
+    with settings.overridden(work_dir=str(tmp_path / "work")):
+        assert luigi.build([task], local_scheduler=True, workers=1, log_level="WARNING")
+        summary = read_json(task.output_file("summary.json"))
+        schedule = pd.read_parquet(task.output_file("schedule.parquet"))
+    assert summary["point"]["ppbw"] is None and len(schedule) == 800
+    assert np.isclose(summary["metrics"]["mean_turnaround"], (schedule.end - schedule.submit).mean())
+    assert len(summary["queue_by_hour"]) == 24
+
+
+def test_command_line_prints_the_summary(capsys):
+    from schedlab.cli import main
+
+    assert main(["bandwidth", "--strategy", "migration_only", "--jobs-per-cluster", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "mean turnaround" in out and "migration_only" in out
