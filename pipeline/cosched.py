@@ -1,0 +1,199 @@
+"""Coscheduling stage (spec 000): one task per experiment point, one per figure, the report.
+
+    FitWorkloadModel(B's source trace) --+--> CoschedMachineA --+
+                                         +----------------------+--> CoschedPoint (x grid)
+                                                                      --> CoschedFigure (Figs. 3-10)
+                                                                      --> CoschedReport
+
+``CoschedReport(profile="quick" | "paper")`` writes ``index.md``, ``index.html``, every
+figure (PNG + SVG) and the tables (CSV, Markdown, LaTeX).  Machine A is the Intrepid
+stand-in (``intrepid-standin``, synthetic: the ANL-Intrepid log is not available offline)
+unless ``machine_a`` names a trace, of which a window of the profile's length from
+``start_day`` is used.  B's jobs come from a model fitted on ``analysis_model`` (a
+100-node trace, KTH-SP2 by default).
+"""
+
+from __future__ import annotations
+
+import luigi
+import pandas as pd
+
+from pipeline.base import SchedlabTask, read_json, write_json
+from pipeline.report_tasks import write_csv, write_document
+from pipeline.trace_tasks import CleanTrace, ParseTrace
+from pipeline.workload_tasks import FitWorkloadModel
+from reports.cosched import (
+    FIGURES,
+    FIGURES_BY_NUMBER,
+    coscheduling_figure,
+    deadlock_table,
+    latex_table,
+    paper_comparison,
+    report_page,
+    results_table,
+    trend_discussion,
+)
+from reports.document import Document, render_markdown, table
+from reports.figures import save_figure
+from simulators.cosched.experiments import PROFILES, SCHEMES, SERIES, Point, confidence_table, grid, run_point, summary_rows
+from simulators.cosched.workloads import INTREPID_PROCS, intrepid_standin, trace_window
+from workloads.model import load_model
+
+STANDIN = "intrepid-standin"
+DEFAULT_ANALYSIS_MODEL = "KTH-SP2-1996-2.2"
+STANDIN_LOAD = 0.7
+
+
+class CoschedSetup:
+    """Parameters every coscheduling task shares: the profile and where the two workloads come from."""
+
+    profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
+    machine_a = luigi.Parameter(default=STANDIN, description=f"'{STANDIN}' or a trace name")
+    start_day = luigi.FloatParameter(default=0.0, description="trace mode: first day of A's window")
+    analysis_model = luigi.Parameter(default=DEFAULT_ANALYSIS_MODEL, description="trace B's model is fitted on")
+
+    def setup(self) -> dict:
+        return {
+            "profile": self.profile,
+            "machine_a": self.machine_a,
+            "start_day": self.start_day,
+            "analysis_model": self.analysis_model,
+        }
+
+
+class CoschedMachineA(CoschedSetup, SchedlabTask):
+    """Machine A's workload: ``jobs.parquet`` and ``machine.json`` (processors, description)."""
+
+    code_modules = ("simulators.cosched.workloads",)
+
+    def requires(self):
+        if self.machine_a == STANDIN:
+            return {"model": FitWorkloadModel(trace=self.analysis_model)}
+        return {"clean": CleanTrace(trace=self.machine_a), "parse": ParseTrace(trace=self.machine_a)}
+
+    def run(self):
+        profile = PROFILES[self.profile]
+        if self.machine_a == STANDIN:
+            model = load_model(self.requires()["model"].output_file("model.json"))
+            jobs = intrepid_standin(model, STANDIN_LOAD, seed=1, n_jobs=profile.a_jobs, days=profile.days)
+            procs = INTREPID_PROCS
+            description = (
+                f"synthetic Intrepid stand-in: {len(jobs):,} Lublin-Feitelson jobs over {profile.days:g} days on "
+                f"{procs:,} nodes (512-node partitions), offered load {STANDIN_LOAD}, requested times from "
+                f"{self.analysis_model}'s request accuracy"
+            )
+        else:
+            procs = read_json(self.requires()["parse"].output_file("header.json"))["machine_procs"]
+            jobs = trace_window(
+                pd.read_parquet(self.requires()["clean"].output_file("jobs.parquet")), self.start_day, profile.days
+            )
+            description = f"{self.machine_a}, {profile.days:g} days from day {self.start_day:g}: {len(jobs):,} jobs on {procs:,} processors"
+        with self.writing_output() as directory:
+            jobs.to_parquet(directory / "jobs.parquet", index=False)
+            write_json(directory / "machine.json", {"procs": int(procs), "jobs": len(jobs), "description": description})
+
+
+class CoschedPoint(CoschedSetup, SchedlabTask):
+    """One experiment point: ``summary.json`` (metrics per machine, pairing, deadlock) and ``schedule.parquet``."""
+
+    series = luigi.ChoiceParameter(choices=SERIES)
+    x = luigi.FloatParameter(description="B utilization (load series) or paired share (ratio series)")
+    scheme = luigi.ChoiceParameter(choices=SCHEMES)
+    seed = luigi.IntParameter()
+    release = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
+    code_modules = ("simulators.cosched",)
+
+    def requires(self):
+        return {
+            "a": CoschedMachineA(**self.setup()),
+            "model": FitWorkloadModel(trace=self.analysis_model),
+        }
+
+    def run(self):
+        machine = read_json(self.requires()["a"].output_file("machine.json"))
+        jobs_a = pd.read_parquet(self.requires()["a"].output_file("jobs.parquet"))
+        model = load_model(self.requires()["model"].output_file("model.json"))
+        point = Point(self.series, self.x, self.scheme, self.seed, self.release)
+        summary, schedule = run_point(point, jobs_a, machine["procs"], model)
+        with self.writing_output() as directory:
+            schedule.to_parquet(directory / "schedule.parquet", index=False)
+            write_json(directory / "summary.json", summary)
+
+
+def point_tasks(setup: dict, points) -> list[CoschedPoint]:
+    return [
+        CoschedPoint(**setup, series=p.series, x=p.x, scheme=p.scheme, seed=p.seed, release=p.release) for p in points
+    ]
+
+
+def results_of(tasks) -> pd.DataFrame:
+    return confidence_table(summary_rows([read_json(task.output_file("summary.json")) for task in tasks]))
+
+
+class CoschedFigure(CoschedSetup, SchedlabTask):
+    """One of the paper's Figs. 3-10: ``<stem>.png``, ``<stem>.svg`` and its numbers in ``<stem>.csv``."""
+
+    figure = luigi.ChoiceParameter(choices=tuple(str(spec.number) for spec in FIGURES))
+    code_modules = ("reports.cosched",)
+
+    def spec(self):
+        return FIGURES_BY_NUMBER[int(self.figure)]
+
+    def requires(self):
+        points = [p for p in grid(PROFILES[self.profile]) if p.series == self.spec().series and p.release]
+        return {"a": CoschedMachineA(**self.setup()), "points": point_tasks(self.setup(), points)}
+
+    def run(self):
+        spec = self.spec()
+        results = results_of(self.requires()["points"])
+        machine = read_json(self.requires()["a"].output_file("machine.json"))
+        names = {"A": f"A: {machine['procs']:,}-node compute machine", "B": "B: 100-node analysis cluster"}
+        with self.writing_output() as directory:
+            save_figure(coscheduling_figure(results, spec, names), directory, spec.stem)
+            write_csv(directory / f"{spec.stem}.csv", results)
+
+
+class CoschedReport(CoschedSetup, SchedlabTask):
+    """The stage report: ``index.md`` / ``index.html``, the figures, the tables (CSV, MD, LaTeX)."""
+
+    code_modules = ("reports.cosched",)
+
+    def requires(self):
+        return {
+            "a": CoschedMachineA(**self.setup()),
+            "figures": [CoschedFigure(**self.setup(), figure=str(spec.number)) for spec in FIGURES],
+            "points": point_tasks(self.setup(), grid(PROFILES[self.profile])),
+        }
+
+    def run(self):
+        profile = PROFILES[self.profile]
+        machine = read_json(self.requires()["a"].output_file("machine.json"))
+        results = results_of(self.requires()["points"])
+        comparison = paper_comparison(results)
+        deadlocks = deadlock_table(results)
+        all_results = results_table(results)
+        setup = [
+            f"Profile {profile.name}: {len(profile.seeds)} replication(s) per point, release-off runs with "
+            f"{len(profile.deadlock_seeds)} seed(s) per load and scheme.",
+            f"Machine A: {machine['description']}.",
+            f"Machine B: 100 nodes, jobs synthesized from a model fitted on {self.analysis_model}; by load: arrival gaps "
+            "scaled to utilization 0.25 / 0.50 / 0.75 over A's span, pairs by 2-minute submit window; by ratio: A's job "
+            "count and span at utilization 0.5, every k-th job paired.",
+            "Both machines: WFP priority + EASY backfilling, one event loop; release of held nodes every 20 min for jobs "
+            "held >= 10 min (lowest priority in that pass); no cap on held share or yields.",
+        ]
+        with self.writing_output() as directory:
+            for task in self.requires()["figures"]:
+                stem = task.spec().stem
+                for suffix in ("png", "svg"):
+                    (directory / f"{stem}.{suffix}").write_bytes(task.output_file(f"{stem}.{suffix}").read_bytes())
+            for stem, (header, rows) in (("paper_vs_ours", comparison), ("deadlocks", deadlocks), ("results", all_results)):
+                write_csv(directory / f"{stem}.csv", pd.DataFrame(rows, columns=header))
+                (directory / f"{stem}.md").write_text(render_markdown(Document(stem, (table(header, rows),))), encoding="utf-8")
+                (directory / f"{stem}.tex").write_text(latex_table(header, rows), encoding="utf-8")
+            write_csv(directory / "confidence.csv", results)
+            page = report_page(
+                f"Coscheduling on coupled systems ({profile.name} profile)",
+                setup, comparison, deadlocks, trend_discussion(results), list(FIGURES), all_results,
+            )
+            write_document(directory, "index", page)

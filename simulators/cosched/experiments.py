@@ -1,0 +1,169 @@
+"""The experiment grid of the coscheduling paper (section V) and what one point computes.
+
+Two series, as in the paper:
+
+``load``
+    B's utilization 0.25 / 0.50 / 0.75 (Figs. 3-6); pairs by a 2-minute submit window.
+``ratio``
+    2.5 / 5 / 10 / 20 / 33 % of the jobs paired (Figs. 7-10), with a B workload of A's
+    job count and span at utilization 0.5.
+
+Each point runs one scheme combination (HH, HY, YH, YY) or the baseline without
+coscheduling (``base``) for one replication seed; the seed drives B's synthesis (hence
+the pairs).  Machine A is the same in every replication, as the paper's Intrepid month
+is.  ``release=False`` turns the periodic release of held processors off (the
+deadlock demonstration).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from schedlab.errors import SchedlabError
+from simulators.cosched.coscheduler import HOLD, YIELD, CoschedSettings
+from simulators.cosched.run import MACHINE_NAMES, cosimulate
+from simulators.cosched.workloads import SECONDS_PER_DAY, analysis_by_load, analysis_like, make_pairs
+
+COMBINATIONS = {"HH": (HOLD, HOLD), "HY": (HOLD, YIELD), "YH": (YIELD, HOLD), "YY": (YIELD, YIELD)}
+BASELINE = "base"
+SCHEMES = (*COMBINATIONS, BASELINE)
+SERIES = ("load", "ratio")
+PAIRING_WINDOW_SECONDS = 120.0
+RATIO_SERIES_LOAD = 0.5
+ANALYSIS_PROCS = 100
+
+
+@dataclass(frozen=True)
+class Point:
+    series: str  # "load" or "ratio"
+    x: float  # B's utilization, or the paired share
+    scheme: str  # HH, HY, YH, YY or base
+    seed: int
+    release: bool = True
+
+    def __post_init__(self):
+        if self.series not in SERIES:
+            raise SchedlabError(f"series must be one of {SERIES}, got {self.series!r}")
+        if self.scheme not in SCHEMES:
+            raise SchedlabError(f"scheme must be one of {SCHEMES}, got {self.scheme!r}")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How big an experiment is: A's length, the grid and the replications."""
+
+    name: str
+    days: float
+    a_jobs: int  # jobs of the synthetic Intrepid stand-in over ``days``
+    loads: tuple[float, ...]
+    ratios: tuple[float, ...]
+    seeds: tuple[int, ...]
+    deadlock_seeds: tuple[int, ...]  # replications of the release-off runs (load series)
+
+
+PROFILES = {
+    "quick": Profile("quick", 7.0, 2151, (0.25, 0.5, 0.75), (0.025, 0.05, 0.10, 0.20, 0.33), (1, 2), (1,)),
+    "paper": Profile(
+        "paper", 30.0, 9219, (0.25, 0.5, 0.75), (0.025, 0.05, 0.10, 0.20, 0.33), tuple(range(1, 11)), (1, 2, 3)
+    ),
+}
+
+
+def grid(profile: Profile) -> list[Point]:
+    """Every point of a profile: both series, every scheme and the baseline, every seed,
+    and the release-off runs of the load series."""
+    points = [
+        Point(series, x, scheme, seed)
+        for series, values in (("load", profile.loads), ("ratio", profile.ratios))
+        for x in values
+        for scheme in SCHEMES
+        for seed in profile.seeds
+    ]
+    points += [
+        Point("load", x, scheme, seed, release=False)
+        for x in profile.loads
+        for scheme in COMBINATIONS
+        for seed in profile.deadlock_seeds
+    ]
+    return points
+
+
+def analysis_workload(point: Point, model: dict, jobs_a: pd.DataFrame) -> pd.DataFrame:
+    if point.series == "load":
+        return analysis_by_load(model, ANALYSIS_PROCS, point.x, jobs_a, point.seed)
+    return analysis_like(model, ANALYSIS_PROCS, RATIO_SERIES_LOAD, jobs_a, point.seed)
+
+
+def run_point(point: Point, jobs_a: pd.DataFrame, procs_a: int, model: dict) -> tuple[dict, pd.DataFrame]:
+    """Simulate one point; returns its summary (JSON-able) and both schedules in one table."""
+    jobs_b = analysis_workload(point, model, jobs_a)
+    if point.series == "load":
+        pairing = make_pairs(jobs_a, jobs_b, "window", PAIRING_WINDOW_SECONDS)
+    else:
+        pairing = make_pairs(jobs_a, jobs_b, "ratio", point.x)
+    settings = None
+    if point.scheme != BASELINE:
+        settings = CoschedSettings(COMBINATIONS[point.scheme], release_period=None if not point.release else 1200.0)
+    result = cosimulate(jobs_a, procs_a, jobs_b, ANALYSIS_PROCS, pairing.pairs, settings)
+    if result.deadlock["deadlock"]:
+        result.deadlock["day"] = (result.deadlock["time"] - float(jobs_a["submit_time"].min())) / SECONDS_PER_DAY
+    summary = {
+        "point": asdict(point),
+        "pairing": {**pairing.summary(), "mean_abs_submit_gap": float(pairing.pairs["submit_gap"].abs().mean())},
+        "metrics": result.metrics,
+        "deadlock": result.deadlock,
+    }
+    schedule = pd.concat(
+        [frame.assign(machine=name) for name, frame in result.schedules.items()], ignore_index=True
+    )
+    return summary, schedule
+
+
+METRICS = ("mean_wait", "mean_slowdown", "mean_bsld", "mean_sync", "su_loss_hours", "su_loss_share", "paired_share")
+
+
+def summary_rows(summaries: list[dict]) -> pd.DataFrame:
+    """One row per point and machine: the point's fields, the machine and its metrics."""
+    rows = []
+    for summary in summaries:
+        for machine in MACHINE_NAMES:
+            metrics = summary["metrics"][machine]
+            rows.append(
+                {
+                    **summary["point"],
+                    "machine": machine,
+                    **{name: metrics[name] for name in METRICS},
+                    "holds": metrics["holds"],
+                    "yields": metrics["yields"],
+                    "releases": metrics["releases"],
+                    "deadlock": bool(summary["deadlock"]["deadlock"]),
+                    "deadlock_day": summary["deadlock"].get("day", np.nan),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def confidence_table(rows: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """Mean and half-width of the ``level`` Student-t interval over seeds, per point and machine."""
+    keys = ["series", "x", "scheme", "release", "machine"]
+    out = []
+    for key, group in rows.groupby(keys, sort=True):
+        record = dict(zip(keys, key))
+        record["replications"] = len(group)
+        record["deadlocks"] = int(group["deadlock"].sum())
+        record["first_deadlock_day"] = float(group["deadlock_day"].min())  # NaN when none deadlocked
+        for name in METRICS:
+            values = group[name].to_numpy(dtype=float)
+            values = values[~np.isnan(values)]
+            mean = float(values.mean()) if values.size else np.nan
+            half = np.nan
+            if values.size > 1:
+                half = float(stats.t.ppf(0.5 + level / 2, values.size - 1) * values.std(ddof=1) / np.sqrt(values.size))
+            record[name] = mean
+            record[f"{name}_ci"] = half
+        out.append(record)
+    return pd.DataFrame(out)

@@ -1,0 +1,102 @@
+"""Aggregation over replications, workloads of the study, and the report's figures and tables."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports.cosched import FIGURES, coscheduling_figure, deadlock_table, latex_table, paper_comparison, trend_discussion
+from reports.figures import save_figure
+from simulators.cosched.experiments import PROFILES, confidence_table, grid, summary_rows
+from simulators.cosched.workloads import analysis_like, trace_window
+from workloads.model import builtin_lublin_feitelson_model
+
+
+def summary(series, x, scheme, seed, wait_a, release=True, deadlock=False):
+    metrics = {
+        "mean_wait": wait_a, "mean_slowdown": 2.0, "mean_bsld": 1.5, "mean_sync": 600.0,
+        "su_loss_hours": 10.0, "su_loss_share": 0.01, "paired_share": 0.05,
+        "holds": 1.0, "yields": 0.0, "releases": 0.0,
+    }
+    return {
+        "point": {"series": series, "x": x, "scheme": scheme, "seed": seed, "release": release},
+        "metrics": {"A": metrics, "B": {**metrics, "mean_wait": 60.0}},
+        "deadlock": {"deadlock": deadlock, **({"day": 3.5} if deadlock else {})},
+    }
+
+
+def test_confidence_interval_is_the_student_t_interval():
+    rows = summary_rows([summary("load", 0.5, "HH", seed, wait) for seed, wait in ((1, 60.0), (2, 120.0), (3, 180.0))])
+    table = confidence_table(rows)
+    a = table[table["machine"] == "A"].iloc[0]
+    # mean 120, sample sd 60, t(0.975, 2 dof) = 4.302653
+    assert a["mean_wait"] == pytest.approx(120.0)
+    assert a["mean_wait_ci"] == pytest.approx(4.302653 * 60 / np.sqrt(3), rel=1e-6)
+    assert a["replications"] == 3 and a["deadlocks"] == 0
+
+
+def test_paper_grid_counts():
+    paper = PROFILES["paper"]
+    points = grid(paper)
+    # (3 loads + 5 ratios) x (4 combinations + baseline) x 10 seeds, + 3 loads x 4 x 3 release-off runs
+    assert len(points) == 8 * 5 * 10 + 3 * 4 * 3
+    assert len(set(points)) == len(points)
+
+
+def test_analysis_like_keeps_count_span_and_load():
+    reference = pd.DataFrame({"submit_time": [1000.0, 1000.0 + 30 * 86400]})
+    reference = pd.concat([reference] * 300, ignore_index=True).sort_values("submit_time", ignore_index=True)
+    jobs = analysis_like(builtin_lublin_feitelson_model(), 100, 0.5, reference, seed=3)
+    assert (jobs["submit_time"].to_numpy() == reference["submit_time"].to_numpy()).all()
+    assert len(jobs) == len(reference)
+    assert jobs["submit_time"].min() == 1000.0
+    assert jobs["submit_time"].max() == pytest.approx(1000.0 + 30 * 86400, abs=1.0)
+    load = (jobs["allocated_procs"] * jobs["run_time"]).sum() / (100 * 30 * 86400)
+    assert load == pytest.approx(0.5, rel=0.02)  # runtimes are rounded to whole seconds
+    assert (jobs["requested_time"] >= jobs["run_time"]).all()
+
+
+def test_trace_window_counts_days_from_the_first_submission():
+    jobs = pd.DataFrame({"submit_time": [500.0, 500.0 + 86400, 500.0 + 2 * 86400, 500.0 + 3 * 86400]})
+    assert list(trace_window(jobs, 1, 2)["submit_time"]) == [500.0 + 86400, 500.0 + 2 * 86400]
+
+
+@pytest.fixture
+def full_table():
+    summaries = []
+    for (series, xs), scheme, seed in itertools.product(
+        (("load", (0.25, 0.5, 0.75)), ("ratio", (0.025, 0.05, 0.1, 0.2, 0.33))), ("HH", "HY", "YH", "YY", "base"), (1, 2)
+    ):
+        for i, x in enumerate(xs):
+            summaries.append(summary(series, x, scheme, seed, 3600.0 + 600 * i + (0 if scheme == "base" else 300) + seed))
+    summaries.append(summary("load", 0.75, "HH", 1, 3600.0, release=False, deadlock=True))
+    return confidence_table(summary_rows(summaries))
+
+
+def test_paper_comparison_reports_our_means(full_table):
+    header, rows = paper_comparison(full_table)
+    by_statement = {row[0]: row for row in rows}
+    assert by_statement["A baseline avg wait"][1:] == ["61 min", "60.0 min"]  # (3601 + 3602) / 2 s = 60.03 min
+    assert by_statement["A extra avg wait (worst scheme), B load 0.75"][2] == "5.0 min"
+    assert len(rows) >= 18
+
+
+def test_deadlock_table_and_discussion(full_table):
+    header, rows = deadlock_table(full_table)
+    assert ["HH", "off", "1", "1", "0.75: 1/1 (earliest day 3.5)"] in rows and ["HH", "on", "16", "0", "-"] in rows
+    text = " ".join(trend_discussion(full_table))
+    assert "Holds: without the release, hold-hold deadlocks (1 of 1 HH runs deadlocked)" in text
+    assert r"\hline" in latex_table(header, rows)
+
+
+def test_each_kind_of_figure_renders_deterministically(full_table, tmp_path):
+    names = {"A": "A", "B": "B"}
+    for spec in FIGURES[1:4]:  # Figs. 4, 5, 6: bars, sync, loss
+        save_figure(coscheduling_figure(full_table, spec, names), tmp_path / "one", spec.stem)
+        save_figure(coscheduling_figure(full_table, spec, names), tmp_path / "two", spec.stem)
+        for suffix in ("png", "svg"):
+            first = (tmp_path / "one" / f"{spec.stem}.{suffix}").read_bytes()
+            assert first == (tmp_path / "two" / f"{spec.stem}.{suffix}").read_bytes()
