@@ -5,23 +5,50 @@ simulators, reports) and write one keyed output directory each (``pipeline.base`
 Where outputs go and where traces are found: ``pipeline.settings``.
 
     LocateTrace -> ParseTrace -> CleanTrace --+
-                          SyntheticWorkload --+-> ReplayTrace -> TraceReport -> FullReport
+                          SyntheticWorkload --+-> ReplayTrace -> TraceReport --+
+             <Stage>Report(profile) for every stage in pipeline.stages --------+-> FullReport -> ArchiveBundle
+
+Every task named below can be run on its own, e.g. ``luigi --module pipeline CosyReport
+--profile quick --local-scheduler``.
 """
 
+from pipeline.bandwidth import BandwidthReport
 from pipeline.base import SchedlabTask
+from pipeline.bundle import ArchiveBundle
+from pipeline.cosched import CoschedReport
+from pipeline.cosy import CosyReport
+from pipeline.full_report import FullReport
+from pipeline.ics import IcsReport
+from pipeline.koala import KoalaReport
 from pipeline.replay_tasks import ReplayTrace
-from pipeline.report_tasks import FullReport, TraceReport
+from pipeline.report_tasks import TraceReport
 from pipeline.settings import schedlab
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace, LocateTrace, ParseTrace
+from pipeline.workload_tasks import (
+    FitWorkloadModel,
+    PairWorkloads,
+    ScaleTrace,
+    SynthesizeWorkload,
+)
 
 __all__ = [
+    "ArchiveBundle",
+    "BandwidthReport",
     "CleanTrace",
+    "CoschedReport",
+    "CosyReport",
+    "FitWorkloadModel",
     "FullReport",
+    "IcsReport",
+    "KoalaReport",
     "LocateTrace",
+    "PairWorkloads",
     "ParseTrace",
     "ReplayTrace",
+    "ScaleTrace",
     "SchedlabTask",
+    "SynthesizeWorkload",
     "SyntheticWorkload",
     "TraceReport",
     "schedlab",

@@ -10,7 +10,13 @@ from __future__ import annotations
 import luigi
 import pandas as pd
 
-from pipeline.base import SchedlabTask, read_json, write_json
+from pipeline.base import (
+    SchedlabTask,
+    module_source,
+    project_imports,
+    read_json,
+    write_json,
+)
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace
 from simulators.batch import POLICIES, replay
@@ -21,6 +27,23 @@ from simulators.batch.order import QUEUE_ORDERS
 def workload_task(name: str) -> SchedlabTask:
     """The task producing workload ``name``: a synthetic one if the name says so, else a trace."""
     return SyntheticWorkload.from_name(name) or CleanTrace(trace=name)
+
+
+def policy_modules(module_name: str) -> set[str]:
+    """A policy module and the modules it imports, directly or not, not counting packages.
+
+    Packages are left out because importing ``simulators.batch.fcfs`` runs
+    ``simulators.batch``, which imports every policy: following it would tie each
+    policy to all the others.
+    """
+    seen: set[str] = set()
+    pending = [module_name]
+    while pending:
+        name = pending.pop()
+        if name not in seen and module_source(name).name != "__init__.py":
+            seen.add(name)
+            pending.extend(project_imports(name))
+    return seen
 
 
 class ReplayTrace(SchedlabTask):
@@ -39,6 +62,16 @@ class ReplayTrace(SchedlabTask):
 
     def requires(self):
         return workload_task(self.trace)
+
+    def code_versions(self) -> dict[str, str]:
+        """The base's versions minus the other policies' modules.
+
+        ``simulators.batch`` imports every policy, but a replay runs only its own
+        policy's code (and what that imports), so editing conservative backfilling must
+        not rerun the EASY replays.
+        """
+        others = {policy.__module__ for policy in POLICIES.values()} - policy_modules(POLICIES[self.policy].__module__)
+        return {name: version for name, version in super().code_versions().items() if name not in others}
 
     def run(self):
         workload = read_json(self.requires().output_file("workload.json"))

@@ -20,12 +20,13 @@ from parsers.schema import as_job_table
 from parsers.swf import write_swf
 from pipeline import FullReport, base, settings
 from pipeline.base import SchedlabTask
+from pipeline.full_report import RUN_TIMES_FILE
 from pipeline.replay_tasks import workload_task
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace, find_traces, locate_trace, trace_name
 from schedlab.errors import SchedlabError
 
-TINY = {"synthetic_machine_procs": [16, 32], "synthetic_jobs": 150, "synthetic_seed": 3}
+TINY = {"synthetic_machine_procs": [16, 32], "synthetic_jobs": 150, "synthetic_seed": 3, "stages": []}
 
 
 def build(task) -> None:
@@ -33,7 +34,12 @@ def build(task) -> None:
 
 
 def files_below(root: Path) -> dict[str, bytes]:
-    return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+    """Every output file; not the log of run times, which differ from run to run by nature."""
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and path.name != RUN_TIMES_FILE
+    }
 
 
 def linked_files(page: Path) -> list[Path]:

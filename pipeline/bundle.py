@@ -1,0 +1,64 @@
+"""``ArchiveBundle``: pack the full report and everything behind it into one result bundle.
+
+    FullReport(...) --> ArchiveBundle(same parameters) -> schedlab-bundle.tar.gz
+
+The archive's layout and its verification are ``reports.bundle``; this task only
+gathers what goes in: the output directory of the report and of every task it depends
+on, the recipe (root task, parameters, ``[schedlab]`` settings) and each task's inputs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import luigi.util
+
+from pipeline import settings
+from pipeline.base import PROJECT_ROOT, SchedlabTask
+from pipeline.full_report import FullReport, dependency_closure
+from reports.bundle import BundleContents, create_bundle
+
+ARCHIVE_NAME = "schedlab-bundle.tar.gz"
+
+
+@luigi.util.inherits(FullReport)
+class ArchiveBundle(SchedlabTask):
+    """One ``schedlab-bundle.tar.gz`` holding a ``FullReport`` with the parameters given."""
+
+    code_modules = ("reports.bundle",)
+
+    def requires(self):
+        return self.clone(FullReport)
+
+    def label(self) -> str:
+        return ""
+
+    def archive(self) -> Path:
+        return self.output_file(ARCHIVE_NAME)
+
+    def run(self):
+        report = self.requires()
+        work_dir = settings.work_dir()
+        tasks = dependency_closure(report)
+        contents = BundleContents(
+            work_dir=work_dir,
+            output_dirs=tuple(task.output_dir().relative_to(work_dir) for task in tasks),
+            recipe={
+                "task": report.get_task_family(),
+                "parameters": report.to_str_params(only_significant=True),
+                "report": f"work/{report.output_dir().relative_to(work_dir).as_posix()}",
+                "settings": {
+                    "trace_dirs": [str(d) for d in settings.trace_dirs()],
+                    "traces": settings.selected_traces(),
+                },
+            },
+            inputs={
+                f"{task.get_task_family()}/{task.output_dir().name}": task.input_fingerprint()
+                for task in tasks
+                if task.input_fingerprint() is not None
+            },
+            project_root=PROJECT_ROOT,
+        )
+        self.set_status_message(f"packing {len(tasks)} task outputs")
+        with self.writing_output() as directory:
+            create_bundle(directory / ARCHIVE_NAME, contents)

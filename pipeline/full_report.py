@@ -1,0 +1,174 @@
+"""The front page of the whole report: ``FullReport`` links every workload page and every stage report.
+
+    TraceReport (one per workload) --+
+    <Stage>Report(stage_profile) ----+--> FullReport -> index.html, index.md, metrics.csv, provenance.csv
+
+It lives apart from ``pipeline.report_tasks`` because the stage modules import that
+module's writers, and ``FullReport`` imports the stage modules (``pipeline.stages``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+from pathlib import Path
+
+import luigi
+import pandas as pd
+
+from pipeline import settings
+from pipeline.base import SchedlabTask, read_json
+from pipeline.report_tasks import ReplayChoices, TraceReport, write_csv, write_document
+from pipeline.stages import STAGE_NAMES, STAGE_PROFILES, missing_traces, stage
+from pipeline.synthetic_tasks import SyntheticWorkload
+from pipeline.trace_tasks import find_traces
+from reports.document import Code, Document, paragraph
+from reports.metrics import combined_metrics_table
+from reports.pages import index_page
+from reports.stage_index import provenance_table, stages_section
+
+logger = logging.getLogger("luigi-interface")
+
+RUN_TIMES_FILE = "run-times.csv"
+"""Below the work directory: one line per task run, appended when it finishes."""
+
+
+@SchedlabTask.event_handler(luigi.Event.PROCESSING_TIME)
+def record_run_time(task: SchedlabTask, seconds: float) -> None:
+    """Append the task's wall-clock run time to ``<work_dir>/run-times.csv``.
+
+    Run times differ from run to run, so they stay out of the keyed outputs (which must
+    be byte-identical when rerun) and go to this log instead; the report's index points
+    to it and result bundles carry it.  One short ``O_APPEND`` write per line keeps lines
+    whole when several worker processes finish at once.
+    """
+    path = settings.work_dir() / RUN_TIMES_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = f"{task.get_task_family()},{task.output_dir().name},{seconds:.3f},{socket.gethostname()}\n"
+    with contextlib.suppress(FileExistsError):
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.write(descriptor, b"task,output,seconds,host\n")
+        os.close(descriptor)
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        os.write(descriptor, line.encode())
+    finally:
+        os.close(descriptor)
+
+
+def dependency_closure(task: SchedlabTask) -> list[SchedlabTask]:
+    """``task`` and every task it requires, directly or not, each once, in a stable order."""
+    seen: dict[str, SchedlabTask] = {}
+    pending = [task]
+    while pending:
+        current = pending.pop()
+        if current.task_id not in seen:
+            seen[current.task_id] = current
+            pending.extend(current.keyed_requirements())
+    return sorted(seen.values(), key=lambda t: (t.get_task_family(), str(t.output_dir())))
+
+
+class FullReport(ReplayChoices, SchedlabTask):
+    """The browsable report: ``index.html`` and ``index.md`` linking every workload's page
+    and every simulator stage's report.
+
+    Workloads: the traces named by the ``traces`` setting, else every trace in the trace
+    directories, else the embedded synthetic default: ``synthetic_jobs`` Lublin-Feitelson
+    jobs for each machine size in ``synthetic_machine_procs``, drawn with
+    ``synthetic_seed``.  The index says which was used, naming traces by SHA-256.  It
+    also writes ``metrics.csv``: every metric of every workload and policy.
+
+    Stages: the reports of ``stages`` at ``stage_profile``; by default every stage of
+    ``pipeline.stages`` except those needing a trace that is not in the trace
+    directories (the index names them and the missing traces).  The index links each
+    stage's page, figures and tables and lists the parameters, seeds and inputs of the
+    tasks behind it (all of them, one row per task, in ``provenance.csv``).
+    """
+
+    synthetic_machine_procs = luigi.ListParameter(default=(128, 256))
+    synthetic_jobs = luigi.IntParameter(default=3000)
+    synthetic_seed = luigi.IntParameter(default=1)
+    stage_profile = luigi.ChoiceParameter(choices=STAGE_PROFILES, default="quick")
+    stages = luigi.OptionalListParameter(
+        default=None, description="simulator stages to include; default: every stage whose traces are found"
+    )
+
+    def trace_names(self) -> list[str]:
+        return settings.selected_traces() or sorted(find_traces(settings.trace_dirs()))
+
+    def workload_names(self) -> list[str]:
+        synthetic = [
+            SyntheticWorkload(machine_procs=procs, n_jobs=self.synthetic_jobs, seed=self.synthetic_seed).name
+            for procs in self.synthetic_machine_procs
+        ]
+        return self.trace_names() or synthetic
+
+    def input_fingerprint(self):
+        """With the synthetic default, the index names the trace directories searched in vain."""
+        return None if self.trace_names() else {"searched": [str(d) for d in settings.trace_dirs()]}
+
+    def workload_reports(self) -> list[TraceReport]:
+        return [
+            TraceReport(trace=name, policies=self.policies, order=self.order, estimates=self.estimates)
+            for name in self.workload_names()
+        ]
+
+    def stages_left_out(self) -> dict[str, list[str]]:
+        """By default, the stages lacking a trace they need, with the traces missing; else none."""
+        if self.stages is not None:
+            return {}
+        return missing_traces(set(find_traces(settings.trace_dirs())))
+
+    def stage_reports(self) -> dict[str, SchedlabTask]:
+        names = STAGE_NAMES if self.stages is None else self.stages
+        left_out = self.stages_left_out()
+        return {name: stage(name).report(self.stage_profile) for name in names if name not in left_out}
+
+    def requires(self):
+        """The workload pages first, then the stage reports, in the order of ``stages``."""
+        return [*self.workload_reports(), *self.stage_reports().values()]
+
+    def label(self) -> str:
+        """None: the key alone names the one report directory a configuration has."""
+        return ""
+
+    def relative_link(self, task: SchedlabTask) -> str:
+        return Path(os.path.relpath(task.output_dir(), self.output_dir())).as_posix()
+
+    def stage_entry(self, name: str, report: SchedlabTask) -> dict:
+        return {
+            "name": name,
+            "paper": stage(name).paper,
+            "profile": self.stage_profile,
+            "href": self.relative_link(report),
+            "files": sorted(path.name for path in report.output_dir().iterdir() if path.is_file()),
+            "tasks": [read_json(task.output_file("task.json")) for task in dependency_closure(report)],
+        }
+
+    def run(self):
+        entries, tables = [], {}
+        for report in self.workload_reports():
+            workload = read_json(report.output_file("workload.json"))
+            tables[workload["name"]] = pd.read_csv(report.output_file("metrics.csv"))
+            entries.append((workload, f"{self.relative_link(report)}/report"))
+        combined = combined_metrics_table(tables)
+        fingerprint = self.input_fingerprint()
+        searched = fingerprint["searched"] if fingerprint else None
+        self.set_status_message("reading the provenance of every stage's tasks")
+        stage_entries = [self.stage_entry(name, report) for name, report in self.stage_reports().items()]
+        trace_dirs = [str(d) for d in settings.trace_dirs()]
+        run_times = paragraph(
+            "Run times: every task's wall-clock time is appended, one line per run, to ",
+            Code(f"<work directory>/{RUN_TIMES_FILE}"),
+            " (kept out of this report, whose bytes must not depend on how long a run took).",
+        )
+        index = index_page(entries, combined, self.replay_settings(), searched)
+        stages = stages_section(stage_entries, self.stages_left_out(), trace_dirs)
+        index = Document(index.title, (*index.blocks, *stages, run_times))
+        with self.writing_output() as directory:
+            write_document(directory, "index", index)
+            write_csv(directory / "metrics.csv", combined)
+            write_csv(directory / "provenance.csv", provenance_table(stage_entries))
+        logger.info("schedlab report: %s", self.output_file("index.html"))

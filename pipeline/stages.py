@@ -1,0 +1,81 @@
+"""The registry of simulator stages that ``FullReport`` links: one report task per studied system.
+
+Each stage's report task takes ``profile`` ("quick" or "paper") and writes one directory
+holding ``index.md`` / ``index.html``, its figures and its tables.  A stage enters the
+report by being listed here, with an explicit import, so that a broken stage module
+fails loudly instead of silently dropping out of the report.  A stage that needs a real
+trace says which (``needs_traces``): without it, the default report leaves the stage out
+and says why, so that a fresh clone still builds offline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.bandwidth import BandwidthReport
+from pipeline.base import SchedlabTask
+from pipeline.cosched import DEFAULT_ANALYSIS_MODEL, CoschedReport
+from pipeline.cosy import CosyReport
+from pipeline.ics import IcsReport
+from pipeline.koala import KoalaReport
+from schedlab.errors import SchedlabError
+
+STAGE_PROFILES = ("quick", "paper")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A stage: its name, the paper it reproduces, its report task, and the traces it cannot do without."""
+
+    name: str
+    paper: str
+    task: type[SchedlabTask]
+    needs_traces: tuple[str, ...] = ()
+
+    def report(self, profile: str) -> SchedlabTask:
+        return self.task(profile=profile)
+
+
+STAGES = (
+    Stage(
+        "cosched",
+        "Job Coscheduling on Coupled High-End Computing Systems (Argonne: Intrepid + Eureka)",
+        CoschedReport,
+        needs_traces=(DEFAULT_ANALYSIS_MODEL,),  # machine B's workload model is fitted on it
+    ),
+    Stage(
+        "ics",
+        "A runtime resolution scheme for priority boost conflict in implicit coscheduling (Yu, Kim, Maeng)",
+        IcsReport,
+    ),
+    Stage("cosy", "Queue Scheduling and Advance Reservations with COSY (IPDPS 2004)", CosyReport),
+    Stage(
+        "koala",
+        "On the Benefit of Processor Coallocation in Multicluster Grid Systems (Sonmez, Mohamed, Epema, TPDS 2010)",
+        KoalaReport,
+    ),
+    Stage(
+        "bandwidth",
+        "The Impact of Information Availability and Workload Characteristics on the Performance of Job "
+        "Co-allocation in Multi-clusters (Jones, Ligon, Shrivastava, ICPADS 2006)",
+        BandwidthReport,
+    ),
+)
+
+STAGE_NAMES = tuple(stage.name for stage in STAGES)
+
+
+def missing_traces(available: set[str]) -> dict[str, list[str]]:
+    """Stage name -> the traces it needs that are not ``available``, for stages missing some."""
+    return {
+        candidate.name: missing
+        for candidate in STAGES
+        if (missing := [name for name in candidate.needs_traces if name not in available])
+    }
+
+
+def stage(name: str) -> Stage:
+    for candidate in STAGES:
+        if candidate.name == name:
+            return candidate
+    raise SchedlabError(f"no stage {name!r}; stages: {', '.join(STAGE_NAMES)}")

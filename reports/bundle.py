@@ -1,0 +1,262 @@
+"""Result bundles: one archive that holds a report, how to remake it, and proof it is intact.
+
+A bundle is a gzip'd tar whose single top directory ``schedlab-bundle/`` holds
+
+- ``work/``: the report's output directory and the output directory of every task it
+  depends on, laid out as in the work directory (``<TaskFamily>/<label>-<key>/``), so
+  that each carries its ``task.json`` (parameters, seeds, code versions, input checksums);
+- ``source/``: the project's source packages, ``pyproject.toml`` and ``luigi.cfg``, so
+  that the recipe can run elsewhere with exactly the code that made the outputs;
+- ``recipe.json``: the root task, its parameters, the ``[schedlab]`` settings it ran
+  with and the report's path inside ``work/``;
+- ``inputs.json``: every external input the tasks read (trace checksums), one per task;
+- ``code.json``: the git commit (and whether the tree had uncommitted changes) and the
+  SHA-256 of the source snapshot;
+- ``environment.json``: Python version, platform and every installed distribution's version;
+- ``run-times.csv``: the work directory's log of task run times, if any (not reproducible,
+  so not compared when verifying);
+- ``MANIFEST.sha256``: the SHA-256 of every other file, ``sha256sum`` format.
+
+The archive itself is deterministic (sorted members, zero times and owners), so the
+same outputs give the same bytes.  Verifying a bundle checks the manifest first, then
+reruns the recipe with the bundled source in a fresh work directory and compares every
+output byte for byte (``verify_bundle``); the Luigi side lives in ``pipeline.bundle``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.metadata
+import io
+import json
+import os
+import platform
+import subprocess
+import sys
+import tarfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from schedlab.errors import SchedlabError
+
+BUNDLE_ROOT = "schedlab-bundle"
+MANIFEST = "MANIFEST.sha256"
+SOURCE_PACKAGES = ("parsers", "workloads", "simulators", "pipeline", "reports", "schedlab")
+SOURCE_FILES = ("pyproject.toml", "luigi.cfg")
+RUN_TIMES = "run-times.csv"
+"""The work directory's log of task run times, carried along but not compared on verify."""
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def source_files(project_root: Path) -> list[Path]:
+    """The project's Python sources and configuration, relative to ``project_root``, sorted."""
+    found = [Path(name) for name in SOURCE_FILES if (project_root / name).is_file()]
+    for package in SOURCE_PACKAGES:
+        found += [
+            path.relative_to(project_root)
+            for path in (project_root / package).rglob("*.py")
+            if "__pycache__" not in path.parts
+        ]
+    return sorted(found)
+
+
+def source_hash(project_root: Path) -> str:
+    """SHA-256 over the sorted (path, content hash) pairs of the source snapshot."""
+    lines = "".join(f"{path.as_posix()}  {sha256_file(project_root / path)}\n" for path in source_files(project_root))
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def git_state(project_root: Path) -> dict:
+    """The checked-out commit and whether tracked files differ from it; ``None`` outside git."""
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(["git", *args], cwd=project_root, capture_output=True, text=True, check=True)
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        return done.stdout.strip()
+
+    commit = git("rev-parse", "HEAD")
+    changes = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit, "uncommitted_changes": bool(changes) if changes is not None else None}
+
+
+def environment() -> dict:
+    distributions = {
+        dist.metadata["Name"]: dist.version
+        for dist in importlib.metadata.distributions()
+        if dist.metadata["Name"]
+    }
+    return {
+        "python": sys.version,
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "packages": dict(sorted(distributions.items(), key=lambda item: item[0].lower())),
+    }
+
+
+def _json_bytes(data) -> bytes:
+    return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
+
+
+@dataclass(frozen=True)
+class BundleContents:
+    """What goes into a bundle; ``output_dirs`` are relative to ``work_dir``."""
+
+    work_dir: Path
+    output_dirs: tuple[Path, ...]
+    recipe: Mapping
+    inputs: Mapping
+    project_root: Path
+
+
+def _members(contents: BundleContents) -> dict[str, Callable[[], bytes] | Path]:
+    """Archive path (below the top directory) -> file to copy, or the bytes to write."""
+    root = contents.project_root
+    members: dict[str, Callable[[], bytes] | Path] = {
+        "recipe.json": lambda: _json_bytes(contents.recipe),
+        "inputs.json": lambda: _json_bytes(contents.inputs),
+        "code.json": lambda: _json_bytes({**git_state(root), "source_sha256": source_hash(root)}),
+        "environment.json": lambda: _json_bytes(environment()),
+    }
+    for path in source_files(root):
+        members[f"source/{path.as_posix()}"] = root / path
+    if (contents.work_dir / RUN_TIMES).is_file():
+        members[RUN_TIMES] = contents.work_dir / RUN_TIMES
+    for directory in contents.output_dirs:
+        for path in sorted((contents.work_dir / directory).rglob("*")):
+            if path.is_file():
+                members[f"work/{path.relative_to(contents.work_dir).as_posix()}"] = path
+    return members
+
+
+def _add(archive: tarfile.TarFile, name: str, data: bytes) -> None:
+    info = tarfile.TarInfo(f"{BUNDLE_ROOT}/{name}")
+    info.size, info.mode, info.mtime = len(data), 0o644, 0
+    archive.addfile(info, io.BytesIO(data))
+
+
+def create_bundle(archive_path: Path, contents: BundleContents) -> None:
+    """Write the bundle of ``contents`` to ``archive_path`` (a ``.tar.gz``)."""
+    manifest = []
+    with (
+        open(archive_path, "wb") as raw,
+        gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as packed,
+        tarfile.open(fileobj=packed, mode="w", format=tarfile.PAX_FORMAT) as archive,
+    ):
+        for name, member in sorted(_members(contents).items()):
+            data = member.read_bytes() if isinstance(member, Path) else member()
+            manifest.append(f"{hashlib.sha256(data).hexdigest()}  {name}\n")
+            _add(archive, name, data)
+        _add(archive, MANIFEST, "".join(manifest).encode())
+
+
+def extract_bundle(archive_path: Path, destination: Path) -> Path:
+    """Unpack a bundle below ``destination``; return its top directory."""
+    try:
+        with tarfile.open(archive_path, "r:gz") as archive:
+            archive.extractall(destination, filter="data")
+    except (OSError, tarfile.TarError) as error:
+        raise SchedlabError(f"{archive_path}: not a readable bundle ({error})") from error
+    root = destination / BUNDLE_ROOT
+    if not (root / MANIFEST).is_file():
+        raise SchedlabError(f"{archive_path}: no {BUNDLE_ROOT}/{MANIFEST}: not a schedlab bundle")
+    return root
+
+
+def manifest_problems(root: Path) -> list[str]:
+    """Files of an unpacked bundle that are missing, changed or not in its manifest."""
+    expected = {}
+    for line in (root / MANIFEST).read_text(encoding="utf-8").splitlines():
+        digest, _, name = line.partition("  ")
+        expected[name] = digest
+    present = {path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file()} - {MANIFEST}
+    problems = [f"{name}: listed in the manifest but missing" for name in sorted(expected.keys() - present)]
+    problems += [f"{name}: not in the manifest" for name in sorted(present - expected.keys())]
+    problems += [
+        f"{name}: SHA-256 differs from the manifest (file changed)"
+        for name in sorted(present & expected.keys())
+        if sha256_file(root / name) != expected[name]
+    ]
+    return problems
+
+
+def compare_trees(expected: Path, actual: Path, names: Iterable[str]) -> list[str]:
+    """Files (relative paths) of ``expected`` that ``actual`` lacks or holds with other bytes."""
+    problems = []
+    for name in names:
+        if not (actual / name).is_file():
+            problems.append(f"{name}: not produced by the rerun")
+        elif (actual / name).read_bytes() != (expected / name).read_bytes():
+            problems.append(f"{name}: the rerun produced different bytes")
+    return problems
+
+
+def recipe_command(recipe: Mapping) -> list[str]:
+    """The ``luigi`` command line that reruns the recipe's root task with a local scheduler."""
+    command = [sys.executable, "-m", "luigi", "--module", "pipeline", recipe["task"], "--local-scheduler"]
+    for name, value in sorted(recipe["parameters"].items()):
+        command += [f"--{name.replace('_', '-')}", value]
+    return command
+
+
+@dataclass(frozen=True)
+class Verification:
+    manifest_problems: list[str]
+    rerun_problems: list[str]
+    files_compared: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.manifest_problems and not self.rerun_problems
+
+
+def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | None = None, log=print) -> Verification:
+    """Check a bundle's manifest, rerun its recipe from its own source in ``scratch``, compare.
+
+    ``trace_dirs`` are where to find the real traces the recipe names (their checksums are
+    part of the task keys, so a different file is caught); by default the directories
+    recorded in the recipe.  The rerun is skipped when the manifest already fails.
+    """
+    root = extract_bundle(archive_path, scratch / "bundle")
+    problems = manifest_problems(root)
+    if problems:
+        return Verification(problems, [], 0)
+    recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
+    rerun_dir = scratch / "rerun"
+    rerun_dir.mkdir()
+    settings = recipe["settings"]
+    env = {
+        **_clean_environment(),
+        "PYTHONPATH": str(root / "source"),
+        "LUIGI_CONFIG_PATH": str(root / "source" / "luigi.cfg"),
+        "SCHEDLAB_WORK_DIR": str(rerun_dir / "work"),
+        "SCHEDLAB_TRACE_DIRS": os.pathsep.join(trace_dirs if trace_dirs is not None else settings["trace_dirs"]),
+        "SCHEDLAB_TRACES": ",".join(settings["traces"]),
+    }
+    command = recipe_command(recipe)
+    log(f"rerunning the recipe in {rerun_dir}: {' '.join(command[2:])}")
+    done = subprocess.run(command, cwd=rerun_dir, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).splitlines()[-30:])
+        return Verification([], [f"the rerun failed (exit status {done.returncode}):\n{tail}"], 0)
+    bundled = sorted(path.relative_to(root / "work").as_posix() for path in (root / "work").rglob("*") if path.is_file())
+    return Verification([], compare_trees(root / "work", rerun_dir / "work", bundled), len(bundled))
+
+
+def _clean_environment() -> dict[str, str]:
+    """This process's environment without the schedlab and Luigi settings the recipe sets itself."""
+    return {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("SCHEDLAB_") and key not in ("PYTHONPATH", "LUIGI_CONFIG_PATH")
+    }

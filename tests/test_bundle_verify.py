@@ -1,0 +1,97 @@
+"""``schedlab bundle``: a bundle made in one directory verifies in another, and any change is caught.
+
+The bundle holds a small FullReport (two tiny synthetic workloads, no stage).  ``verify``
+reruns its recipe from the bundled source in a fresh work directory and compares every
+output byte for byte; a file changed after the fact fails the manifest check, and a file
+changed together with its manifest line fails the byte comparison.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from reports.bundle import BUNDLE_ROOT, MANIFEST, extract_bundle, manifest_problems
+from schedlab.cli import main
+
+
+def schedlab(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-c", "import sys; from schedlab.cli import main; sys.exit(main())", *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory) -> Path:
+    maker = tmp_path_factory.mktemp("maker")
+    archive = maker / "report-bundle.tar.gz"
+    done = schedlab(
+        "bundle", "create", "-o", str(archive), "--work-dir", str(maker / "work"), "--stages", "",
+        "--synthetic-jobs", "150", "--synthetic-machine-procs", "16,32", "--synthetic-seed", "3", cwd=maker,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return archive
+
+
+def repack(root: Path, archive: Path) -> None:
+    with tarfile.open(archive, "w:gz") as packed:
+        packed.add(root, arcname=BUNDLE_ROOT)
+
+
+def test_bundle_holds_report_recipe_code_environment_and_manifest(bundle, tmp_path):
+    root = extract_bundle(bundle, tmp_path)
+    assert manifest_problems(root) == []
+    names = {path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file()}
+    assert {"recipe.json", "inputs.json", "code.json", "environment.json", MANIFEST} <= names
+    assert any(name.startswith("work/FullReport/") and name.endswith("/index.html") for name in names)
+    assert sum(name.startswith("work/ReplayTrace/") and name.endswith("/schedule.parquet") for name in names) == 6
+    assert "source/simulators/batch/conservative.py" in names and "source/luigi.cfg" in names
+    code = (root / "code.json").read_text()
+    assert '"source_sha256"' in code and '"commit"' in code
+    assert '"pandas"' in (root / "environment.json").read_text()
+    listed = dict(reversed(line.split("  ", 1)) for line in (root / MANIFEST).read_text().splitlines())
+    recipe = root / "recipe.json"
+    assert listed["recipe.json"] == hashlib.sha256(recipe.read_bytes()).hexdigest()
+
+
+def test_verify_in_another_directory_reruns_the_recipe_and_matches_byte_for_byte(bundle, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = schedlab("bundle", "verify", str(bundle), cwd=elsewhere)
+    print(done.stdout)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "OK" in done.stdout and "byte for byte" in done.stdout
+
+
+def test_verify_fails_clearly_when_one_file_changed(bundle, tmp_path):
+    root = extract_bundle(bundle, tmp_path / "unpacked")
+    metrics = next((root / "work" / "FullReport").glob("*/metrics.csv"))
+    metrics.write_text(metrics.read_text().replace("fcfs", "FCFS", 1))
+    tampered = tmp_path / "tampered.tar.gz"
+    repack(root, tampered)
+    done = schedlab("bundle", "verify", str(tampered), cwd=tmp_path)
+    assert done.returncode == 1
+    relative = metrics.relative_to(root).as_posix()
+    assert "manifest check FAILED" in done.stderr and f"{relative}: SHA-256 differs" in done.stderr, done.stderr
+
+
+def test_verify_fails_when_a_changed_file_comes_with_a_matching_manifest(bundle, tmp_path):
+    root = extract_bundle(bundle, tmp_path / "unpacked")
+    metrics = next((root / "work" / "FullReport").glob("*/metrics.csv"))
+    old = hashlib.sha256(metrics.read_bytes()).hexdigest()
+    metrics.write_text(metrics.read_text().replace("fcfs", "FCFS", 1))
+    manifest = root / MANIFEST
+    manifest.write_text(manifest.read_text().replace(old, hashlib.sha256(metrics.read_bytes()).hexdigest()))
+    forged = tmp_path / "forged.tar.gz"
+    repack(root, forged)
+    assert main(["bundle", "verify", str(forged)]) == 1
+
+
+def test_verify_rejects_a_file_that_is_not_a_bundle(tmp_path, capsys):
+    (tmp_path / "x.tar.gz").write_bytes(b"not an archive")
+    assert main(["bundle", "verify", str(tmp_path / "x.tar.gz")]) == 1
+    assert "not a readable bundle" in capsys.readouterr().err

@@ -1,0 +1,129 @@
+"""The full report opened in a real browser: every page, figure and link resolves.
+
+A small FullReport (two tiny synthetic workloads and the fastest stage, koala, at its
+quick profile) is built in a temporary work directory, then headless Chromium loads the
+index and every report page it links to, inside a checker page, and reports for each
+page whether every image decoded and every link could be fetched.  The Markdown twins
+are checked on disk.  Without Chromium (``apt-get install -y chromium``) the browser
+test skips, saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import luigi
+import pytest
+
+from pipeline import FullReport, settings
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SMALL = {"synthetic_machine_procs": [16, 32], "synthetic_jobs": 150, "synthetic_seed": 3, "stages": ["koala"]}
+
+CHECKER = """<!DOCTYPE html>
+<html><body><pre id="result">the page did not load</pre>
+<iframe id="page" src="{url}"></iframe>
+<script>
+const frame = document.getElementById("page");
+function fetchable(url) {{
+  return new Promise(resolve => {{
+    const request = new XMLHttpRequest();
+    request.open("GET", url);
+    request.onload = () => resolve(request.responseText.length > 0);
+    request.onerror = () => resolve(false);
+    request.send();
+  }});
+}}
+frame.addEventListener("load", async () => {{
+  const doc = frame.contentDocument;
+  const images = [...doc.images].map(img => ({{src: img.src, ok: img.complete && img.naturalWidth > 0}}));
+  const links = [];
+  for (const anchor of doc.querySelectorAll("a[href]")) {{
+    links.push({{href: anchor.href, ok: await fetchable(anchor.href)}});
+  }}
+  document.getElementById("result").textContent = JSON.stringify({{title: doc.title, images, links}});
+}});
+</script></body></html>
+"""
+
+
+def browse(page: Path, scratch: Path) -> dict:
+    """Load ``page`` in headless Chromium; its title and, per image and link, whether it resolved."""
+    checker = scratch / f"check-{len(list(scratch.glob('check-*')))}.html"
+    checker.write_text(CHECKER.format(url=page.resolve().as_uri()), encoding="utf-8")
+    command = [
+        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        f"--user-data-dir={scratch / 'profile'}", "--allow-file-access-from-files",
+        "--virtual-time-budget=30000", "--dump-dom", checker.as_uri(),
+    ]  # fmt: skip
+    dom = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
+    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.DOTALL)
+    assert found, f"no result from the checker page:\n{dom[:2000]}"
+    text = found.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
+    assert text.startswith("{"), f"{page}: {text}"
+    return json.loads(text)
+
+
+def crawl(index: Path, scratch: Path) -> dict[str, dict]:
+    """Every HTML page reachable from ``index`` through links, browsed once each."""
+    results, pending = {}, [index.resolve().as_uri()]
+    while pending:
+        url = pending.pop()
+        if url in results:
+            continue
+        results[url] = browse(Path(url.removeprefix("file://")), scratch)
+        pending += [link["href"] for link in results[url]["links"] if link["href"].endswith(".html") and link["ok"]]
+    return results
+
+
+@pytest.fixture(scope="module")
+def small_report(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("fullreport")
+    with settings.overridden(work_dir=str(root / "work"), trace_dirs=[str(root / "no-traces")]):
+        report = FullReport(**SMALL)
+        assert luigi.build([report], local_scheduler=True, workers=1, log_level="WARNING")
+        return report.output_dir()
+
+
+def test_markdown_twin_links_and_stage_files_resolve(small_report):
+    index = (small_report / "index.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)]+)\)", index)
+    assert any(target.endswith("/index.md") for target in targets), "no stage report linked"
+    missing = [target for target in targets if not (small_report / target).is_file()]
+    assert not missing, f"index.md links to missing files: {missing}"
+    assert "Stage koala" in index and "On the Benefit of Processor Coallocation" in index
+    for extension in ("png", "svg", "csv", "md", "tex"):
+        assert re.search(rf"\]\([^)]*KoalaReport/[^)]*\.{extension}\)", index), f"no .{extension} file of koala linked"
+    provenance = (small_report / "provenance.csv").read_text(encoding="utf-8")
+    assert provenance.count("\nkoala,KoalaPoint,") >= 10
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs headless Chromium: apt-get install -y chromium")
+def test_every_page_figure_and_link_resolves_in_chromium(small_report, tmp_path):
+    pages = crawl(small_report / "index.html", tmp_path)
+    titles = sorted(result["title"] for result in pages.values())
+    print(f"\nbrowsed {len(pages)} pages: {titles}")
+    assert len(pages) >= 4, titles  # the index, two workload pages, the koala report
+    assert any("koala" in title.lower() or "coallocation" in title.lower() for title in titles), titles
+    broken = [
+        (url, item.get("src") or item.get("href"))
+        for url, result in pages.items()
+        for item in (*result["images"], *result["links"])
+        if not item["ok"]
+    ]
+    assert not broken, f"unresolved figures or links: {broken}"
+    assert sum(len(result["images"]) for result in pages.values()) >= 6
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs headless Chromium: apt-get install -y chromium")
+def test_the_browser_check_catches_a_missing_figure_and_a_dead_link(tmp_path):
+    page = tmp_path / "broken.html"
+    page.write_text('<html><head><title>t</title></head><body><img src="nowhere.svg"><a href="gone.csv">x</a></body></html>')
+    result = browse(page, tmp_path)
+    assert [image["ok"] for image in result["images"]] == [False]
+    assert [link["ok"] for link in result["links"]] == [False]

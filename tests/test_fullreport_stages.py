@@ -1,0 +1,66 @@
+"""Which stages FullReport includes, and the stage part of its index, without running anything."""
+
+from __future__ import annotations
+
+from pipeline import CoschedReport, FullReport, KoalaReport, settings
+from pipeline.stages import STAGE_NAMES, stage
+from reports.document import Document, render_markdown
+from reports.stage_index import (
+    input_fingerprints,
+    parameter_rows,
+    seed_values,
+    stages_section,
+)
+
+
+def stage_families(report: FullReport) -> list[str]:
+    return [task.get_task_family() for task in report.requires() if task.get_task_family() != "TraceReport"]
+
+
+def test_default_leaves_out_a_stage_whose_trace_is_missing_and_says_why(tmp_path):
+    with settings.overridden(trace_dirs=[str(tmp_path)]):
+        report = FullReport()
+        assert report.stages_left_out() == {"cosched": ["KTH-SP2-1996-2.2"]}
+        assert "CoschedReport" not in stage_families(report)
+        assert len(stage_families(report)) == len(STAGE_NAMES) - 1
+        (tmp_path / "KTH-SP2-1996-2.2.swf").write_text("")
+        assert FullReport().stages_left_out() == {}
+        assert "CoschedReport" in stage_families(FullReport())
+
+
+def test_explicit_stages_are_taken_as_given(tmp_path):
+    with settings.overridden(trace_dirs=[str(tmp_path)]):
+        report = FullReport(stages=["koala", "cosched"], stage_profile="paper")
+        assert report.stages_left_out() == {}
+        assert [t for t in report.requires() if t.get_task_family() != "TraceReport"] == [
+            KoalaReport(profile="paper"),
+            CoschedReport(profile="paper"),
+        ]
+        assert stage_families(FullReport(stages=[])) == []
+
+
+def test_stage_section_names_left_out_stages_and_summarizes_provenance():
+    tasks = [
+        {"task": "Point", "parameters": {"seed": "2", "load": "0.5"}, "input_fingerprint": None},
+        {"task": "Point", "parameters": {"seed": "10", "load": "0.5"}, "input_fingerprint": {"sha256": "ab"}},
+        {"task": "Report", "parameters": {"profile": "quick"}, "input_fingerprint": None},
+    ]
+    assert parameter_rows(tasks) == [
+        ("Point", "2", "load", "0.5"),
+        ("Point", "2", "seed", "2, 10"),
+        ("Report", "1", "profile", "quick"),
+    ]
+    assert seed_values(tasks) == ["2", "10"]
+    assert input_fingerprints(tasks) == ['{"sha256": "ab"}']
+    entry = {
+        "name": "koala", "paper": stage("koala").paper, "profile": "quick", "href": "../../KoalaReport/k",
+        "files": ["index.html", "index.md", "task.json", "fig1.png", "fig1.svg", "t1.csv", "t1.md", "t1.tex"],
+        "tasks": tasks,
+    }  # fmt: skip
+    text = render_markdown(Document("t", tuple(stages_section([entry], {"cosched": ["KTH-SP2-1996-2.2"]}, ["raw_traces"]))))
+    assert "Stage cosched is left out: it needs the trace(s) KTH-SP2-1996-2.2, not found in" in text
+    assert "`schedlab fetch KTH-SP2-1996-2.2`" in text
+    assert "[The koala report](../../KoalaReport/k/index.md)" in text
+    assert "| `fig1` | [PNG](../../KoalaReport/k/fig1.png) | [SVG](../../KoalaReport/k/fig1.svg) |" in text
+    assert "| `t1` | [CSV](../../KoalaReport/k/t1.csv) | [MD](../../KoalaReport/k/t1.md) | [TEX](../../KoalaReport/k/t1.tex) |" in text
+    assert "Seeds: 2, 10." in text
