@@ -26,11 +26,14 @@ class EasyBackfilling:
         self._protected_head = None
 
     def schedule(self, machine, t: float, submitted, ended) -> None:
-        queue = start_fitting_heads(machine, self.order(machine, t), t)
+        ordered = self.order(machine, t)
+        if ordered:
+            self._overtaken_by(machine, ordered[0])
+        queue = start_fitting_heads(machine, ordered, t)
         if not queue:
             return
         head = queue[0]
-        self._protect(machine, head)
+        self._protected_head = head
         profile, estimate, procs = machine.profile, machine.estimate, machine.procs
         free_now = profile.free_at(t)
         reservation = None
@@ -45,9 +48,9 @@ class EasyBackfilling:
                 machine.start(job, t)
                 free_now = profile.free_at(t)  # a start gate (coscheduling) may have kept the job back
 
-    def _protect(self, machine, head: int) -> None:
-        """A job that stops being the head (another overtook it) loses its reservation."""
+    def _overtaken_by(self, machine, first: int) -> None:
+        """Under a priority order a job may move ahead of the protected head (and even
+        start in the head loop before it): the head then loses its reservation."""
         previous = self._protected_head
-        if previous is not None and previous != head and math.isnan(machine.start_time[previous]):
+        if previous is not None and previous != first and math.isnan(machine.start_time[previous]):
             machine.promised[previous] = math.inf
-        self._protected_head = head
