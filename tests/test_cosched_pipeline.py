@@ -1,4 +1,4 @@
-"""The quick profile end to end through Luigi (a few minutes: marked slow; CI runs it)."""
+"""The quick profile end to end through Luigi, in the default run so that CI runs it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 from tests.conftest import shared_path
 
 
-@pytest.mark.slow
 def test_quick_profile_report(tmp_path, monkeypatch):
     traces = shared_path("traces", "KTH-SP2-1996-2.2.swf").parent
     monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tmp_path))
