@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import luigi
 import pandas as pd
-import pytest
 
 from tests.conftest import shared_path
 
