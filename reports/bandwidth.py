@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
 from reports.figures import save_figure
-from reports.koala import document_table, write_table
+from reports.tables import document_table, write_table
 from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD
 from simulators.bandwidth.results import (
     improvement, information_curve, information_for_half_gain, migration_gain_over_no_share, mixed, sweep,

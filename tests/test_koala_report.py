@@ -11,7 +11,8 @@ import pytest
 from pipeline import settings
 from pipeline.base import read_json
 from pipeline.koala import KoalaPoint
-from reports.koala import latex_table, write_koala_report
+from reports.koala import write_koala_report
+from reports.tables import latex_table
 from simulators.koala.experiments import Profile, points
 from simulators.koala.simulate import Point, simulate
 

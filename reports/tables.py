@@ -1,0 +1,49 @@
+"""Tables of a stage report written three ways: CSV for data, Markdown for the page,
+LaTeX (tabular) for papers; shared by the stage reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reports.document import Document, render_markdown, table
+
+
+_LATEX_ESCAPES = {"\\": r"\textbackslash{}", "%": r"\%", "&": r"\&", "_": r"\_", "#": r"\#", "$": r"\$",
+                  "<": r"$<$", ">": r"$>$"}
+
+
+def _latex_cell(value) -> str:
+    text = _cell(value)
+    return "".join(_LATEX_ESCAPES.get(char, char) for char in text)
+
+
+def latex_table(frame: pd.DataFrame) -> str:
+    align = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in frame.columns)
+    lines = [f"\\begin{{tabular}}{{{align}}}", "\\hline",
+             " & ".join(_latex_cell(c) for c in frame.columns) + r" \\", "\\hline"]
+    lines += [" & ".join(_latex_cell(v) for v in row) + r" \\" for row in frame.itertuples(index=False)]
+    lines += ["\\hline", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(value) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else ""
+    if isinstance(value, (float, np.floating)):
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:.0f}"
+    return str(value)
+
+
+def document_table(frame: pd.DataFrame):
+    numeric = [i for i, c in enumerate(frame.columns) if pd.api.types.is_numeric_dtype(frame[c])
+               and not pd.api.types.is_bool_dtype(frame[c])]
+    return table(frame.columns, [[_cell(v) for v in row] for row in frame.itertuples(index=False)], numeric)
+
+
+def write_table(directory: Path, stem: str, frame: pd.DataFrame) -> None:
+    frame.to_csv(directory / f"{stem}.csv", index=False, lineterminator="\n", float_format="%.6g")
+    (directory / f"{stem}.md").write_text(render_markdown(Document(stem, (document_table(frame),))), encoding="utf-8")
+    (directory / f"{stem}.tex").write_text(latex_table(frame), encoding="utf-8")
