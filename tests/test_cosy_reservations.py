@@ -134,3 +134,23 @@ def test_every_accepted_reservation_starts_exactly_on_time(jobs):
     for t in ran["start_time"]:
         running = ran[(ran["start_time"] <= t) & (ran["end_time"] > t)]
         assert running["procs"].sum() <= 8
+
+
+def test_a_refused_reservation_can_join_the_queue_instead():
+    # Reservation 1 conflicts with reservation 0 over [100, 150): refused.  With requeue_refused it
+    # runs as an ordinary queue job at once (nodes 0-1 are free now), still counted as refused.
+    rows = [(0, 3, 50, 50), (1, 2, 50, 50), (2, 1, 10, 10)]
+    requests = {0: at(100), 1: at(120), 2: at(120)}
+    dropped = run(rows, 4, requests)
+    requeued = run(rows, 4, requests, requeue_refused=True)
+    assert dropped.schedule["outcome"].tolist() == ["ran", "rejected", "ran"]
+    assert requeued.schedule["outcome"].tolist() == ["ran", "requeued", "ran"]
+    assert requeued.schedule["start_time"].tolist() == [100, 1, 120]
+    for result in (dropped, requeued):
+        assert result.metrics["rejection_rate"] == 1 / 3
+    assert dropped.metrics["rejected_work_share"] > 0
+    assert requeued.metrics["rejected_work_share"] == 0
+    # the requeued job counts as the queue job it became (wq), not as a reservation (wa)
+    assert math.isnan(dropped.metrics["mean_queue_wait"])
+    assert requeued.metrics["mean_queue_wait"] == 0
+    assert requeued.metrics["mean_reservation_wait"] == ((100 - 0) + (120 - 2)) / 2

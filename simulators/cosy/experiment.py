@@ -22,9 +22,14 @@ Reservations
 A diagnostic, not in the paper (``policy="oracle"``): the same reservations ask for
 ``submit + n x wq0``, the baseline's final mean queue wait, under no notice rule; it
 separates the effect of reserving from that of ``W`` lagging behind ``wq`` during a run.
+A second diagnostic (``policy="requeue"``): the fixed policy, but a refused reservation
+joins the queue instead of being dropped; it separates the reservations' interference
+with the queue from the work that refusals take off the machine.
 
-Per run: ``q = wq / wq0`` against the same workload's baseline, and the metrics of
-``simulators.cosy.simulate``.  ``summarize`` gives mean and 95 % t-interval over seeds.
+Per run: ``q = wq / wq0`` against the same workload's baseline; ``q_matched``, the mean
+wait of this run's queue jobs over the baseline mean wait of the same jobs (equal to
+``q`` in expectation when the queue jobs are a random subset, as in the paper's design,
+but not when refusals pick out large jobs); and the metrics of ``simulators.cosy.simulate``.  ``summarize`` gives mean and 95 % t-interval over seeds.
 """
 
 from __future__ import annotations
@@ -51,11 +56,12 @@ TUNING_STEPS = 16
 RESERVATION_STREAM = 2004  # mixed with the workload seed: the reservation subset's own stream
 
 POINT_METRICS = (
-    "q", "utilization", "rejection_rate", "measured_notice", "max_queue_wait", "mean_queue_wait", "rejected_work_share",
+    "q", "q_matched", "utilization", "rejection_rate", "measured_notice", "max_queue_wait", "mean_queue_wait", "rejected_work_share",
 )
 SHARES = (0.05, 0.10, 0.15, 0.20)
-ORACLE = "oracle"
-EXPERIMENT_POLICIES = ("fixed", "adaptive", ORACLE)
+ORACLE, REQUEUE = "oracle", "requeue"
+EXPERIMENT_POLICIES = ("fixed", "adaptive", ORACLE, REQUEUE)
+DIAGNOSTICS = (ORACLE, REQUEUE)
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,7 @@ class Profile:
     factors: tuple[float, ...]
 
     oracle_factors: tuple[float, ...] = (1.0, 4.0)
+    requeue_factors: tuple[float, ...] = (1.0, 4.0)
 
     def points(self) -> list[tuple[float, str, float | None]]:
         """(share, policy, factor) of every run; the adaptive policy has no factor."""
@@ -78,6 +85,7 @@ class Profile:
                 *(("fixed", f) for f in self.factors),
                 ("adaptive", None),
                 *((ORACLE, f) for f in self.oracle_factors),
+                *((REQUEUE, f) for f in self.requeue_factors),
             ]
         ]
 
@@ -145,7 +153,7 @@ def reservation_jobs(n_jobs: int, share: float, seed: int) -> np.ndarray:
 
 def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, factor: float | None) -> dict:
     """One run of one workload: ``share`` of its jobs are reservations under a notice policy
-    (or the oracle diagnostic, see the module docstring)."""
+    (or one of the diagnostics, see the module docstring)."""
     batch = default_inputs(workload.jobs, nodes, "requested")
     chosen = reservation_jobs(len(batch), share, workload.seed)
     wq0 = workload.baseline["mean_queue_wait"]
@@ -154,10 +162,25 @@ def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, fa
         notice = NoNotice()
     else:
         reservations = {int(j): ReservationRequest() for j in chosen}
-        notice = notice_policy(policy, factor)
-    metrics = simulate_cosy(batch, nodes, reservations=reservations, notice=notice).metrics
+        notice = notice_policy("fixed" if policy == REQUEUE else policy, factor)
+    requeue = policy == REQUEUE
+    result = simulate_cosy(batch, nodes, reservations=reservations, notice=notice, requeue_refused=requeue)
+    metrics = result.metrics
     metrics["q"] = metrics["mean_queue_wait"] / wq0 if wq0 > 0 else math.nan
+    metrics["q_matched"] = matched_queue_wait_ratio(result.schedule, simulate_cosy(batch, nodes).schedule)
     return metrics
+
+
+def matched_queue_wait_ratio(run: pd.DataFrame, baseline: pd.DataFrame) -> float:
+    """Mean wait of the run's queue jobs (those that went through the queue and ran) over the
+    mean wait the same jobs had in the baseline run."""
+    outcome = run["outcome"].to_numpy()
+    queued = (outcome == "requeued") | ((outcome == "ran") & (run["kind"].to_numpy() == "queue"))
+    if not queued.any():
+        return math.nan
+    waits = (run["start_time"] - run["submit_time"]).to_numpy()[queued]
+    before = (baseline["start_time"] - baseline["submit_time"]).to_numpy()[queued]
+    return float(waits.mean() / before.mean()) if before.mean() > 0 else math.nan
 
 
 def run_points(workloads, nodes: int, share: float, policy: str, factor: float | None) -> pd.DataFrame:

@@ -11,6 +11,9 @@
    or if the processors are not free then given running jobs and accepted reservations
    (``simulators.core.reservations``).  An accepted reservation takes precedence over the
    queue, so the head reservations promised to waiting queue jobs are void.
+   Optionally (``requeue_refused``, a diagnostic the paper does not use: its refused
+   reservations are simply rejected) a refused reservation joins its queue instead, in
+   submission order, as the user falling back to the queue would.
 3. The queues are served in strict priority order with FCFS and aggressive (EASY)
    backfilling inside one queue; a lower queue is reached only when no job waits in
    the ones above.  The profile holds the accepted reservations, so no queue job ever
@@ -22,6 +25,7 @@
 from __future__ import annotations
 
 import math
+import bisect
 from dataclasses import dataclass
 
 from simulators.batch.easy import EasyBackfilling
@@ -65,14 +69,19 @@ class Decision:
 
     reservation: bool
     rejected_because: str = ""
+    requeued: bool = False  # refused, then run as a queue job (``requeue_refused``)
     requested_start: float = math.nan
     mean_wait: float = math.nan  # W when the request came
     required_notice: float = math.nan
 
 
 class CosyScheduler:
-    def __init__(self, queues, notice, reservations: dict, confirm_timeout: float = DEFAULT_CONFIRM_TIMEOUT):
+    def __init__(
+        self, queues, notice, reservations: dict, confirm_timeout: float = DEFAULT_CONFIRM_TIMEOUT,
+        requeue_refused: bool = False,
+    ):
         self.queues = queues
+        self.requeue_refused = requeue_refused
         self.notice = notice
         self.requests = reservations  # job index -> ReservationRequest
         self.confirm_timeout = confirm_timeout
@@ -112,6 +121,9 @@ class CosyScheduler:
             decision.rejected_because = refusal
         elif reservation:
             self._reserve(machine, job, t, decision)
+            if decision.rejected_because and self.requeue_refused:
+                decision.requeued = True
+                bisect.insort(machine.queue, job)
 
     def _reserve(self, machine, job: int, t: float, decision: Decision) -> None:
         factor = self.notice.required_factor(self._accepted / self._received)

@@ -7,7 +7,9 @@ Metrics (Cao and Zimmermann, IPDPS 2004, section 4.1, and the issue's additions)
 - ``measured_notice`` = wa / wq, the paper's way of reporting ``n`` after the fact;
 - ``utilization`` (``u``): processor-seconds run over capacity x (last end - first
   submission);
-- ``rejection_rate`` (``r``): rejected reservations over all jobs.
+- ``rejection_rate`` (``r``): refused reservations over all jobs (with
+  ``requeue_refused`` a refused reservation still runs, as a queue job, outcome
+  ``requeued``; it counts in ``r``, and in ``wq`` as the queue job it became).
 
 Times are float64 seconds.
 """
@@ -49,6 +51,7 @@ def simulate_cosy(
     queues: Queues | None = None,
     confirm_timeout: float = DEFAULT_CONFIRM_TIMEOUT,
     event_order: EventOrder = EventOrder(),
+    requeue_refused: bool = False,
 ) -> CosyResult:
     """Run ``jobs`` on a ``capacity``-node COSY machine.
 
@@ -59,7 +62,7 @@ def simulate_cosy(
     """
     reservations = dict(reservations or {})
     queues = queues or Queues.single(len(jobs))
-    scheduler = CosyScheduler(queues, notice, reservations, confirm_timeout)
+    scheduler = CosyScheduler(queues, notice, reservations, confirm_timeout, requeue_refused)
     machine = Machine("cosy", capacity, jobs, scheduler)
     Engine([machine], event_order).run()
 
@@ -67,7 +70,9 @@ def simulate_cosy(
     start = np.array(machine.start_time, dtype=np.float64)
     decisions = [scheduler.decisions[j] for j in range(n)]
     is_reservation = np.array([d.reservation for d in decisions], dtype=bool)
-    rejected = np.array([bool(d.rejected_because) for d in decisions], dtype=bool)
+    refused = np.array([bool(d.rejected_because) for d in decisions], dtype=bool)
+    requeued = np.array([d.requeued for d in decisions], dtype=bool)
+    rejected = refused & ~requeued
     book = scheduler.book
     expired = np.zeros(n, dtype=bool)
     if book is not None:
@@ -89,7 +94,7 @@ def simulate_cosy(
         procs=jobs.procs[ran],
         promised=np.array(machine.promised, dtype=np.float64)[ran],
     )
-    outcome = np.where(rejected, "rejected", np.where(expired, "expired", "ran"))
+    outcome = np.where(rejected, "rejected", np.where(expired, "expired", np.where(requeued, "requeued", "ran")))
     schedule = pd.DataFrame(
         {
             "job_id": jobs.job_id,
@@ -111,11 +116,13 @@ def simulate_cosy(
 
 
 def cosy_metrics(schedule: pd.DataFrame, capacity: int) -> dict[str, float]:
-    ran = schedule["outcome"].to_numpy() == "ran"
+    outcome = schedule["outcome"].to_numpy()
+    ran = np.isin(outcome, ("ran", "requeued"))
     reservation = schedule["kind"].to_numpy() == "reservation"
+    held = reservation & (outcome == "ran")
     wait = (schedule["start_time"] - schedule["submit_time"]).to_numpy()
-    queue_waits = wait[ran & ~reservation]
-    reservation_waits = wait[ran & reservation]
+    queue_waits = wait[ran & ~held]
+    reservation_waits = wait[held]
     wq, wa = _mean(queue_waits), _mean(reservation_waits)
     first_submit = float(schedule["submit_time"].min())
     last_end = float(schedule["end_time"][ran].max()) if ran.any() else first_submit
@@ -123,15 +130,16 @@ def cosy_metrics(schedule: pd.DataFrame, capacity: int) -> dict[str, float]:
     job_work = (schedule["run_time"] * schedule["procs"]).to_numpy()
     work = float(job_work[ran].sum())
     n = len(schedule)
-    rejected = reservation & (schedule["outcome"].to_numpy() == "rejected")
-    rejected_reservations = int(rejected.sum())
+    rejected = reservation & (outcome == "rejected")
+    rejected_reservations = int((reservation & np.isin(outcome, ("rejected", "requeued"))).sum())
     return {
         "jobs": float(n),
         "queue_jobs": float((~reservation).sum()),
         "reservations_requested": float(reservation.sum()),
-        "reservations_run": float((ran & reservation).sum()),
+        "reservations_run": float(held.sum()),
+        "reservations_requeued": float((reservation & (outcome == "requeued")).sum()),
         "reservations_rejected": float(rejected_reservations),
-        "reservations_expired": float((reservation & (schedule["outcome"].to_numpy() == "expired")).sum()),
+        "reservations_expired": float((reservation & (outcome == "expired")).sum()),
         "queue_jobs_rejected": float((~reservation & ~ran).sum()),
         "mean_queue_wait": wq,
         "max_queue_wait": float(queue_waits.max()) if queue_waits.size else math.nan,
