@@ -334,11 +334,9 @@ def comparison_paragraphs(summary: pd.DataFrame, baselines: pd.DataFrame, varian
             )
             + ". "
             + (
-                "Even then the queue jobs wait less than without reservations. Our reading (a hypothesis, not tested "
-                "further): reservations asked at "
-                "short notice (W lags, see above) take processors that EASY leaves idle while its head job waits "
-                "for more, so in our model they fill holes more than they fragment the schedule; the paper measured "
-                "+19 % (5 %) to +110 % (20 %) from the fragmentation."
+                "Even then the queue jobs wait less than without reservations: in our model the reservations do "
+                "not fragment the schedule the way the paper measured (+19 % at 5 % to +110 % at 20 %), and we "
+                "have not found the mechanism behind the difference."
                 if (requeue["q_matched"] < 1).all()
                 else "With nothing dropped, q is no longer below 1 everywhere: the dropped work explains much of the "
                 "gap to the paper (+19 % at 5 % to +110 % at 20 %)."
