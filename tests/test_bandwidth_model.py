@@ -55,6 +55,30 @@ def test_demand_of_a_3x4_job_in_three_pieces():
     np.testing.assert_allclose(all_to_all, [320.0, 270.0, 350.0, 0.0])
 
 
+def _cut_edges_by_walking(nodes, columns, first, last):
+    """Count the cut edges rank by rank: the reference for the closed form."""
+    count = 0
+    for rank in range(first, last):
+        if rank % columns > 0 and rank - 1 < first:
+            count += 1
+        if rank % columns < columns - 1 and rank + 1 >= last:
+            count += 1
+        if rank >= columns and rank - columns < first:
+            count += 1
+        if rank + columns < nodes and rank + columns >= last:
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("requested", [1, 2, 3, 4, 7, 10, 17, 30, 50, 64, 99, 100])
+def test_closed_form_cut_edges_match_a_walk_over_every_rank_range(requested):
+    rows, columns = grid_shape(requested)
+    nodes = rows * columns
+    for first in range(nodes + 1):
+        for last in range(first, nodes + 1):
+            assert cut_edges(nodes, columns, first, last) == _cut_edges_by_walking(nodes, columns, first, last)
+
+
 def test_progressive_filling_three_jobs_one_bottleneck():
     # link 1 carries 800 + 800: X and Y get 1000/1600; Z is then free to reach its demand
     demand = [[800, 800, 0], [0, 800, 400], [200, 0, 200]]

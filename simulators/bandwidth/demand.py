@@ -50,18 +50,25 @@ def rectangular_sizes(requested: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @njit(cache=True)
 def cut_edges(nodes: int, columns: int, first: int, last: int) -> int:
-    """Mesh edges with exactly one end among ranks ``[first, last)`` of a row-major grid."""
+    """Mesh edges with exactly one end among ranks ``[first, last)`` of a row-major grid.
+
+    Closed form (the ICS search calls this for every piece size it tries): a contiguous
+    rank range cuts at most two row edges, at its ends (``first - 1 | first`` unless
+    ``first`` starts a row, ``last - 1 | last`` unless ``last`` starts a row or is past
+    the grid), and the column edges ``r | r + columns`` of its first row's worth of ranks
+    looking up and its last row's worth looking down.
+    """
+    if last <= first:
+        return 0
     count = 0
-    for rank in range(first, last):
-        column = rank % columns
-        if column > 0 and rank - 1 < first:
-            count += 1
-        if column < columns - 1 and rank + 1 >= last:
-            count += 1
-        if rank >= columns and rank - columns < first:
-            count += 1
-        if rank + columns < nodes and rank + columns >= last:
-            count += 1
+    if first > 0 and first % columns != 0:
+        count += 1
+    if last < nodes and last % columns != 0:
+        count += 1
+    # ranks r in [first, last) with r - columns in [0, first): r in [max(first, columns), min(last, first + columns))
+    count += max(0, min(last, first + columns) - max(first, columns))
+    # ranks r in [first, last) with r + columns in [last, nodes): r in [max(first, last - columns), min(last, nodes - columns))
+    count += max(0, min(last, nodes - columns) - max(first, last - columns))
     return count
 
 
