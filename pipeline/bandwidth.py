@@ -2,11 +2,12 @@
 
     BandwidthPoint(workload, strategy, ppbw, information, jobs_per_cluster, seed) --+--> BandwidthReport(profile)
 
-``BandwidthPoint`` runs one simulation (``simulators.bandwidth.simulate``) and writes
+``BandwidthPoint`` runs one simulation, one seed (``simulators.bandwidth.simulate``), and writes
 ``schedule.parquet`` (one row per job) and ``summary.json`` (the point, its metrics and
 the mean queue depth by hour of day).  ``BandwidthReport(profile="quick"|"paper")``
-requires every point of the profile (``simulators.bandwidth.experiments``) and writes the
-report through ``reports.bandwidth``.
+requires every point of the profile on each of its seeds (``simulators.bandwidth.experiments``)
+and writes the report through ``reports.bandwidth`` (means over seeds; Fig. 9 averages the
+seeds' queue depths).
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ class BandwidthReport(SchedlabTask):
             rows.append({**summary["point"], **summary["metrics"]})
             point = summary["point"]
             if point["strategy"] == "migration_only" and point["workload"] in ("realistic", "synthetic"):
-                queue_by_hour[point["workload"]] = np.array(summary["queue_by_hour"])
+                queue_by_hour.setdefault(point["workload"], []).append(summary["queue_by_hour"])
+        queue_by_hour = {workload: np.mean(depths, axis=0) for workload, depths in queue_by_hour.items()}
         runs = pd.DataFrame(rows).astype({"ppbw": float})
         with self.writing_output() as directory:
             write_bandwidth_report(directory, runs, queue_by_hour, self.profile, PROFILES[self.profile])

@@ -19,8 +19,10 @@ from reports.document import BulletList, Document, Figure as FigureBlock, Headin
 from reports.figures import save_figure
 from reports.tables import document_table, write_table
 from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD
+from simulators.bandwidth.experiments import WORKLOADS
 from simulators.bandwidth.results import (
-    improvement, information_curve, information_for_half_gain, migration_gain_over_no_share, mixed, sweep,
+    BROKEN, HOLDS, LEVEL, WITHIN_NOISE, half_width, improvement, improvements, information_curve,
+    information_for_half_gain, migration_gains_over_no_share, mixed, no_share_ordering, orderings, sweep,
 )
 from simulators.bandwidth.workload import REALISTIC_LOAD
 
@@ -44,6 +46,13 @@ def _percent(value: float) -> str:
     if value is None or np.isnan(value):
         return ""
     return f"{100 * value:.0f} %" if np.isfinite(value) else "unstable"
+
+
+def _percent_interval(values) -> str:
+    """Mean of per-seed shares as a percentage, with the interval's half-width when there are seeds to give one."""
+    text = _percent(float(np.mean(values)))
+    half = half_width(values)
+    return f"{text} ± {100 * half:.1f}" if text not in ("", "unstable") and np.isfinite(half) else text
 
 
 def _limits(axes, runs, workload):
@@ -97,7 +106,7 @@ def table1(runs: pd.DataFrame) -> pd.DataFrame:
     for strategy in ("migration_only", "first_fit", "lslt", "lslt_cs", "ics", "zero_comm"):
         row = {"strategy": LABELS[strategy] + (" (best: full information)" if strategy == "ics" else "")}
         for workload in ("realistic", "synthetic"):
-            row[f"{WORKLOAD_NAMES[workload]} ours"] = _percent(improvement(runs, workload, strategy))
+            row[f"{WORKLOAD_NAMES[workload]} ours"] = _percent_interval(improvements(runs, workload, strategy))
             row[f"{WORKLOAD_NAMES[workload]} paper"] = _percent(PAPER_TABLE1.get((workload, strategy), np.nan))
         rows.append(row)
     return pd.DataFrame(rows)
@@ -108,7 +117,7 @@ def table2(runs: pd.DataFrame) -> pd.DataFrame:
     for strategy in ("migration_only", "ics", "zero_comm"):
         row = {"strategy": LABELS[strategy]}
         for workload, name in WORKLOAD_NAMES.items():
-            row[f"{name} ours"] = _percent(improvement(runs, workload, strategy))
+            row[f"{name} ours"] = _percent_interval(improvements(runs, workload, strategy))
             paper = 0.0 if strategy == "migration_only" else PAPER_TABLE2.get((workload, strategy), np.nan)
             row[f"{name} paper"] = _percent(paper)
         rows.append(row)
@@ -119,7 +128,7 @@ def headline(runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for workload in ("realistic", "synthetic"):
         rows.append({"measure": f"Migration Only faster than No Share ({workload})",
-                     "ours": _percent(migration_gain_over_no_share(runs, workload)),
+                     "ours": _percent_interval(migration_gains_over_no_share(runs, workload)),
                      "paper": _percent(PAPER_NO_SHARE[workload])})
         rows.append({"measure": f"exposure for half of ICS's best gain ({workload})",
                      "ours": _percent(information_for_half_gain(information_curve(runs, workload))),
@@ -127,38 +136,78 @@ def headline(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def ordering_checks(runs: pd.DataFrame) -> pd.DataFrame:
-    """Zero <= ICS <= Migration Only (turnaround) at every PPBW, per workload."""
+def _signed(values: pd.Series, halves: pd.Series) -> list[str]:
+    return [f"{100 * v:+.1f} %" + (f" ± {100 * h:.1f}" if np.isfinite(h) else "") for v, h in zip(values, halves)]
+
+
+def ordering_points(runs: pd.DataFrame) -> pd.DataFrame:
+    """Zero Comm. <= ICS <= Migration Only at every PPBW and workload, as ``results.orderings`` judges it."""
+    table = orderings(runs, WORKLOADS)
+    return pd.DataFrame({
+        "workload": table.workload.map(WORKLOAD_NAMES), "PPBW": table.ppbw.map("{:g}".format), "seeds": table.seeds,
+        "Zero Comm. (s)": table.zero_comm.round(0), "ICS (s)": table.ics.round(0),
+        "Migration Only (s)": table.migration_only.round(0),
+        "(ICS - Zero) / Mig": _signed(table.ics_minus_zero, table.ics_minus_zero_half),
+        "(Mig - ICS) / Mig": _signed(table.migration_minus_ics, table.migration_minus_ics_half),
+        "verdict": table.verdict,
+    })
+
+
+def ordering_summary(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per workload: PPBW points where Zero <= ICS <= Migration holds, is within noise, or is broken; and No Share."""
+    table = orderings(runs, WORKLOADS)
+    no_share = no_share_ordering(runs, WORKLOADS).set_index("workload")
     rows = []
-    for workload in WORKLOAD_NAMES:
-        zero, migration = mixed(runs, workload, "zero_comm"), mixed(runs, workload, "migration_only")
-        ics = sweep(runs, workload, "ics")
-        holds = (ics.mean_turnaround >= zero) & (ics.mean_turnaround <= migration)
-        rows.append({"workload": workload, "PPBW points": len(ics), "Zero <= ICS <= Migration at": int(holds.sum()),
-                     "worst ICS vs Migration": _percent(((migration - ics.mean_turnaround) / migration).min())})
+    for workload, group in table.groupby("workload", sort=False):
+        gains = migration_gains_over_no_share(runs, workload)
+        rows.append({
+            "workload": WORKLOAD_NAMES[workload], "PPBW points": len(group),
+            **{f"Zero <= ICS <= Mig {v}": int((group.verdict == v).sum()) for v in (HOLDS, WITHIN_NOISE, BROKEN)},
+            "Mig faster than No Share": _percent_interval(gains), "Mig < No Share": no_share.verdict[workload],
+        })
     return pd.DataFrame(rows)
+
+
+def ordering_paragraph(runs: pd.DataFrame):
+    """What the ordering check found, in words, from ``results.orderings``."""
+    table = orderings(runs, WORKLOADS)
+    seeds = int(table.seeds.min())
+    clean = [WORKLOAD_NAMES[w] for w, g in table.groupby("workload", sort=False) if (g.verdict == HOLDS).all()]
+    exceptions = []
+    for _, row in table[table.verdict != HOLDS].iterrows():
+        gaps = []
+        if row.zero_le_ics != HOLDS:
+            gaps.append(f"ICS {-100 * row.ics_minus_zero:.2f} % of Migration Only below Zero Comm. "
+                        f"({row.zero_le_ics})")
+        if row.ics_le_migration != HOLDS:
+            gaps.append(f"ICS {-100 * row.migration_minus_ics:.2f} % above Migration Only ({row.ics_le_migration})")
+        exceptions.append(f"{WORKLOAD_NAMES[row.workload]} at {row.ppbw:g} Mb/s: " + ", ".join(gaps))
+    broken = int((table.verdict == BROKEN).sum())
+    no_share = no_share_ordering(runs, WORKLOADS)
+    return paragraph(
+        f"Ordering Zero Comm. <= ICS <= Migration Only (mean turnaround, mean over {seeds} seed(s) of the paired "
+        f"per-seed gaps, {LEVEL:.0%} Student-t intervals): it holds at every swept PPBW for "
+        + (", ".join(clean) or "no workload") + "."
+        + (" Exceptions: " + "; ".join(exceptions) + "." if exceptions else "")
+        + (" 'Within noise': the mean breaks the order but the interval reaches zero, so these seeds cannot tell "
+           "the two apart. ICS places like Zero Comm. where no link binds and converges to Migration Only as PPBW "
+           "grows, so near the ends of the sweep the true gaps are small." if exceptions else "")
+        + (f" {broken} point(s) are broken: the interval lies wholly on the wrong side." if broken else
+           " No point is broken (no interval lies wholly on the wrong side).")
+        + " Migration Only beats No Share on "
+        + f"{int((no_share.verdict == HOLDS).sum())} of {len(no_share)} workloads."
+    )
 
 
 def comparison_paragraphs(runs: pd.DataFrame) -> list:
     s_ics, s_cs, s_zero = (improvement(runs, "synthetic", s) for s in ("ics", "lslt_cs", "zero_comm"))
     r_zero, r_ics = improvement(runs, "realistic", "zero_comm"), improvement(runs, "realistic", "ics")
-    lslt_high = sweep(runs, "synthetic", "lslt").mean_turnaround.iloc[-1]
-    cs_high = sweep(runs, "synthetic", "lslt_cs").mean_turnaround.iloc[-1]
+    lslt_low, lslt_high = sweep(runs, "synthetic", "lslt").mean_turnaround.iloc[[0, -1]]
+    cs_low, cs_high = sweep(runs, "synthetic", "lslt_cs").mean_turnaround.iloc[[0, -1]]
     migration = mixed(runs, "synthetic", "migration_only")
     rooms = {w: improvement(runs, w, "zero_comm") for w in ("A", "B", "C", "D")}
-    orderings = ordering_checks(runs)
-    broken = orderings[orderings["Zero <= ICS <= Migration at"] < orderings["PPBW points"]]
     return [
-        paragraph(
-            "Ordering Zero Comm. <= ICS <= Migration Only (mean turnaround) holds at every swept PPBW for "
-            + (", ".join(orderings.workload[~orderings.workload.isin(broken.workload)]) or "no workload")
-            + (". It breaks for " + ", ".join(f"{row.workload} ({row['Zero <= ICS <= Migration at']} of "
-                                              f"{row['PPBW points']} points)" for _, row in broken.iterrows())
-               + ": there ICS beats Zero Comm. (First-Fit co-allocation of the large jobs, free of links, is not "
-               "a lower bound on turnaround under FPFS with bursty daily arrivals) or, at high PPBW, falls a "
-               "little behind Migration Only; with the quick profile's few thousand jobs per cluster the "
-               "heavy-tailed realistic runtimes also make these differences noisy." if len(broken) else ".")
-        ),
+        ordering_paragraph(runs),
         paragraph(
             f"Synthetic workload, PPBW ~ U[0, 300]: LSLT+CS {_percent(s_cs)}, ICS {_percent(s_ics)} and Zero Comm. "
             f"{_percent(s_zero)} better than Migration Only (paper: 22 / 31 / 36 %). Realistic workload: room for "
@@ -167,7 +216,9 @@ def comparison_paragraphs(runs: pd.DataFrame) -> list:
             "to migrate."
         ),
         paragraph(
-            "LSLT only and LSLT+CS beat Migration Only at low PPBW and degrade as PPBW grows (paper: both lose at "
+            "Synthetic workload, PPBW sweep: at the lowest swept PPBW LSLT only is "
+            f"{'better' if lslt_low < migration else 'worse'} than Migration Only and LSLT+CS "
+            f"{'better' if cs_low < migration else 'worse'} (paper: both beat it at low PPBW and lose at "
             f"high PPBW). At the largest swept PPBW LSLT only is {'worse' if lslt_high > migration else 'still better'}"
             f" than Migration Only and LSLT+CS {'worse' if cs_high > migration else 'still better'}"
             + ("" if cs_high > migration else ": with at most 15 % of a job off its main cluster and the 70 % link "
@@ -207,7 +258,7 @@ def write_bandwidth_report(directory, runs: pd.DataFrame, queue_by_hour: dict, p
     figures.sort()
 
     tables = {"table1_improvement": table1(runs), "table2_workloads": table2(runs), "headline": headline(runs),
-              "orderings": ordering_checks(runs)}
+              "orderings": ordering_summary(runs), "ordering_points": ordering_points(runs)}
     runs_out = runs.sort_values(["workload", "strategy", "ppbw", "information"], na_position="first")
     for stem, frame in {**tables, "runs": runs_out}.items():
         write_table(directory, stem, frame)
@@ -222,7 +273,10 @@ def write_bandwidth_report(directory, runs: pd.DataFrame, queue_by_hour: dict, p
         ),
         paragraph(
             f"Profile '{profile_name}': {len(runs)} runs of {profile.jobs_per_cluster:,} jobs per cluster "
-            f"(the paper: 400,000), seed {profile.seed}. Improvements are of mean turnaround over Migration Only."
+            f"(the paper: 400,000), every point on {len(profile.seeds)} seed(s) ({', '.join(map(str, profile.seeds))}),"
+            " the same seeds for every strategy and PPBW. Improvements are of mean turnaround over Migration Only, "
+            f"computed per seed and averaged; 'x % ± h' gives the half-width h of the {LEVEL:.0%} Student-t interval "
+            "over seeds (none with one seed). Figures and Fig. 9 show means over seeds."
         ),
         Heading("Table 1: improvement over Migration Only, PPBW ~ U[0, 300] Mb/s"),
         document_table(tables["table1_improvement"]),
@@ -230,8 +284,13 @@ def write_bandwidth_report(directory, runs: pd.DataFrame, queue_by_hour: dict, p
         document_table(tables["table2_workloads"]),
         Heading("Other surviving numbers"),
         document_table(tables["headline"]),
-        Heading("Ordering Zero Comm. <= ICS <= Migration Only (turnaround) at every PPBW"),
+        Heading("Orderings: Zero Comm. <= ICS <= Migration Only at every PPBW; Migration Only < No Share"),
+        paragraph("PPBW points per workload by verdict (holds: mean order right; within noise: mean order wrong, "
+                  "interval reaches zero; broken: interval wholly wrong), and Migration Only's gain over No Share."),
         document_table(tables["orderings"]),
+        paragraph("Every point: mean turnarounds over seeds and the paired per-seed gaps as shares of Migration "
+                  "Only's turnaround (both should be >= 0)."),
+        document_table(tables["ordering_points"]),
         Heading("Written comparison"),
         *comparison_paragraphs(runs),
         Heading("Figures"),
