@@ -70,12 +70,29 @@ def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
     names = set(contents[0])
     for stem in ("fig2_q", "fig3_chosen_n", "fig4_u", "fig5_r", "starvation"):
         assert {f"{stem}.png", f"{stem}.svg"} <= names
-    for stem in ("table1", "adaptive", "oracle", "requeue"):
+    for stem in ("table1", "single_workload", "adaptive", "oracle", "requeue"):
         assert {f"{stem}.csv", f"{stem}.md", f"{stem}.tex"} <= names
     index = contents[0]["index.md"].decode()
     assert "| 20 | 5.59 | 0.93 | 37 | 1 |" in index  # the paper's row beside ours
     assert "Comparison of trends" in index
     assert "refused reservations join the queue" in index
+    assert "One workload at a time" in index
+
+
+def test_single_workload_pattern_counts_each_workload_on_its_own():
+    from reports.cosy import single_workload_patterns
+
+    q_by_seed = {1: (1.1, 1.3, 1.6), 2: (1.2, 1.1, 1.4), 3: (0.9, 1.2, 1.5), 4: (0.8, 0.9, 0.7)}
+    rows = [
+        {"seed": seed, "share": share, "policy": "fixed", "factor": 1.0, "q": q, "jobs_per_workload": 100}
+        for seed, qs in q_by_seed.items()
+        for share, q in zip((0.05, 0.10, 0.20), qs)
+    ]
+    other = [dict(row, factor=4.0, q=5.0) for row in rows] + [dict(row, policy="oracle", q=5.0) for row in rows]
+    table = single_workload_patterns(pd.DataFrame(rows + other), 100, 1.0)
+    assert table["p %"].tolist() == [5, 10, 20, "all, rising"]
+    # p = 5 %: seeds 1, 2; 10 %: 1, 2, 3; 20 %: 1, 2, 3; all three and rising: seed 1 only.
+    assert table["workloads with q > 1 (%)"].tolist() == ["50", "75", "75", "25"]
 
 
 def test_pipeline_point_runs_through_luigi(tmp_path, monkeypatch):
