@@ -23,6 +23,7 @@ from pipeline.report_tasks import write_csv, write_document
 from reports import ics as report
 from reports.document import Document, render_markdown
 from reports.figures import save_figure
+from reports.tables import latex_table
 from simulators.ics.experiments import PROFILES, Point, profile_points
 
 logger = logging.getLogger("luigi-interface")
@@ -102,7 +103,7 @@ class IcsReport(SchedlabTask):
 
 def write_table(directory, stem: str, frame: pd.DataFrame) -> None:
     write_csv(directory / f"{stem}.csv", frame)
-    (directory / f"{stem}.tex").write_text(report.latex(frame), encoding="utf-8")
+    (directory / f"{stem}.tex").write_text(latex_table(frame), encoding="utf-8")
     page = Document(stem.replace("_", " "), (report.markdown_table(frame),))
     (directory / f"{stem}.md").write_text(render_markdown(page), encoding="utf-8")
 

@@ -24,6 +24,7 @@ from matplotlib.figure import Figure as MplFigure
 
 from reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
 from reports.figures import save_figure
+from reports.tables import latex_table
 from simulators.cosy.experiment import ORACLE, REQUEUE, TARGET_BASELINE_UTILIZATION, mean_interval, summarize
 
 # Table 1 of the paper: (p %, n, q, u %, r %); the p = 0 row is the baseline (q = 1, u = 74 %).
@@ -201,18 +202,6 @@ def chosen_n_figure(summary, variants):
 
 
 # --- tables -------------------------------------------------------------------------------
-
-
-def _latex_escape(text) -> str:
-    return str(text).replace("\\", "\\textbackslash{}").replace("%", "\\%").replace("_", "\\_").replace("&", "\\&")
-
-
-def latex_table(frame: pd.DataFrame) -> str:
-    columns = "l" * len(frame.columns)
-    lines = [f"\\begin{{tabular}}{{{columns}}}", "\\hline", " & ".join(map(_latex_escape, frame.columns)) + " \\\\", "\\hline"]
-    lines += [" & ".join(_latex_escape(v) for v in row) + " \\\\" for row in frame.itertuples(index=False)]
-    lines += ["\\hline", "\\end{tabular}"]
-    return "\n".join(lines) + "\n"
 
 
 def write_table(directory: Path, stem: str, frame: pd.DataFrame, title: str) -> None:

@@ -274,10 +274,6 @@ def ranking_checks(frame: pd.DataFrame, group: str) -> list[tuple[str, bool, str
     return checks
 
 
-def latex(frame: pd.DataFrame) -> str:
-    return frame.to_latex(index=False, float_format="%.4g")
-
-
 def markdown_table(frame: pd.DataFrame):
     def cell(value):
         return f"{value:.4g}" if isinstance(value, float) else str(value)
