@@ -77,9 +77,20 @@ def test_lslt_strategies_beat_migration_at_low_ppbw_and_lose_at_high():
         assert turnaround(low, strategy) < migration < turnaround(high, strategy)
 
 
+@pytest.fixture(scope="module")
+def paper_runs():
+    return ordering_runs(dataclasses.replace(PROFILES["paper"], ppbws=(50.0, 1000.0)))
+
+
 @pytest.mark.slow
-def test_orderings_hold_at_the_paper_scale():
-    paper = dataclasses.replace(PROFILES["paper"], ppbws=(50.0, 1000.0))
-    runs = ordering_runs(paper)
-    assert (orderings(runs, WORKLOADS).verdict == HOLDS).all()
-    assert (no_share_ordering(runs, WORKLOADS).verdict == HOLDS).all()
+def test_ics_beats_migration_and_migration_beats_no_share_at_the_paper_scale(paper_runs):
+    assert (orderings(paper_runs, WORKLOADS).ics_le_migration == HOLDS).all()
+    assert (no_share_ordering(paper_runs, WORKLOADS).verdict == HOLDS).all()
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="measured at 400,000 jobs per cluster: ICS is 0.3 % faster than Zero Comm. on "
+                   "the realistic workload at 50 Mb/s (holding back a job whose split would saturate a link helps "
+                   "the jobs behind it; Zero Comm. is greedy First-Fit, not a bound); see the bandwidth report")
+def test_zero_comm_bounds_ics_at_the_paper_scale(paper_runs):
+    assert (orderings(paper_runs, WORKLOADS).zero_le_ics == HOLDS).all()
