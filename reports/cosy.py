@@ -66,6 +66,11 @@ def _fixed(summary: pd.DataFrame, jobs: int) -> pd.DataFrame:
     return chosen.sort_values(["share", "factor"])
 
 
+def factor_near_one(summary: pd.DataFrame, jobs: int) -> float:
+    """The fixed policy's grid factor closest to n = 1, where the paper reads its first trend."""
+    return float(min(_fixed(summary, jobs)["factor"].unique(), key=lambda factor: abs(factor - 1.0)))
+
+
 def nearest_point(summary: pd.DataFrame, jobs: int, percent: int, n: float) -> pd.Series | None:
     """Our fixed-policy point of share ``percent`` whose factor is closest to the paper's ``n``
     (None if the grid has no point at that share)."""
@@ -237,9 +242,8 @@ def _q_at(summary, jobs, percent, factor) -> pd.Series:
 def comparison_paragraphs(summary: pd.DataFrame, baselines: pd.DataFrame, variants) -> list:
     """The trends of the paper (spec 003) checked one by one against our means."""
     small = variants[0]
-    factors = sorted(_fixed(summary, small)["factor"].unique())
-    low_n = min(factors, key=lambda f: abs(f - 1.0))
-    high_n = factors[-1]
+    low_n = factor_near_one(summary, small)
+    high_n = _fixed(summary, small)["factor"].max()
     percents = sorted(_percent(s) for s in _fixed(summary, small)["share"].unique())
     text = []
     q_low = {p: _q_at(summary, small, p, low_n) for p in percents}
@@ -365,10 +369,9 @@ def write_cosy_report(directory, profile, runs: pd.DataFrame, baselines: pd.Data
     for jobs in variants[1:]:
         tables[f"table1_{jobs}"] = table1(summary, baselines, jobs)
         write_table(directory, f"table1_{jobs}", tables[f"table1_{jobs}"], f"Table 1 at {jobs} jobs per workload")
-    fixed_factors = _fixed(summary, small)["factor"].unique()
-    factor_near_one = float(min(fixed_factors, key=lambda f: abs(f - 1.0)))
-    single = single_workload_patterns(runs, small, factor_near_one)
-    write_table(directory, "single_workload", single, f"Workloads showing q > 1 at n = {factor_near_one:g}")
+    low_n = factor_near_one(summary, small)
+    single = single_workload_patterns(runs, small, low_n)
+    write_table(directory, "single_workload", single, f"Workloads showing q > 1 at n = {low_n:g}")
     adaptive = adaptive_table(summary)
     write_table(directory, "adaptive", adaptive, "Adaptive notice policy (paper Fig. 3 rule)")
     oracle = diagnostic_table(summary, ORACLE)
@@ -431,7 +434,7 @@ def write_cosy_report(directory, profile, runs: pd.DataFrame, baselines: pd.Data
         Heading("One workload at a time"),
         paragraph(
             f"The paper's numbers come from a single workload. Share of our {small}-job workloads (fixed policy, "
-            f"n = {factor_near_one:g}) whose own q exceeds 1, per p, and whose q exceeds 1 at every p while rising "
+            f"n = {low_n:g}) whose own q exceeds 1, per p, and whose q exceeds 1 at every p while rising "
             "with p, as the paper's did: how likely the published pattern is from one draw of our model."
         ),
         table(single.columns, single.astype(str).itertuples(index=False)),
