@@ -70,13 +70,14 @@ def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
     names = set(contents[0])
     for stem in ("fig2_q", "fig3_chosen_n", "fig4_u", "fig5_r", "starvation"):
         assert {f"{stem}.png", f"{stem}.svg"} <= names
-    for stem in ("table1", "single_workload", "adaptive", "oracle", "requeue"):
+    for stem in ("table1", "single_workload", "adaptive", "oracle", "requeue", "node_bound"):
         assert {f"{stem}.csv", f"{stem}.md", f"{stem}.tex"} <= names
     index = contents[0]["index.md"].decode()
     assert "| 20 | 5.59 | 0.93 | 37 | 1 |" in index  # the paper's row beside ours
     assert "Comparison of trends" in index
     assert "refused reservations join the queue" in index
     assert "One workload at a time" in index
+    assert "reservations bound to nodes when accepted" in index
 
 
 def test_single_workload_pattern_counts_each_workload_on_its_own():
@@ -113,7 +114,8 @@ def quick_summary():
     from simulators.cosy.experiment import summarize
 
     quick = PROFILES["quick"]
-    paper_size = Profile("quick-100", quick.variants[:1], quick.shares, quick.factors, oracle_factors=(), requeue_factors=())
+    paper_size = Profile("quick-100", quick.variants[:1], quick.shares, quick.factors, oracle_factors=(), requeue_factors=(),
+                         node_bound_factors=())
     return summarize(run_profile(paper_size))
 
 

@@ -25,6 +25,9 @@ separates the effect of reserving from that of ``W`` lagging behind ``wq`` durin
 A second diagnostic (``policy="requeue"``): the fixed policy, but a refused reservation
 joins the queue instead of being dropped; it separates the reservations' interference
 with the queue from the work that refusals take off the machine.
+A third (``policy="node_bound"``): the fixed policy with every reservation bound to named
+nodes when accepted, as COSY places reservations (``simulators.cosy.node_bound``); ``q``
+is then against the same node-level simulator without reservations.
 
 Per run: ``q = wq / wq0`` against the same workload's baseline; ``q_matched``, the mean
 wait of this run's queue jobs over the baseline mean wait of the same jobs (equal to
@@ -42,6 +45,7 @@ import pandas as pd
 from scipy import stats
 
 from simulators.batch.conventions import default_inputs
+from simulators.cosy.node_bound import simulate_node_bound
 from simulators.cosy.notice import NoNotice, notice_policy
 from simulators.cosy.scheduler import EXACT_START, ReservationRequest
 from simulators.cosy.simulate import simulate_cosy
@@ -59,9 +63,9 @@ POINT_METRICS = (
     "q", "q_matched", "utilization", "rejection_rate", "measured_notice", "max_queue_wait", "mean_queue_wait", "rejected_work_share",
 )
 SHARES = (0.05, 0.10, 0.15, 0.20)
-ORACLE, REQUEUE = "oracle", "requeue"
-EXPERIMENT_POLICIES = ("fixed", "adaptive", ORACLE, REQUEUE)
-DIAGNOSTICS = (ORACLE, REQUEUE)
+ORACLE, REQUEUE, NODE_BOUND = "oracle", "requeue", "node_bound"
+EXPERIMENT_POLICIES = ("fixed", "adaptive", ORACLE, REQUEUE, NODE_BOUND)
+DIAGNOSTICS = (ORACLE, REQUEUE, NODE_BOUND)
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ class Profile:
 
     oracle_factors: tuple[float, ...] = (1.0, 4.0)
     requeue_factors: tuple[float, ...] = (1.0, 4.0)
+    node_bound_factors: tuple[float, ...] = (1.0, 4.0)
 
     def points(self) -> list[tuple[float, str, float | None]]:
         """(share, policy, factor) of every run; the adaptive policy has no factor."""
@@ -86,6 +91,7 @@ class Profile:
                 ("adaptive", None),
                 *((ORACLE, f) for f in self.oracle_factors),
                 *((REQUEUE, f) for f in self.requeue_factors),
+                *((NODE_BOUND, f) for f in self.node_bound_factors),
             ]
         ]
 
@@ -156,6 +162,8 @@ def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, fa
     (or one of the diagnostics, see the module docstring)."""
     batch = default_inputs(workload.jobs, nodes, "requested")
     chosen = reservation_jobs(len(batch), share, workload.seed)
+    if policy == NODE_BOUND:
+        return _node_bound_point(batch, nodes, chosen, factor)
     wq0 = workload.baseline["mean_queue_wait"]
     if policy == ORACLE:
         reservations = {int(j): ReservationRequest(EXACT_START, batch.submit[j] + factor * wq0) for j in chosen}
@@ -168,6 +176,17 @@ def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, fa
     metrics = result.metrics
     metrics["q"] = metrics["mean_queue_wait"] / wq0 if wq0 > 0 else math.nan
     metrics["q_matched"] = matched_queue_wait_ratio(result.schedule, simulate_cosy(batch, nodes).schedule)
+    return metrics
+
+
+def _node_bound_point(batch, nodes: int, chosen: np.ndarray, factor: float) -> dict:
+    baseline = simulate_node_bound(batch, nodes)
+    reservations = {int(j): ReservationRequest() for j in chosen}
+    result = simulate_node_bound(batch, nodes, reservations=reservations, notice=notice_policy("fixed", factor))
+    metrics = result.metrics
+    wq0 = baseline.metrics["mean_queue_wait"]
+    metrics["q"] = metrics["mean_queue_wait"] / wq0 if wq0 > 0 else math.nan
+    metrics["q_matched"] = matched_queue_wait_ratio(result.schedule, baseline.schedule)
     return metrics
 
 
