@@ -24,7 +24,7 @@ from matplotlib.figure import Figure as MplFigure
 
 from reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
 from reports.figures import save_figure
-from reports.tables import latex_table
+from reports.tables import write_table
 from simulators.cosy.experiment import NODE_BOUND, ORACLE, REQUEUE, TARGET_BASELINE_UTILIZATION, mean_interval, summarize
 
 # Table 1 of the paper: (p %, n, q, u %, r %); the p = 0 row is the baseline (q = 1, u = 74 %).
@@ -204,16 +204,6 @@ def chosen_n_figure(summary, variants):
     axis.grid(True, alpha=0.3)
     axis.legend(fontsize="small")
     return figure
-
-
-# --- tables -------------------------------------------------------------------------------
-
-
-def write_table(directory: Path, stem: str, frame: pd.DataFrame, title: str) -> None:
-    frame.to_csv(directory / f"{stem}.csv", index=False, lineterminator="\n")
-    page = Document(title, (table(frame.columns, frame.astype(str).itertuples(index=False)),))
-    (directory / f"{stem}.md").write_text(render_markdown(page), encoding="utf-8")
-    (directory / f"{stem}.tex").write_text(latex_table(frame), encoding="utf-8")
 
 
 def single_workload_patterns(runs: pd.DataFrame, jobs: int, factor: float) -> pd.DataFrame:

@@ -43,7 +43,9 @@ def document_table(frame: pd.DataFrame):
     return table(frame.columns, [[_cell(v) for v in row] for row in frame.itertuples(index=False)], numeric)
 
 
-def write_table(directory: Path, stem: str, frame: pd.DataFrame) -> None:
+def write_table(directory: Path, stem: str, frame: pd.DataFrame, title: str | None = None) -> None:
+    """``stem``.csv, .md (a page titled ``title``, default the stem) and .tex."""
     frame.to_csv(directory / f"{stem}.csv", index=False, lineterminator="\n", float_format="%.6g")
-    (directory / f"{stem}.md").write_text(render_markdown(Document(stem, (document_table(frame),))), encoding="utf-8")
+    page = Document(title or stem, (document_table(frame),))
+    (directory / f"{stem}.md").write_text(render_markdown(page), encoding="utf-8")
     (directory / f"{stem}.tex").write_text(latex_table(frame), encoding="utf-8")
