@@ -1,6 +1,6 @@
 """The COSY stage (spec 003): tuned workloads, one task per experiment point, the report.
 
-    CosyWorkloads(jobs, workloads) --> CosyPoint(share, policy, factor) --+--> CosyReport(profile)
+    CosyWorkloads(jobs, workloads, workload) --> CosyPoint(share, policy, factor, workload) --+--> CosyReport(profile)
 
 ``CosyReport(profile="quick"|"paper")`` writes ``index.md`` / ``index.html``, the figures
 (PNG and SVG) and the tables (CSV, Markdown, LaTeX); the grids are
@@ -17,7 +17,10 @@ from pipeline.base import SchedlabTask, read_json, write_json
 from reports.cosy import write_cosy_report
 from simulators.cosy.experiment import (
     EXPERIMENT_POLICIES,
+    LOG_UNIFORM,
+    LUBLIN_FEITELSON,
     MACHINE_NODES,
+    WORKLOAD_MODELS,
     PROFILES,
     TARGET_BASELINE_UTILIZATION,
     TunedWorkload,
@@ -36,11 +39,12 @@ class CosyWorkloads(SchedlabTask):
 
     jobs = luigi.IntParameter(description="jobs per workload")
     workloads = luigi.IntParameter(description="number of workloads (seeds) to select")
-    code_modules = ("simulators.cosy.experiment",)
+    workload = luigi.ChoiceParameter(choices=WORKLOAD_MODELS, default=LUBLIN_FEITELSON, description="workload model")
+    code_modules = ("simulators.cosy.experiment", "workloads.log_uniform")
 
     def run(self):
-        self.set_status_message(f"tuning {self.workloads} workloads of {self.jobs} jobs")
-        chosen, tried = select_workloads(self.workloads, self.jobs, MACHINE_NODES)
+        self.set_status_message(f"tuning {self.workloads} {self.workload} workloads of {self.jobs} jobs")
+        chosen, tried = select_workloads(self.workloads, self.jobs, MACHINE_NODES, workload=self.workload)
         tables = pd.concat([w.jobs.assign(seed=w.seed) for w in chosen], ignore_index=True)
         baselines = pd.DataFrame([{"seed": w.seed, "offered_load": w.offered_load, **w.baseline} for w in chosen])
         with self.writing_output() as directory:
@@ -51,6 +55,7 @@ class CosyWorkloads(SchedlabTask):
                 {
                     "jobs": self.jobs,
                     "workloads": self.workloads,
+                    "workload": self.workload,
                     "seeds_tried": tried,
                     "nodes": MACHINE_NODES,
                     "target_baseline_utilization": TARGET_BASELINE_UTILIZATION,
@@ -79,15 +84,17 @@ class CosyPoint(SchedlabTask):
     share = luigi.FloatParameter(description="share of jobs turned into reservations")
     policy = luigi.ChoiceParameter(choices=EXPERIMENT_POLICIES, default="fixed")
     factor = luigi.OptionalFloatParameter(default=None, description="n of the fixed notice policy")
+    workload = luigi.ChoiceParameter(choices=WORKLOAD_MODELS, default=LUBLIN_FEITELSON, description="workload model")
     code_modules = ("simulators.cosy",)
 
     def requires(self):
-        return CosyWorkloads(jobs=self.jobs, workloads=self.workloads)
+        return CosyWorkloads(jobs=self.jobs, workloads=self.workloads, workload=self.workload)
 
     def run(self):
         runs = run_points(self.requires().load(), MACHINE_NODES, self.share, self.policy, self.factor)
         with self.writing_output() as directory:
-            runs.assign(jobs_per_workload=self.jobs).to_csv(directory / "runs.csv", index=False, lineterminator="\n")
+            runs = runs.assign(jobs_per_workload=self.jobs, workload=self.workload)
+            runs.to_csv(directory / "runs.csv", index=False, lineterminator="\n")
 
 
 class CosyReport(SchedlabTask):
@@ -98,12 +105,18 @@ class CosyReport(SchedlabTask):
 
     def requires(self):
         grid = PROFILES[self.profile]
+        grids = [(LUBLIN_FEITELSON, grid.variants, grid.points()), (LOG_UNIFORM, grid.regime_variants, grid.regime_points())]
         return {
-            "workloads": [CosyWorkloads(jobs=jobs, workloads=count) for jobs, count in grid.variants],
+            "workloads": [
+                CosyWorkloads(jobs=jobs, workloads=count, workload=workload)
+                for workload, variants, _ in grids
+                for jobs, count in variants
+            ],
             "points": [
-                CosyPoint(jobs=jobs, workloads=count, share=share, policy=policy, factor=factor)
-                for jobs, count in grid.variants
-                for share, policy, factor in grid.points()
+                CosyPoint(jobs=jobs, workloads=count, share=share, policy=policy, factor=factor, workload=workload)
+                for workload, variants, points in grids
+                for jobs, count in variants
+                for share, policy, factor in points
             ],
         }
 
@@ -111,7 +124,10 @@ class CosyReport(SchedlabTask):
         required = self.requires()
         runs = pd.concat([pd.read_csv(task.output_file("runs.csv")) for task in required["points"]], ignore_index=True)
         baselines = pd.concat(
-            [pd.read_csv(task.output_file("baselines.csv")).assign(jobs_per_workload=task.jobs) for task in required["workloads"]],
+            [
+                pd.read_csv(task.output_file("baselines.csv")).assign(jobs_per_workload=task.jobs, workload=task.workload)
+                for task in required["workloads"]
+            ],
             ignore_index=True,
         )
         selections = [read_json(task.output_file("selection.json")) for task in required["workloads"]]

@@ -8,13 +8,13 @@ from schedlab.errors import SchedlabError
 
 
 def register(subparsers) -> None:
-    from simulators.cosy.experiment import EXPERIMENT_POLICIES
+    from simulators.cosy.experiment import EXPERIMENT_POLICIES, LUBLIN_FEITELSON, WORKLOAD_MODELS
 
     parser = subparsers.add_parser(
         "cosy",
         help="simulate COSY's advance reservations with a notice-time policy on a tuned workload",
         description=(
-            "Tune the k-th workload of the paper's experiment (Lublin-Feitelson jobs on 32 nodes, baseline "
+            "Tune the k-th workload of the paper's experiment (Lublin-Feitelson or log-uniform jobs on 32 nodes, baseline "
             "utilization 74 %), turn a share of its jobs into advance reservations under a notice policy and "
             "print q, u, r and the other metrics. The full grid and report: "
             "luigi --module pipeline.cosy CosyReport --profile quick."
@@ -22,10 +22,12 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--jobs", type=int, default=100, help="jobs per workload (default: 100)")
     parser.add_argument("--workload", type=int, default=0, help="which tuned workload, from 0 (default: 0)")
+    parser.add_argument("--model", choices=WORKLOAD_MODELS, default=LUBLIN_FEITELSON,
+                        help=f"workload model (default: {LUBLIN_FEITELSON}; log-uniform: the steady-workload diagnostic)")
     parser.add_argument("--share", type=float, default=0.10, help="share of jobs that are reservations (default: 0.10)")
     parser.add_argument("--policy", choices=EXPERIMENT_POLICIES, default="fixed",
-                        help="fixed notice factor n, the adaptive rule of the paper's Fig. 3, or the oracle diagnostic")
-    parser.add_argument("-n", "--factor", type=float, default=1.0, help="notice factor n (fixed, oracle; default: 1)")
+                        help="fixed notice factor n, the adaptive rule of the paper's Fig. 3, or a diagnostic")
+    parser.add_argument("-n", "--factor", type=float, default=1.0, help="notice factor n (all policies but adaptive; default: 1)")
     parser.set_defaults(handler=run)
 
 
@@ -35,7 +37,7 @@ def run(args) -> int:
     if args.jobs < 2 or args.workload < 0 or not 0 <= args.share <= 1:
         raise SchedlabError("need --jobs >= 2, --workload >= 0 and --share in [0, 1]")
     began = time.perf_counter()
-    workloads, tried = select_workloads(args.workload + 1, args.jobs, MACHINE_NODES)
+    workloads, tried = select_workloads(args.workload + 1, args.jobs, MACHINE_NODES, workload=args.model)
     workload = workloads[-1]
     factor = None if args.policy == "adaptive" else args.factor
     metrics = run_point(workload, MACHINE_NODES, args.share, args.policy, factor)

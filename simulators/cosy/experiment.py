@@ -12,6 +12,13 @@ Workloads
     (``select_workloads`` reports how many): the sample is conditioned on reaching the
     paper's baseline, as the paper's single workload was.
 
+    A second workload model tests whether the result depends on the workload
+    (``log-uniform``, ``workloads.log_uniform``: log-uniform sizes and runtimes, Poisson
+    arrivals), tuned the same way.  Its work is spread over many jobs, so its 100 jobs
+    reach 74 % arriving steadily, where the Lublin-Feitelson ones reach it only as a burst
+    followed by a long drain.  The profile's ``regime_variants`` run it under the fixed
+    policy and the requeue diagnostic.
+
 Reservations
     For share ``p``, a random ``round(p x jobs)`` of the jobs (drawn from the workload's
     seed; nested: the 5 % subset lies inside the 10 % one, and the same for every ``n``)
@@ -49,6 +56,7 @@ from simulators.cosy.node_bound import simulate_node_bound
 from simulators.cosy.notice import NoNotice, notice_policy
 from simulators.cosy.scheduler import EXACT_START, ReservationRequest
 from simulators.cosy.simulate import simulate_cosy
+from workloads.log_uniform import log_uniform_jobs
 from workloads.model import builtin_lublin_feitelson_model
 from workloads.synthesis import synthesize
 
@@ -66,6 +74,9 @@ SHARES = (0.05, 0.10, 0.15, 0.20)
 ORACLE, REQUEUE, NODE_BOUND = "oracle", "requeue", "node_bound"
 EXPERIMENT_POLICIES = ("fixed", "adaptive", ORACLE, REQUEUE, NODE_BOUND)
 DIAGNOSTICS = (ORACLE, REQUEUE, NODE_BOUND)
+LUBLIN_FEITELSON, LOG_UNIFORM = "lublin-feitelson", "log-uniform"
+WORKLOAD_MODELS = (LUBLIN_FEITELSON, LOG_UNIFORM)
+REGIME_POLICIES = ("fixed", REQUEUE)
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,8 @@ class Profile:
     oracle_factors: tuple[float, ...] = (1.0, 4.0)
     requeue_factors: tuple[float, ...] = (1.0, 4.0)
     node_bound_factors: tuple[float, ...] = (1.0, 4.0)
+    regime_variants: tuple[tuple[int, int], ...] = ()  # log-uniform (jobs, workloads)
+    regime_factors: tuple[float, ...] = (1.0, 2.0, 4.0)
 
     def points(self) -> list[tuple[float, str, float | None]]:
         """(share, policy, factor) of every run; the adaptive policy has no factor."""
@@ -95,11 +108,18 @@ class Profile:
             ]
         ]
 
+    def regime_points(self) -> list[tuple[float, str, float]]:
+        """(share, policy, factor) of the log-uniform workloads' runs."""
+        return [(share, policy, f) for share in self.shares for policy in REGIME_POLICIES for f in self.regime_factors]
+
 
 PROFILES = {
     # CI: a couple of minutes at most; still 30 seeds of the paper's size, as 100 jobs are noisy.
-    "quick": Profile("quick", ((100, 30), (1000, 5)), SHARES, (0.5, 1.0, 2.0, 3.0, 4.0, 6.0)),
-    "paper": Profile("paper", ((100, 100), (1000, 30)), SHARES, (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0)),
+    "quick": Profile("quick", ((100, 30), (1000, 5)), SHARES, (0.5, 1.0, 2.0, 3.0, 4.0, 6.0), regime_variants=((100, 30),)),
+    "paper": Profile(
+        "paper", ((100, 100), (1000, 30)), SHARES, (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0),
+        regime_variants=((100, 100),),
+    ),
 }
 
 
@@ -112,17 +132,29 @@ class TunedWorkload:
 
 
 def baseline_metrics(jobs: pd.DataFrame, nodes: int) -> dict:
-    return simulate_cosy(default_inputs(jobs, nodes, "requested"), nodes).metrics
+    metrics = simulate_cosy(default_inputs(jobs, nodes, "requested"), nodes).metrics
+    submits = jobs["submit_time"]
+    metrics["submission_span"] = float(submits.max() - submits.min())
+    return metrics
 
 
-def tune_workload(seed: int, n_jobs: int, nodes: int, target: float, model: dict) -> TunedWorkload | None:
+def generate_workload(workload: str, n_jobs: int, nodes: int, load: float, seed: int) -> pd.DataFrame:
+    """``n_jobs`` jobs of one of ``WORKLOAD_MODELS`` offering ``load`` on ``nodes`` processors."""
+    if workload == LUBLIN_FEITELSON:
+        return synthesize(builtin_lublin_feitelson_model(), n_jobs, nodes, load, seed)
+    if workload == LOG_UNIFORM:
+        return log_uniform_jobs(n_jobs, nodes, seed, load)
+    raise ValueError(f"unknown workload model {workload!r}; choose one of {WORKLOAD_MODELS}")
+
+
+def tune_workload(seed: int, n_jobs: int, nodes: int, target: float, workload: str = LUBLIN_FEITELSON) -> TunedWorkload | None:
     """Bisect the offered load (log scale) until the baseline utilization is ``target``;
     None if it cannot get within ``UTILIZATION_TOLERANCE``."""
     low, high = math.log(LOAD_RANGE[0]), math.log(LOAD_RANGE[1])
     best = None
     for _ in range(TUNING_STEPS):
         load = math.exp((low + high) / 2)
-        jobs = synthesize(model, n_jobs, nodes, load, seed)
+        jobs = generate_workload(workload, n_jobs, nodes, load, seed)
         metrics = baseline_metrics(jobs, nodes)
         if best is None or abs(metrics["utilization"] - target) < abs(best.baseline["utilization"] - target):
             best = TunedWorkload(seed, load, metrics, jobs)
@@ -135,18 +167,17 @@ def tune_workload(seed: int, n_jobs: int, nodes: int, target: float, model: dict
 
 def select_workloads(
     count: int, n_jobs: int, nodes: int = MACHINE_NODES, target: float = TARGET_BASELINE_UTILIZATION,
-    model: dict | None = None, max_candidates: int | None = None,
+    workload: str = LUBLIN_FEITELSON, max_candidates: int | None = None,
 ) -> tuple[list[TunedWorkload], int]:
     """The first ``count`` seeds whose workload tunes to ``target``; also how many seeds were tried."""
-    model = model or builtin_lublin_feitelson_model()
     max_candidates = max_candidates or 20 * count
     chosen, seed = [], 0
     while len(chosen) < count:
         if seed >= max_candidates:
             raise RuntimeError(f"only {len(chosen)} of {max_candidates} seeds tune to utilization {target}")
-        workload = tune_workload(seed, n_jobs, nodes, target, model)
-        if workload is not None:
-            chosen.append(workload)
+        tuned = tune_workload(seed, n_jobs, nodes, target, workload)
+        if tuned is not None:
+            chosen.append(tuned)
         seed += 1
     return chosen, seed
 
@@ -240,8 +271,11 @@ def summarize(runs: pd.DataFrame) -> pd.DataFrame:
 def run_profile(profile: Profile, nodes: int = MACHINE_NODES) -> pd.DataFrame:
     """Every run of a profile without the pipeline (tests, the bench): one row per run."""
     frames = []
-    for n_jobs, count in profile.variants:
-        workloads, _ = select_workloads(count, n_jobs, nodes)
-        for share, policy, factor in profile.points():
-            frames.append(run_points(workloads, nodes, share, policy, factor).assign(jobs_per_workload=n_jobs))
+    grids = [(LUBLIN_FEITELSON, profile.variants, profile.points()), (LOG_UNIFORM, profile.regime_variants, profile.regime_points())]
+    for workload, variants, points in grids:
+        for n_jobs, count in variants:
+            workloads, _ = select_workloads(count, n_jobs, nodes, workload=workload)
+            for share, policy, factor in points:
+                runs = run_points(workloads, nodes, share, policy, factor)
+                frames.append(runs.assign(jobs_per_workload=n_jobs, workload=workload))
     return pd.concat(frames, ignore_index=True)

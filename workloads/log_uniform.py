@@ -1,0 +1,67 @@
+"""A light-tailed workload: log-uniform sizes and runtimes, Poisson arrivals.
+
+Downey ("A parallel workload model and its implications for processor allocation",
+HPDC 1997) found job lifetimes close to uniform in their logarithm between a shortest and
+a longest value.  This generator draws
+
+* runtimes log-uniformly in ``runtime_range`` (seconds, rounded to whole seconds);
+* sizes log-uniformly in ``[1, machine_procs]``: ``x = log2(size)`` uniform, then a
+  ``power_of_two_share`` of the jobs round ``x`` to the nearest integer and take ``2**x``,
+  the others take ``2**x`` rounded up (parallel machines see many power-of-two jobs);
+* arrivals as a Poisson process (exponential gaps), no daily cycle;
+* requested times equal to runtimes (exact estimates).
+
+Against the Lublin-Feitelson model (median runtime of minutes, a few jobs carrying most
+of the work), its work is spread over many jobs, so a few dozen jobs can keep a small
+machine steadily busy: with the default 20 minutes to 20 hours, 100 jobs on 32 nodes at a
+load of 0.8 arrive over about a week.  The COSY stage uses it to test whether its result depends on the
+workload (``simulators.cosy.experiment``).  With ``target_utilization`` every gap is
+scaled so that the offered load (``workloads.load``) is that value.  Each part (sizes,
+runtimes, gaps) draws from its own stream of the one seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from schedlab.errors import SchedlabError
+from workloads.jobs import check_synthesis_request, independent_streams, synthetic_job_table
+
+DEFAULT_RUNTIME_RANGE = (1_200.0, 72_000.0)  # 20 minutes to 20 hours
+DEFAULT_POWER_OF_TWO_SHARE = 0.75
+
+
+def log_uniform_jobs(
+    n_jobs: int,
+    machine_procs: int,
+    seed: int,
+    target_utilization: float | None = None,
+    runtime_range: tuple[float, float] = DEFAULT_RUNTIME_RANGE,
+    power_of_two_share: float = DEFAULT_POWER_OF_TWO_SHARE,
+) -> pd.DataFrame:
+    """``n_jobs`` jobs for ``machine_procs`` processors as a canonical job table sorted by
+    submit time; without ``target_utilization`` the mean gap is one mean runtime."""
+    check_synthesis_request(n_jobs, machine_procs, seed, target_utilization)
+    shortest, longest = runtime_range
+    if not 1 <= shortest <= longest:
+        raise SchedlabError(f"the runtime range must satisfy 1 <= shortest <= longest, got {runtime_range}")
+    if not 0 <= power_of_two_share <= 1:
+        raise SchedlabError(f"the power-of-two share must lie in [0, 1], got {power_of_two_share}")
+    size_stream, runtime_stream, gap_stream = independent_streams(seed, 3)
+
+    exponent = size_stream.uniform(0.0, np.log2(machine_procs), n_jobs)
+    power_of_two = size_stream.random(n_jobs) < power_of_two_share
+    sizes = np.where(power_of_two, 2.0 ** np.round(exponent), np.ceil(2.0**exponent))
+    sizes = np.clip(sizes, 1, machine_procs).astype(np.int64)
+
+    runtimes = np.maximum(1.0, np.round(np.exp(runtime_stream.uniform(np.log(shortest), np.log(longest), n_jobs))))
+
+    gaps = gap_stream.exponential(1.0, n_jobs - 1) * runtimes.mean()
+    if target_utilization is not None:
+        if n_jobs < 2:
+            raise SchedlabError("a target load needs at least two jobs")
+        wanted_span = float((sizes * runtimes).sum()) / (machine_procs * target_utilization)
+        gaps *= wanted_span / gaps.sum()
+    submits = np.round(np.concatenate(([0.0], np.cumsum(gaps))))
+    return synthetic_job_table(submits, runtimes, sizes, runtimes)
