@@ -17,7 +17,7 @@ Workloads
     arrivals), tuned the same way.  Its work is spread over many jobs, so its 100 jobs
     reach 74 % arriving steadily, where the Lublin-Feitelson ones reach it only as a burst
     followed by a long drain.  The profile's ``regime_variants`` run it under the fixed
-    policy and the requeue diagnostic.
+    policy and the requeue and oracle diagnostics.
 
 Reservations
     For share ``p``, a random ``round(p x jobs)`` of the jobs (drawn from the workload's
@@ -76,7 +76,7 @@ EXPERIMENT_POLICIES = ("fixed", "adaptive", ORACLE, REQUEUE, NODE_BOUND)
 DIAGNOSTICS = (ORACLE, REQUEUE, NODE_BOUND)
 LUBLIN_FEITELSON, LOG_UNIFORM = "lublin-feitelson", "log-uniform"
 WORKLOAD_MODELS = (LUBLIN_FEITELSON, LOG_UNIFORM)
-REGIME_POLICIES = ("fixed", REQUEUE)
+REGIME_POLICIES = ("fixed", REQUEUE, ORACLE)
 
 
 @dataclass(frozen=True)
