@@ -17,7 +17,6 @@ from pipeline.base import SchedlabTask, read_json, write_json
 from reports.cosy import write_cosy_report
 from simulators.cosy.experiment import (
     EXPERIMENT_POLICIES,
-    LOG_UNIFORM,
     LUBLIN_FEITELSON,
     MACHINE_NODES,
     WORKLOAD_MODELS,
@@ -104,18 +103,12 @@ class CosyReport(SchedlabTask):
     code_modules = ("reports.cosy",)
 
     def requires(self):
-        grid = PROFILES[self.profile]
-        grids = [(LUBLIN_FEITELSON, grid.variants, grid.points()), (LOG_UNIFORM, grid.regime_variants, grid.regime_points())]
+        grids = PROFILES[self.profile].grids()
         return {
-            "workloads": [
-                CosyWorkloads(jobs=jobs, workloads=count, workload=workload)
-                for workload, variants, _ in grids
-                for jobs, count in variants
-            ],
+            "workloads": [CosyWorkloads(jobs=jobs, workloads=count, workload=workload) for workload, jobs, count, _ in grids],
             "points": [
                 CosyPoint(jobs=jobs, workloads=count, share=share, policy=policy, factor=factor, workload=workload)
-                for workload, variants, points in grids
-                for jobs, count in variants
+                for workload, jobs, count, points in grids
                 for share, policy, factor in points
             ],
         }

@@ -48,7 +48,7 @@ def test_selected_workloads_reach_the_baseline_utilization():
         assert len(workload.jobs) == 100
 
 
-TINY = Profile("tiny", ((100, 3),), (0.1, 0.2), (1.0, 4.0), oracle_factors=(1.0,), regime_variants=((100, 3),))
+TINY = Profile("tiny", ((100, 3),), (0.1, 0.2), (1.0, 4.0), oracle_factors=(1.0,), regime_variants=(("log-uniform", 100, 3),))
 
 
 def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
@@ -147,7 +147,7 @@ def test_steady_log_uniform_workloads_slow_the_queue_when_refusals_are_requeued(
     from simulators.cosy.experiment import run_points, summarize
 
     quick = PROFILES["quick"]
-    (jobs, count), = quick.regime_variants
+    jobs, count = next((jobs, count) for model, jobs, count in quick.regime_variants if model == "log-uniform")
     workloads, _ = select_workloads(count, jobs, workload="log-uniform")
     runs = pd.concat([run_points(workloads, 32, share, "requeue", 1.0) for share in quick.shares])
     qs = summarize(runs).sort_values("share")["q"].tolist()

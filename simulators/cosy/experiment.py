@@ -16,8 +16,9 @@ Workloads
     (``log-uniform``, ``workloads.log_uniform``: log-uniform sizes and runtimes, Poisson
     arrivals), tuned the same way.  Its work is spread over many jobs, so its 100 jobs
     reach 74 % arriving steadily, where the Lublin-Feitelson ones reach it only as a burst
-    followed by a long drain.  The profile's ``regime_variants`` run it under the fixed
-    policy and the requeue and oracle diagnostics.
+    followed by a long drain.  The profile's ``regime_variants`` run it (with two run-time
+    ranges, ``LOG_UNIFORM_RUNTIMES``) under the fixed policy and the requeue and oracle
+    diagnostics.
 
 Reservations
     For share ``p``, a random ``round(p x jobs)`` of the jobs (drawn from the workload's
@@ -74,8 +75,11 @@ SHARES = (0.05, 0.10, 0.15, 0.20)
 ORACLE, REQUEUE, NODE_BOUND = "oracle", "requeue", "node_bound"
 EXPERIMENT_POLICIES = ("fixed", "adaptive", ORACLE, REQUEUE, NODE_BOUND)
 DIAGNOSTICS = (ORACLE, REQUEUE, NODE_BOUND)
-LUBLIN_FEITELSON, LOG_UNIFORM = "lublin-feitelson", "log-uniform"
-WORKLOAD_MODELS = (LUBLIN_FEITELSON, LOG_UNIFORM)
+LUBLIN_FEITELSON, LOG_UNIFORM, LOG_UNIFORM_LONG = "lublin-feitelson", "log-uniform", "log-uniform-long"
+# Run-time range (seconds) of each log-uniform model: the default 20 minutes to 20 hours, and
+# jobs more alike in length, 2 to 20 hours (fewer short jobs to backfill around reservations).
+LOG_UNIFORM_RUNTIMES = {LOG_UNIFORM: (1_200.0, 72_000.0), LOG_UNIFORM_LONG: (7_200.0, 72_000.0)}
+WORKLOAD_MODELS = (LUBLIN_FEITELSON, *LOG_UNIFORM_RUNTIMES)
 REGIME_POLICIES = ("fixed", REQUEUE, ORACLE)
 
 
@@ -91,7 +95,7 @@ class Profile:
     oracle_factors: tuple[float, ...] = (1.0, 4.0)
     requeue_factors: tuple[float, ...] = (1.0, 4.0)
     node_bound_factors: tuple[float, ...] = (1.0, 4.0)
-    regime_variants: tuple[tuple[int, int], ...] = ()  # log-uniform (jobs, workloads)
+    regime_variants: tuple[tuple[str, int, int], ...] = ()  # (log-uniform model, jobs, workloads)
     regime_factors: tuple[float, ...] = (1.0, 2.0, 4.0)
 
     def points(self) -> list[tuple[float, str, float | None]]:
@@ -112,13 +116,22 @@ class Profile:
         """(share, policy, factor) of the log-uniform workloads' runs."""
         return [(share, policy, f) for share in self.shares for policy in REGIME_POLICIES for f in self.regime_factors]
 
+    def grids(self) -> list[tuple[str, int, int, list]]:
+        """(workload model, jobs, workloads, points) of every set of runs."""
+        return [(LUBLIN_FEITELSON, jobs, count, self.points()) for jobs, count in self.variants] + [
+            (workload, jobs, count, self.regime_points()) for workload, jobs, count in self.regime_variants
+        ]
+
 
 PROFILES = {
     # CI: a couple of minutes at most; still 30 seeds of the paper's size, as 100 jobs are noisy.
-    "quick": Profile("quick", ((100, 30), (1000, 5)), SHARES, (0.5, 1.0, 2.0, 3.0, 4.0, 6.0), regime_variants=((100, 30),)),
+    "quick": Profile(
+        "quick", ((100, 30), (1000, 5)), SHARES, (0.5, 1.0, 2.0, 3.0, 4.0, 6.0),
+        regime_variants=((LOG_UNIFORM, 100, 30), (LOG_UNIFORM_LONG, 100, 30)),
+    ),
     "paper": Profile(
         "paper", ((100, 100), (1000, 30)), SHARES, (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0),
-        regime_variants=((100, 100),),
+        regime_variants=((LOG_UNIFORM, 100, 100), (LOG_UNIFORM_LONG, 100, 100)),
     ),
 }
 
@@ -142,8 +155,8 @@ def generate_workload(workload: str, n_jobs: int, nodes: int, load: float, seed:
     """``n_jobs`` jobs of one of ``WORKLOAD_MODELS`` offering ``load`` on ``nodes`` processors."""
     if workload == LUBLIN_FEITELSON:
         return synthesize(builtin_lublin_feitelson_model(), n_jobs, nodes, load, seed)
-    if workload == LOG_UNIFORM:
-        return log_uniform_jobs(n_jobs, nodes, seed, load)
+    if workload in LOG_UNIFORM_RUNTIMES:
+        return log_uniform_jobs(n_jobs, nodes, seed, load, runtime_range=LOG_UNIFORM_RUNTIMES[workload])
     raise ValueError(f"unknown workload model {workload!r}; choose one of {WORKLOAD_MODELS}")
 
 
@@ -271,11 +284,9 @@ def summarize(runs: pd.DataFrame) -> pd.DataFrame:
 def run_profile(profile: Profile, nodes: int = MACHINE_NODES) -> pd.DataFrame:
     """Every run of a profile without the pipeline (tests, the bench): one row per run."""
     frames = []
-    grids = [(LUBLIN_FEITELSON, profile.variants, profile.points()), (LOG_UNIFORM, profile.regime_variants, profile.regime_points())]
-    for workload, variants, points in grids:
-        for n_jobs, count in variants:
-            workloads, _ = select_workloads(count, n_jobs, nodes, workload=workload)
-            for share, policy, factor in points:
-                runs = run_points(workloads, nodes, share, policy, factor)
-                frames.append(runs.assign(jobs_per_workload=n_jobs, workload=workload))
+    for workload, n_jobs, count, points in profile.grids():
+        workloads, _ = select_workloads(count, n_jobs, nodes, workload=workload)
+        for share, policy, factor in points:
+            runs = run_points(workloads, nodes, share, policy, factor)
+            frames.append(runs.assign(jobs_per_workload=n_jobs, workload=workload))
     return pd.concat(frames, ignore_index=True)
