@@ -5,7 +5,7 @@ HPDC 1997) found job lifetimes close to uniform in their logarithm between a sho
 a longest value.  This generator draws
 
 * runtimes log-uniformly in ``runtime_range`` (seconds, rounded to whole seconds);
-* sizes log-uniformly in ``[1, machine_procs]``: ``x = log2(size)`` uniform, then a
+* sizes log-uniformly in ``size_range`` (default ``[1, machine_procs]``): ``x = log2(size)`` uniform, then a
   ``power_of_two_share`` of the jobs round ``x`` to the nearest integer and take ``2**x``,
   the others take ``2**x`` rounded up (parallel machines see many power-of-two jobs);
 * arrivals as a Poisson process (exponential gaps), no daily cycle;
@@ -39,6 +39,7 @@ def log_uniform_jobs(
     target_utilization: float | None = None,
     runtime_range: tuple[float, float] = DEFAULT_RUNTIME_RANGE,
     power_of_two_share: float = DEFAULT_POWER_OF_TWO_SHARE,
+    size_range: tuple[int, int] | None = None,
 ) -> pd.DataFrame:
     """``n_jobs`` jobs for ``machine_procs`` processors as a canonical job table sorted by
     submit time; without ``target_utilization`` the mean gap is one mean runtime."""
@@ -46,14 +47,17 @@ def log_uniform_jobs(
     shortest, longest = runtime_range
     if not 1 <= shortest <= longest:
         raise SchedlabError(f"the runtime range must satisfy 1 <= shortest <= longest, got {runtime_range}")
+    smallest, largest = size_range or (1, machine_procs)
+    if not 1 <= smallest <= largest <= machine_procs:
+        raise SchedlabError(f"the size range must satisfy 1 <= smallest <= largest <= {machine_procs}, got {size_range}")
     if not 0 <= power_of_two_share <= 1:
         raise SchedlabError(f"the power-of-two share must lie in [0, 1], got {power_of_two_share}")
     size_stream, runtime_stream, gap_stream = independent_streams(seed, 3)
 
-    exponent = size_stream.uniform(0.0, np.log2(machine_procs), n_jobs)
+    exponent = size_stream.uniform(np.log2(smallest), np.log2(largest), n_jobs)
     power_of_two = size_stream.random(n_jobs) < power_of_two_share
     sizes = np.where(power_of_two, 2.0 ** np.round(exponent), np.ceil(2.0**exponent))
-    sizes = np.clip(sizes, 1, machine_procs).astype(np.int64)
+    sizes = np.clip(sizes, smallest, largest).astype(np.int64)
 
     runtimes = np.maximum(1.0, np.round(np.exp(runtime_stream.uniform(np.log(shortest), np.log(longest), n_jobs))))
 
