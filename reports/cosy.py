@@ -8,7 +8,7 @@ both the notice factor of the policy and, by its argument, the measured ratio
 
 ``write_cosy_report(directory, profile, runs, baselines, selections)`` writes
 ``index.md``, ``index.html``, the figures ``fig2_q``, ``fig3_chosen_n``, ``fig4_u``,
-``fig5_r`` and ``starvation`` (PNG and SVG), the tables ``table1`` (and
+``fig5_r``, ``starvation`` and ``regime_q`` (PNG and SVG), the tables ``table1`` (and
 ``table1_<jobs>`` for larger workloads), ``single_workload``, ``adaptive``, ``oracle``, ``requeue``, ``node_bound``,
 ``workloads`` and ``workload_regime`` (CSV, Markdown, LaTeX), and ``summary.csv`` (every point of the
 Lublin-Feitelson workloads), ``regime_summary.csv`` (the log-uniform ones) and ``runs.csv`` (every run).
@@ -387,6 +387,33 @@ def metric_figure(summary, variants, metric: str, paper_column: int | None, titl
     return figure
 
 
+REGIME_PANELS = (("fixed", "paper's rule: refusals dropped, W running mean"), (REQUEUE, "refusals requeued"),
+                 (ORACLE, "W = wq0, refusals dropped"))
+
+
+def regime_figure(models: list["RegimePoints"]):
+    """q at the smallest n vs p, one line (with 95 % band) per log-uniform model, one panel per
+    policy; the paper's Table 1 rows nearest n = 1 as open squares."""
+    figure, axes = _panels(REGIME_PANELS, "Steady workloads: relative queue wait q at n = 1 vs reservation share",
+                           "q = wq / wq0")
+    paper = {}
+    for percent, n, q, _, _ in PAPER_TABLE1:
+        if percent not in paper or abs(n - 1) < abs(paper[percent][0] - 1):
+            paper[percent] = (n, q)
+    for axis, (policy, title) in zip(axes, REGIME_PANELS):
+        for model in models:
+            rows = [model.row(policy, p, model.low_n) for p in model.percents]
+            axis.plot(model.percents, [r["q"] for r in rows], marker="o", label=model.workload)
+            axis.fill_between(model.percents, [r["q_low"] for r in rows], [r["q_high"] for r in rows], alpha=0.15)
+        axis.plot(list(paper), [q for _, q in paper.values()], "ks", markerfacecolor="none", label="paper (n nearest 1)")
+        axis.axhline(1.0, color="grey", linewidth=0.8)
+        axis.set_title(title)
+        axis.set_xlabel("share of reservations p (%)")
+        axis.grid(True, alpha=0.3)
+    axes[-1].legend(fontsize="small")
+    return figure
+
+
 def chosen_n_figure(summary, variants):
     figure = MplFigure(figsize=(6.0, 4.2), layout="constrained")
     axis = figure.add_subplot()
@@ -589,6 +616,7 @@ def write_cosy_report(directory, profile, runs: pd.DataFrame, baselines: pd.Data
         ]
         regime.to_csv(directory / "regime_summary.csv", index=False, lineterminator="\n")
         regime_rows = regime_table(regime)
+        save_figure(regime_figure(models), directory, "regime_q")
         write_table(directory, "workload_regime", regime_rows, "Diagnostic: log-uniform workloads arriving steadily")
         regime_blocks = [
             Heading("Diagnostic: a steady workload (not in the paper)"),
@@ -603,6 +631,7 @@ def write_cosy_report(directory, profile, runs: pd.DataFrame, baselines: pd.Data
                 , Link("regime_summary.csv", "regime_summary.csv"), ")."
             ),
             table(regime_rows.columns, regime_rows.astype(str).itertuples(index=False)),
+            Figure("regime_q", "q at n = 1 vs p for each log-uniform model and policy (mean, 95 % band); open squares the paper"),
             burst_paragraph(summary, all_baselines, models[0].jobs, models[0].low_n, models[0].percents),
             *[regime_paragraph(model, all_baselines) for model in models],
             *([models_paragraph(models)] if len(models) > 1 else []),

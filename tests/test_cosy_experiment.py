@@ -72,7 +72,7 @@ def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
         contents.append({path.name: path.read_bytes() for path in sorted(directory.iterdir())})
     assert contents[0] == contents[1]
     names = set(contents[0])
-    for stem in ("fig2_q", "fig3_chosen_n", "fig4_u", "fig5_r", "starvation"):
+    for stem in ("fig2_q", "fig3_chosen_n", "fig4_u", "fig5_r", "starvation", "regime_q"):
         assert {f"{stem}.png", f"{stem}.svg"} <= names
     for stem in ("table1", "single_workload", "adaptive", "oracle", "requeue", "node_bound", "workloads", "workload_regime"):
         assert {f"{stem}.csv", f"{stem}.md", f"{stem}.tex"} <= names
