@@ -16,7 +16,7 @@ of the work), its work is spread over many jobs, so a few dozen jobs can keep a 
 machine steadily busy: with the default 20 minutes to 20 hours, 100 jobs on 32 nodes at a
 load of 0.8 arrive over about a week.  The COSY stage uses it to test whether its result depends on the
 workload (``simulators.cosy.experiment``).  With ``target_utilization`` every gap is
-scaled so that the offered load (``workloads.load``) is that value.  Each part (sizes,
+scaled so that the offered load is that value (``workloads.load.place_arrivals``).  Each part (sizes,
 runtimes, gaps) draws from its own stream of the one seed.
 """
 
@@ -26,10 +26,13 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
+from workloads.cycle import SECONDS_PER_DAY, ArrivalCycle
 from workloads.jobs import check_synthesis_request, independent_streams, synthetic_job_table
+from workloads.load import place_arrivals
 
 DEFAULT_RUNTIME_RANGE = (1_200.0, 72_000.0)  # 20 minutes to 20 hours
 DEFAULT_POWER_OF_TWO_SHARE = 0.75
+NO_CYCLE = ArrivalCycle(SECONDS_PER_DAY, np.ones(1))  # the same rate all day: warped time is wall time
 
 
 def log_uniform_jobs(
@@ -62,10 +65,6 @@ def log_uniform_jobs(
     runtimes = np.maximum(1.0, np.round(np.exp(runtime_stream.uniform(np.log(shortest), np.log(longest), n_jobs))))
 
     gaps = gap_stream.exponential(1.0, n_jobs - 1) * runtimes.mean()
-    if target_utilization is not None:
-        if n_jobs < 2:
-            raise SchedlabError("a target load needs at least two jobs")
-        wanted_span = float((sizes * runtimes).sum()) / (machine_procs * target_utilization)
-        gaps *= wanted_span / gaps.sum()
-    submits = np.round(np.concatenate(([0.0], np.cumsum(gaps))))
+    work = float((sizes * runtimes).sum())
+    submits, _ = place_arrivals(gaps, NO_CYCLE, work, machine_procs, target_utilization)
     return synthetic_job_table(submits, runtimes, sizes, runtimes)
