@@ -211,32 +211,22 @@ def reservation_jobs(n_jobs: int, share: float, seed: int) -> np.ndarray:
 
 def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, factor: float | None) -> dict:
     """One run of one workload: ``share`` of its jobs are reservations under a notice policy
-    (or one of the diagnostics, see the module docstring)."""
+    (or one of the diagnostics, see the module docstring), measured against the same
+    simulator's run without reservations."""
     batch = default_inputs(workload.jobs, nodes, "requested")
     chosen = reservation_jobs(len(batch), share, workload.seed)
-    if policy == NODE_BOUND:
-        return _node_bound_point(batch, nodes, chosen, factor)
-    wq0 = workload.baseline["mean_queue_wait"]
+    simulate = simulate_node_bound if policy == NODE_BOUND else simulate_cosy
+    baseline = simulate(batch, nodes)
+    wq0 = baseline.metrics["mean_queue_wait"]
     if policy == ORACLE:
         reservations = {int(j): ReservationRequest(EXACT_START, batch.submit[j] + factor * wq0) for j in chosen}
         notice = NoNotice()
     else:
         reservations = {int(j): ReservationRequest() for j in chosen}
-        notice = notice_policy("fixed" if policy == REQUEUE else policy, factor)
-    requeue = policy == REQUEUE
-    result = simulate_cosy(batch, nodes, reservations=reservations, notice=notice, requeue_refused=requeue)
+        notice = notice_policy("fixed" if policy in (REQUEUE, NODE_BOUND) else policy, factor)
+    options = {"requeue_refused": True} if policy == REQUEUE else {}
+    result = simulate(batch, nodes, reservations=reservations, notice=notice, **options)
     metrics = result.metrics
-    metrics["q"] = metrics["mean_queue_wait"] / wq0 if wq0 > 0 else math.nan
-    metrics["q_matched"] = matched_queue_wait_ratio(result.schedule, simulate_cosy(batch, nodes).schedule)
-    return metrics
-
-
-def _node_bound_point(batch, nodes: int, chosen: np.ndarray, factor: float) -> dict:
-    baseline = simulate_node_bound(batch, nodes)
-    reservations = {int(j): ReservationRequest() for j in chosen}
-    result = simulate_node_bound(batch, nodes, reservations=reservations, notice=notice_policy("fixed", factor))
-    metrics = result.metrics
-    wq0 = baseline.metrics["mean_queue_wait"]
     metrics["q"] = metrics["mean_queue_wait"] / wq0 if wq0 > 0 else math.nan
     metrics["q_matched"] = matched_queue_wait_ratio(result.schedule, baseline.schedule)
     return metrics
