@@ -218,6 +218,25 @@ class RegimePoints:
         chosen = self.points[(self.points["policy"] == policy) & (self.points["factor"] == factor)]
         return chosen[[_percent(s) == percent for s in chosen["share"]]].iloc[0]
 
+    def above_one(self, policy: str) -> list[int]:
+        """Shares whose whole q interval at the smallest n lies above 1."""
+        return [p for p in self.percents if self.row(policy, p, self.low_n)["q_low"] > 1]
+
+    def rises_with_p(self, policy: str) -> bool:
+        qs = [self.row(policy, p, self.low_n)["q"] for p in self.percents]
+        return all(a < b for a, b in zip(qs, qs[1:]))
+
+    def falls_with_n(self, policy: str) -> list[int]:
+        """Shares where q at the largest n lies below q at the smallest n, intervals disjoint."""
+        return [
+            p for p in self.percents
+            if self.row(policy, p, self.high_n)["q_high"] < self.row(policy, p, self.low_n)["q_low"]
+        ]
+
+    def shows_first_trend(self, policy: str) -> bool:
+        """The paper's first trend: q > 1 (whole interval) at every p and rising with p."""
+        return len(self.above_one(policy)) == len(self.percents) and self.rises_with_p(policy)
+
     def listed(self, policy: str, factor: float, metric: str = "q", scale: float = 1.0, interval: bool = False,
                decimals: int = 2) -> str:
         return ", ".join(
@@ -256,9 +275,7 @@ def regime_paragraph(points: RegimePoints, baselines: pd.DataFrame):
     """What one log-uniform model says about the paper's trends, from its numbers."""
     low_n, high_n, percents = points.low_n, points.high_n, points.percents
     requeued = [points.row(REQUEUE, p, low_n)["q"] for p in percents]
-    rises = all(a < b for a, b in zip(requeued, requeued[1:]))
-    clearly_above = [p for p in percents if points.row(REQUEUE, p, low_n)["q_low"] > 1]
-    falls = [p for p in percents if points.row(REQUEUE, p, high_n)["q_high"] < points.row(REQUEUE, p, low_n)["q_low"]]
+    rises, clearly_above, falls = points.rises_with_p(REQUEUE), points.above_one(REQUEUE), points.falls_with_n(REQUEUE)
     base = baselines[(baselines["workload"] == points.workload) & (baselines["jobs_per_workload"] == points.jobs)]
     return paragraph(
         f"{points.workload} ({points.jobs} jobs arriving over {base['submission_span'].mean() / 86400:.1f} days on "
@@ -271,7 +288,7 @@ def regime_paragraph(points: RegimePoints, baselines: pd.DataFrame):
         + (
             "So with this workload the reservations do slow the queue as the paper found, though by less (paper: "
             "+19 % at 5 % to +110 % at 20 %), and under the paper's rule the work that refusals drop offsets it. "
-            if rises and len(clearly_above) == len(percents)
+            if points.shows_first_trend(REQUEUE)
             else "So this workload does not bring back the paper's slower queue either. "
         )
         + f"The paper reads n as the measured wa / wq, near {low_n:g} in its first rows; ours is "
@@ -300,20 +317,9 @@ def models_paragraph(models: list[RegimePoints]):
     low_n, high_n, percents = models[0].low_n, models[0].high_n, models[0].percents
     percent = percents[-1]
 
-    def paper_trend(m: RegimePoints) -> bool:  # q > 1 at every p, whole intervals, and rising with p
-        qs = [m.row("fixed", p, m.low_n) for p in m.percents]
-        return all(row["q_low"] > 1 for row in qs) and all(a["q"] < b["q"] for a, b in zip(qs, qs[1:]))
-
-    def falls_with_n(m: RegimePoints) -> bool:
-        return all(m.row("fixed", p, m.high_n)["q_high"] < m.row("fixed", p, m.low_n)["q_low"] for p in m.percents)
-
-    def paper_trend_at_wq0(m: RegimePoints) -> bool:
-        qs = [m.row(ORACLE, p, m.low_n) for p in m.percents]
-        return all(row["q_low"] > 1 for row in qs) and all(a["q"] < b["q"] for a, b in zip(qs, qs[1:]))
-
-    shown = [m.workload for m in models if paper_trend(m)]
-    shown_at_wq0 = [m.workload for m in models if paper_trend_at_wq0(m)]
-    falling = [m.workload for m in models if falls_with_n(m)]
+    shown = [m.workload for m in models if m.shows_first_trend("fixed")]
+    shown_at_wq0 = [m.workload for m in models if m.shows_first_trend(ORACLE)]
+    falling = [m.workload for m in models if len(m.falls_with_n("fixed")) == len(m.percents)]
     return paragraph(
         f"Side by side at p = {percent} % (paper at n ~ 1: q = 2.10): under the paper's rule q is "
         + "; ".join(f"{_cell(m.row('fixed', percent, low_n), 'q')} for {m.workload}" for m in models)
