@@ -177,3 +177,53 @@ def test_cli_runs_one_point_of_either_workload_model(capsys):
     assert "share=0.2, policy=requeue, n=2" in out and "reservations_requested  20.0000" in out
     assert main(["cosy", "--policy", "node_bound", "-n", "1"]) == 0
     assert "policy=node_bound" in capsys.readouterr().out
+
+
+def test_trace_slices_run_each_job_for_its_requested_time():
+    from simulators.cosy.experiment import TraceSlices
+
+    jobs = pd.DataFrame({"job_id": [1, 2, 3], "submit_time": [0, 5, 9], "run_time": [50.0, 70.0, 30.0],
+                         "requested_time": [100.0, -1.0, 30.0]})
+    slices = TraceSlices.of_trace("toy", jobs, 64)
+    assert slices.jobs["run_time"].tolist() == [100.0, 70.0, 30.0]
+    assert jobs["run_time"].tolist() == [50.0, 70.0, 30.0]
+
+
+def test_slices_of_a_real_trace_tune_to_the_baseline():
+    from conftest import shared_path
+    from parsers.cleaning import clean
+    from parsers.swf import read_swf
+    from simulators.cosy.experiment import TraceSlices
+
+    trace = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf"))
+    jobs, _ = clean(trace.jobs, trace.machine_procs)
+    slices = TraceSlices.of_trace("KTH-SP2", jobs, trace.machine_procs)
+    workloads, tried = select_workloads(3, 100, workload=slices)
+    seen = set()
+    for workload in workloads:
+        schedule = replay(workload.jobs, 32, policy="easy").schedule
+        window = schedule["end_time"].max() - schedule["submit_time"].min()
+        utilization = (schedule["run_time"] * schedule["procs"]).sum() / (32 * window)
+        assert abs(utilization - TARGET_BASELINE_UTILIZATION) <= UTILIZATION_TOLERANCE
+        original = jobs.set_index("job_id").loc[workload.jobs["job_id"]]
+        assert np.array_equal(workload.jobs["run_time"], original["requested_time"])
+        assert not seen & set(workload.jobs["job_id"])
+        seen |= set(workload.jobs["job_id"])
+    assert tried >= 3
+
+
+def test_cli_runs_the_diagnostic_grid_on_slices_of_a_trace(tmp_path, capsys):
+    from parsers.swf import write_swf
+    from schedlab.cli import main
+    from simulators.cosy.experiment import PROFILES
+    from workloads.log_uniform import log_uniform_jobs
+
+    path = tmp_path / "steady.swf"
+    write_swf(path, log_uniform_jobs(1_000, 64, seed=2, target_utilization=0.8))
+    assert main(["cosy", "--trace", str(path), "--trace-procs", "64", "--regime", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 workloads (")
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["fixed"], ["requeue"], ["oracle"])]
+    assert len(rows) == len(PROFILES["quick"].regime_points())
+    assert main(["cosy", "--trace", str(path), "--trace-procs", "64", "--regime", "1"]) != 0
+    assert "--regime needs at least 2 workloads" in capsys.readouterr().err

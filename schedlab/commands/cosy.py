@@ -1,4 +1,9 @@
-"""``schedlab cosy``: run one COSY experiment point (Cao and Zimmermann, IPDPS 2004) and print its metrics."""
+"""``schedlab cosy``: run COSY experiment points (Cao and Zimmermann, IPDPS 2004) and print their metrics.
+
+One point of one workload by default; ``--regime K`` runs the diagnostic grid (the paper's rule,
+refusals requeued, W = wq0; every share; n = 1, 2, 4) over K workloads and prints means with
+95 % intervals.  ``--trace FILE`` takes the workloads from slices of a real trace instead of a model.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +19,10 @@ def register(subparsers) -> None:
         "cosy",
         help="simulate COSY's advance reservations with a notice-time policy on a tuned workload",
         description=(
-            "Tune the k-th workload of the paper's experiment (Lublin-Feitelson or log-uniform jobs on 32 nodes, baseline "
-            "utilization 74 %), turn a share of its jobs into advance reservations under a notice policy and "
-            "print q, u, r and the other metrics. The full grid and report: "
+            "Tune the k-th workload of the paper's experiment (Lublin-Feitelson or log-uniform jobs, or a slice of a "
+            "real trace, on 32 nodes, baseline utilization 74 %), turn a share of its jobs into advance reservations "
+            "under a notice policy and print q, u, r and the other metrics; or, with --regime, the diagnostic grid "
+            "over several workloads. The full grid and report: "
             "luigi --module pipeline.cosy CosyReport --profile quick."
         ),
     )
@@ -24,6 +30,13 @@ def register(subparsers) -> None:
     parser.add_argument("--workload", type=int, default=0, help="which tuned workload, from 0 (default: 0)")
     parser.add_argument("--model", choices=WORKLOAD_MODELS, default=LUBLIN_FEITELSON,
                         help=f"workload model (default: {LUBLIN_FEITELSON}; log-uniform: the steady-workload diagnostic)")
+    parser.add_argument("--trace", metavar="FILE",
+                        help="take each workload from a slice of this SWF trace (--jobs consecutive jobs, sizes rescaled "
+                             "to 32 nodes, each running for its requested time) instead of --model")
+    parser.add_argument("--trace-procs", type=int, metavar="P",
+                        help="the trace's machine size, where its header does not give it")
+    parser.add_argument("--regime", type=int, metavar="K",
+                        help="run the diagnostic grid over the first K workloads instead of one point")
     parser.add_argument("--share", type=float, default=0.10, help="share of jobs that are reservations (default: 0.10)")
     parser.add_argument("--policy", choices=EXPERIMENT_POLICIES, default="fixed",
                         help="fixed notice factor n, the adaptive rule of the paper's Fig. 3, or a diagnostic")
@@ -36,8 +49,16 @@ def run(args) -> int:
 
     if args.jobs < 2 or args.workload < 0 or not 0 <= args.share <= 1:
         raise SchedlabError("need --jobs >= 2, --workload >= 0 and --share in [0, 1]")
+    if args.regime is not None and args.regime < 2:
+        raise SchedlabError("--regime needs at least 2 workloads (it prints intervals over them)")
     began = time.perf_counter()
-    workloads, tried = select_workloads(args.workload + 1, args.jobs, MACHINE_NODES, workload=args.model)
+    source = trace_slices(args.trace, args.trace_procs) if args.trace else args.model
+    if args.regime is not None:
+        workloads, tried = select_workloads(args.regime, args.jobs, MACHINE_NODES, workload=source)
+        print_regime(workloads, tried)
+        print(f"done in {time.perf_counter() - began:.2f} s")
+        return 0
+    workloads, tried = select_workloads(args.workload + 1, args.jobs, MACHINE_NODES, workload=source)
     workload = workloads[-1]
     factor = None if args.policy == "adaptive" else args.factor
     metrics = run_point(workload, MACHINE_NODES, args.share, args.policy, factor)
@@ -53,3 +74,49 @@ def run(args) -> int:
         print(f"  {name:<{width}}  {value:,.4f}")
     print(f"done in {elapsed:.2f} s")
     return 0
+
+
+def trace_slices(path: str, trace_procs: int | None):
+    from parsers.cleaning import clean
+    from parsers.swf import read_swf
+    from simulators.cosy.experiment import TraceSlices
+
+    trace = read_swf(path, machine_procs=trace_procs)
+    procs = trace.machine_procs
+    if procs is None:
+        raise SchedlabError(f"{path}: the header does not give the machine size; pass --trace-procs")
+    jobs, _ = clean(trace.jobs, procs)
+    return TraceSlices.of_trace(str(path), jobs, procs)
+
+
+def print_regime(workloads, tried: int) -> None:
+    """Mean [95 % interval] of q, u, r and measured n at every point of the diagnostic grid."""
+    import pandas as pd
+
+    from simulators.cosy.experiment import MACHINE_NODES, PROFILES, run_points, summarize
+
+    profile = PROFILES["quick"]
+    runs = pd.concat(
+        [run_points(workloads, MACHINE_NODES, share, policy, factor) for share, policy, factor in profile.regime_points()],
+        ignore_index=True,
+    )
+    baselines = pd.DataFrame([w.baseline for w in workloads])
+    print(
+        f"{len(workloads)} workloads ({tried} seeds tried): submissions over {baselines['submission_span'].mean() / 86400:.2f} "
+        f"days, window {baselines['makespan'].mean() / 86400:.2f} days, baseline mean queue wait "
+        f"{baselines['mean_queue_wait'].mean() / 3600:.2f} h on average"
+    )
+
+    def cell(row, metric, scale=1.0):
+        return f"{scale * row[metric]:.3f} [{scale * row[metric + '_low']:.3f}, {scale * row[metric + '_high']:.3f}]"
+
+    table = pd.DataFrame(
+        [
+            {
+                "policy": row["policy"], "p": f"{row['share']:g}", "n": f"{row['factor']:g}", "q": cell(row, "q"),
+                "u": cell(row, "utilization"), "r": cell(row, "rejection_rate"), "measured n": f"{row['measured_notice']:.2f}",
+            }
+            for _, row in summarize(runs).sort_values(["policy", "share", "factor"]).iterrows()
+        ]
+    )
+    print(table.to_string(index=False))
