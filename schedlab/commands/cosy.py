@@ -28,9 +28,10 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--jobs", type=int, default=100, help="jobs per workload (default: 100)")
     parser.add_argument("--workload", type=int, default=0, help="which tuned workload, from 0 (default: 0)")
-    parser.add_argument("--model", choices=WORKLOAD_MODELS, default=LUBLIN_FEITELSON,
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--model", choices=WORKLOAD_MODELS, default=LUBLIN_FEITELSON,
                         help=f"workload model (default: {LUBLIN_FEITELSON}; log-uniform: the steady-workload diagnostic)")
-    parser.add_argument("--trace", metavar="FILE",
+    source.add_argument("--trace", metavar="FILE",
                         help="take each workload from a slice of this SWF trace (--jobs consecutive jobs, sizes rescaled "
                              "to 32 nodes, each running for its requested time) instead of --model")
     parser.add_argument("--trace-procs", type=int, metavar="P",
