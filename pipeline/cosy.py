@@ -4,8 +4,10 @@
 
 ``CosyReport(profile="quick"|"paper")`` writes ``index.md`` / ``index.html``, the figures
 (PNG and SVG) and the tables (CSV, Markdown, LaTeX); the grids are
-``simulators.cosy.experiment.PROFILES``.  Domain code: ``simulators.cosy``; pages and
-figures: ``reports.cosy``.
+``simulators.cosy.experiment.PROFILES``.  ``--trace-slices '["KTH-SP2-1996-2.2"]'`` adds the
+slices of those traces (found in the configured trace directories, cleaned by
+``CleanTrace``) to the regime diagnostic: the spec's other DEFAULT workload.  Domain code:
+``simulators.cosy``; pages and figures: ``reports.cosy``.
 """
 
 from __future__ import annotations
@@ -14,18 +16,23 @@ import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
+from pipeline.trace_tasks import CleanTrace
 from reports.cosy import write_cosy_report
 from simulators.cosy.experiment import (
     EXPERIMENT_POLICIES,
     LUBLIN_FEITELSON,
     MACHINE_NODES,
-    WORKLOAD_MODELS,
     PROFILES,
     TARGET_BASELINE_UTILIZATION,
+    TraceSlices,
     TunedWorkload,
+    check_workload_name,
     run_points,
     select_workloads,
+    sliced_trace,
 )
+
+WORKLOAD_HELP = "workload: a model of simulators.cosy.experiment.WORKLOAD_MODELS or slices:<trace>"
 
 
 class CosyWorkloads(SchedlabTask):
@@ -33,17 +40,31 @@ class CosyWorkloads(SchedlabTask):
 
     Outputs ``jobs.parquet`` (every workload's canonical job table with a ``seed``
     column), ``baselines.csv`` (per seed: offered load and the no-reservation metrics)
-    and ``selection.json`` (how many candidate seeds were tried).
+    and ``selection.json`` (how many workloads were selected and how many candidate seeds
+    tried; a trace may hold fewer tunable slices than asked for).
     """
 
     jobs = luigi.IntParameter(description="jobs per workload")
     workloads = luigi.IntParameter(description="number of workloads (seeds) to select")
-    workload = luigi.ChoiceParameter(choices=WORKLOAD_MODELS, default=LUBLIN_FEITELSON, description="workload model")
-    code_modules = ("simulators.cosy.experiment", "workloads.log_uniform")
+    workload = luigi.Parameter(default=LUBLIN_FEITELSON, description=WORKLOAD_HELP)
+    code_modules = ("simulators.cosy.experiment", "workloads.log_uniform", "workloads.trace_slice")
+
+    def requires(self):
+        check_workload_name(self.workload)
+        trace = sliced_trace(self.workload)
+        return CleanTrace(trace=trace) if trace else []
 
     def run(self):
         self.set_status_message(f"tuning {self.workloads} {self.workload} workloads of {self.jobs} jobs")
-        chosen, tried = select_workloads(self.workloads, self.jobs, MACHINE_NODES, workload=self.workload)
+        trace = sliced_trace(self.workload)
+        if trace:
+            cleaned = self.requires()
+            procs = read_json(cleaned.output_file("workload.json"))["machine_procs"]
+            source = TraceSlices.of_trace(trace, pd.read_parquet(cleaned.output_file("jobs.parquet")), procs)
+        else:
+            source = self.workload
+        # A trace holds a limited number of slices: report on those that tune rather than fail.
+        chosen, tried = select_workloads(self.workloads, self.jobs, MACHINE_NODES, workload=source, fewer_ok=bool(trace))
         tables = pd.concat([w.jobs.assign(seed=w.seed) for w in chosen], ignore_index=True)
         baselines = pd.DataFrame([{"seed": w.seed, "offered_load": w.offered_load, **w.baseline} for w in chosen])
         with self.writing_output() as directory:
@@ -53,7 +74,7 @@ class CosyWorkloads(SchedlabTask):
                 directory / "selection.json",
                 {
                     "jobs": self.jobs,
-                    "workloads": self.workloads,
+                    "workloads": len(chosen),
                     "workload": self.workload,
                     "seeds_tried": tried,
                     "nodes": MACHINE_NODES,
@@ -83,7 +104,7 @@ class CosyPoint(SchedlabTask):
     share = luigi.FloatParameter(description="share of jobs turned into reservations")
     policy = luigi.ChoiceParameter(choices=EXPERIMENT_POLICIES, default="fixed")
     factor = luigi.OptionalFloatParameter(default=None, description="n of the fixed notice policy")
-    workload = luigi.ChoiceParameter(choices=WORKLOAD_MODELS, default=LUBLIN_FEITELSON, description="workload model")
+    workload = luigi.Parameter(default=LUBLIN_FEITELSON, description=WORKLOAD_HELP)
     code_modules = ("simulators.cosy",)
 
     def requires(self):
@@ -100,10 +121,11 @@ class CosyReport(SchedlabTask):
     """Table 1 and Figures 2-5 of the paper beside ours, for one profile."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
+    trace_slices = luigi.ListParameter(default=(), description="traces whose slices join the regime diagnostic")
     code_modules = ("reports.cosy",)
 
     def requires(self):
-        grids = PROFILES[self.profile].grids()
+        grids = PROFILES[self.profile].grids(self.trace_slices)
         return {
             "workloads": [CosyWorkloads(jobs=jobs, workloads=count, workload=workload) for workload, jobs, count, _ in grids],
             "points": [

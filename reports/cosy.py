@@ -34,6 +34,7 @@ from simulators.cosy.experiment import (
     REQUEUE,
     TARGET_BASELINE_UTILIZATION,
     mean_interval,
+    sliced_trace,
     summarize,
 )
 
@@ -206,7 +207,7 @@ def regime_table(regime: pd.DataFrame) -> pd.DataFrame:
 
 
 class RegimePoints:
-    """One log-uniform model's summarized points at one workload size."""
+    """One regime workload (a log-uniform model or a trace's slices)'s summarized points at one workload size."""
 
     def __init__(self, regime: pd.DataFrame, workload: str, jobs: int):
         self.workload, self.jobs = workload, jobs
@@ -272,7 +273,7 @@ def burst_paragraph(summary: pd.DataFrame, baselines: pd.DataFrame, jobs: int, f
 
 
 def regime_paragraph(points: RegimePoints, baselines: pd.DataFrame):
-    """What one log-uniform model says about the paper's trends, from its numbers."""
+    """What one regime workload says about the paper's trends, from its numbers."""
     low_n, high_n, percents = points.low_n, points.high_n, points.percents
     requeued = [points.row(REQUEUE, p, low_n)["q"] for p in percents]
     rises, clearly_above, falls = points.rises_with_p(REQUEUE), points.above_one(REQUEUE), points.falls_with_n(REQUEUE)
@@ -312,8 +313,28 @@ def describe_log_uniform(name: str) -> str:
     return f"{name}: {smallest} to {largest} nodes, {_duration(low)} to {_duration(high)}"
 
 
+def slices_paragraph(slices: list[RegimePoints], baselines: pd.DataFrame, selections):
+    """What the slices of real traces are (the spec's other DEFAULT workload) and how many tuned."""
+    tried = {(s["workload"], s["jobs"]): s["seeds_tried"] for s in selections}
+    described = []
+    for points in slices:
+        base = baselines[(baselines["workload"] == points.workload) & (baselines["jobs_per_workload"] == points.jobs)]
+        described.append(
+            f"{points.workload}: {len(base)} of the {tried.get((points.workload, points.jobs), '?')} slices tried reach "
+            f"the baseline, arriving over {base['submission_span'].mean() / 86400:.1f} days with a baseline mean queue wait "
+            f"of {base['mean_queue_wait'].mean() / 3600:.1f} h"
+        )
+    return paragraph(
+        "The spec's other default workload, slices of a real trace (workloads/trace_slice.py): disjoint runs of "
+        "consecutive jobs of the log, sizes rescaled to 32 nodes, each job running for its requested time as the "
+        "paper's COSY ran each request for its required time, gaps scaled to the same 74 % baseline. "
+        + "; ".join(described)
+        + "."
+    )
+
+
 def models_paragraph(models: list[RegimePoints]):
-    """The log-uniform models side by side: where the paper's rule itself shows q > 1 rising with p."""
+    """The regime workloads side by side: where the paper's rule itself shows q > 1 rising with p."""
     low_n, high_n, percents = models[0].low_n, models[0].high_n, models[0].percents
     percent = percents[-1]
 
@@ -334,7 +355,7 @@ def models_paragraph(models: list[RegimePoints]):
             f"Under the paper's own rule, q > 1 at every p (whole intervals) and rising with p for: {', '.join(shown)}: "
             "the paper's first trend, in direction. "
             if shown
-            else "No log-uniform model shows q > 1 at every p and rising with p under the paper's own rule. "
+            else "No workload here shows q > 1 at every p and rising with p under the paper's own rule. "
         )
         + (
             f"With reservations at submit + n x wq0 (measured n near the paper's) and refusals dropped, it shows "
@@ -398,9 +419,9 @@ REGIME_PANELS = (("fixed", "paper's rule: refusals dropped, W running mean"), (R
 
 
 def regime_figure(models: list["RegimePoints"]):
-    """q at the smallest n vs p, one line (with 95 % band) per log-uniform model, one panel per
+    """q at the smallest n vs p, one line (with 95 % band) per regime workload, one panel per
     policy; the paper's Table 1 rows nearest n = 1 as open squares."""
-    figure, axes = _panels(REGIME_PANELS, "Steady workloads: relative queue wait q at n = 1 vs reservation share",
+    figure, axes = _panels(REGIME_PANELS, "Regime diagnostic: relative queue wait q at n = 1 vs reservation share",
                            "q = wq / wq0")
     paper = {}
     for percent, n, q, _, _ in PAPER_TABLE1:
@@ -615,15 +636,18 @@ def write_cosy_report(directory, profile, runs: pd.DataFrame, baselines: pd.Data
             ],
             ignore_index=True,
         )
+        present = set(regime["workload"])
         models = [
             RegimePoints(regime, workload, jobs)
-            for workload in LOG_UNIFORM_MODELS
+            for workload in [*(m for m in LOG_UNIFORM_MODELS if m in present), *sorted(present - set(LOG_UNIFORM_MODELS))]
             for jobs in sorted(regime[regime["workload"] == workload]["jobs_per_workload"].unique())
         ]
+        slices = [m for m in models if sliced_trace(m.workload)]
         regime.to_csv(directory / "regime_summary.csv", index=False, lineterminator="\n")
         regime_rows = regime_table(regime)
         save_figure(regime_figure(models), directory, "regime_q")
-        write_table(directory, "workload_regime", regime_rows, "Diagnostic: log-uniform workloads arriving steadily")
+        write_table(directory, "workload_regime", regime_rows,
+                    "Diagnostic: log-uniform workloads arriving steadily" + (" and slices of real traces" if slices else ""))
         regime_blocks = [
             Heading("Diagnostic: a steady workload (not in the paper)"),
             paragraph(
@@ -636,8 +660,9 @@ def write_cosy_report(directory, profile, runs: pd.DataFrame, baselines: pd.Data
                 "paper's rule) or run as queue jobs, and reservations at submit + n x wq0 with refusals dropped ("
                 , Link("regime_summary.csv", "regime_summary.csv"), ")."
             ),
+            *([slices_paragraph(slices, all_baselines, selections)] if slices else []),
             table(regime_rows.columns, regime_rows.astype(str).itertuples(index=False)),
-            Figure("regime_q", "q at n = 1 vs p for each log-uniform model and policy (mean, 95 % band); open squares the paper"),
+            Figure("regime_q", "q at n = 1 vs p for each workload and policy (mean, 95 % band); open squares the paper"),
             burst_paragraph(summary, all_baselines, models[0].jobs, models[0].low_n, models[0].percents),
             *[regime_paragraph(model, all_baselines) for model in models],
             *([models_paragraph(models)] if len(models) > 1 else []),

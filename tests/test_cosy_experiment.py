@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pipeline.base import read_json
+from schedlab.errors import SchedlabError
 from simulators.batch import replay
 from simulators.batch.conventions import default_inputs
 from simulators.cosy.experiment import (
@@ -14,6 +16,7 @@ from simulators.cosy.experiment import (
     UTILIZATION_TOLERANCE,
     Profile,
     reservation_jobs,
+    run_points,
     run_profile,
     select_workloads,
 )
@@ -51,19 +54,25 @@ def test_selected_workloads_reach_the_baseline_utilization():
 TINY = Profile("tiny", ((100, 3),), (0.1, 0.2), (1.0, 4.0), oracle_factors=(1.0,), regime_variants=(("log-uniform", 100, 3),))
 
 
-def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
-    from reports.cosy import write_cosy_report
-
-    runs = run_profile(TINY)
+def _tiny_inputs():
+    """The runs of TINY, and the baselines and selections of its workloads, as CosyReport reads them."""
     baselines, selections = [], []
     for workload in ("lublin-feitelson", "log-uniform"):
         workloads, tried = select_workloads(3, 100, workload=workload)
-        baselines.append(
-            pd.DataFrame([{"seed": w.seed, "offered_load": w.offered_load, **w.baseline} for w in workloads])
-            .assign(jobs_per_workload=100, workload=workload)
-        )
+        baselines.append(_baselines(workloads, workload))
         selections.append({"jobs": 100, "workloads": 3, "seeds_tried": tried, "workload": workload})
-    baselines = pd.concat(baselines, ignore_index=True)
+    return run_profile(TINY), pd.concat(baselines, ignore_index=True), selections
+
+
+def _baselines(workloads, name: str) -> pd.DataFrame:
+    rows = [{"seed": w.seed, "offered_load": w.offered_load, **w.baseline} for w in workloads]
+    return pd.DataFrame(rows).assign(jobs_per_workload=100, workload=name)
+
+
+def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
+    from reports.cosy import write_cosy_report
+
+    runs, baselines, selections = _tiny_inputs()
     contents = []
     for name in ("first", "second"):
         directory = tmp_path / name
@@ -227,3 +236,48 @@ def test_cli_runs_the_diagnostic_grid_on_slices_of_a_trace(tmp_path, capsys):
     assert len(rows) == len(PROFILES["quick"].regime_points())
     assert main(["cosy", "--trace", str(path), "--trace-procs", "64", "--regime", "1"]) != 0
     assert "--regime needs at least 2 workloads" in capsys.readouterr().err
+
+
+def test_report_adds_the_slices_of_a_configured_trace(tmp_path, monkeypatch):
+    import luigi
+
+    from parsers.header import SwfHeader
+    from parsers.swf import write_swf
+    from pipeline import settings
+    from pipeline.cosy import CosyWorkloads
+    from reports.cosy import write_cosy_report
+    from workloads.log_uniform import log_uniform_jobs
+
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    write_swf(traces / "toy.swf", log_uniform_jobs(600, 64, seed=2, target_utilization=0.8), SwfHeader(max_procs=64))
+    monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tmp_path / "work"))
+    with settings.overridden(trace_dirs=[str(traces)]):
+        workloads = CosyWorkloads(jobs=100, workloads=10, workload="slices:toy")
+        assert luigi.build([workloads], local_scheduler=True, workers=1, log_level="WARNING")
+        selection = read_json(workloads.output_file("selection.json"))
+        chosen = workloads.load()
+    assert selection["seeds_tried"] == 6 and 2 <= selection["workloads"] <= 6  # the trace holds 6 slices
+    assert len(chosen) == selection["workloads"]
+
+    runs, baselines, selections = _tiny_inputs()
+    slice_runs = pd.concat(
+        [run_points(chosen, 32, share, policy, factor) for share, policy, factor in TINY.regime_points()], ignore_index=True
+    ).assign(jobs_per_workload=100, workload="slices:toy")
+    baselines = pd.concat([baselines, _baselines(chosen, "slices:toy")], ignore_index=True)
+    selections = [*selections, selection]
+    (tmp_path / "report").mkdir()
+    write_cosy_report(tmp_path / "report", TINY, pd.concat([runs, slice_runs], ignore_index=True), baselines, selections)
+    index = (tmp_path / "report" / "index.md").read_text()
+    assert f"slices:toy: {selection['workloads']} of the 6 slices tried reach the baseline" in index
+    regime = pd.read_csv(tmp_path / "report" / "regime_summary.csv")
+    assert set(regime["workload"]) == {"log-uniform", "slices:toy"}
+    assert len(regime[regime["workload"] == "slices:toy"]) == len(TINY.regime_points())
+
+
+def test_unknown_workload_names_are_refused():
+    from simulators.cosy.experiment import check_workload_name
+
+    check_workload_name("slices:KTH-SP2-1996-2.2")
+    with pytest.raises(SchedlabError, match="unknown workload 'lublin'"):
+        check_workload_name("lublin")

@@ -16,8 +16,9 @@ Workloads
     ``workloads.trace_slice``): disjoint runs of 100 consecutive jobs of a log, sizes
     rescaled to 32 nodes, each job running for its requested time as the paper's COSY ran
     each request for its "required time" (section 4.2), gaps scaled until the baseline
-    reaches 74 %.  ``schedlab cosy --trace`` runs it; the report does not, since it
-    needs a trace file.
+    reaches 74 %.  ``schedlab cosy --trace`` runs it, and so does the report for the traces
+    it is given (``Profile.grids(traces)``), as one more workload of the regime diagnostic
+    below, named ``slices:<trace>``.
 
     A second workload model tests whether the result depends on the workload
     (``log-uniform``, ``workloads.log_uniform``: log-uniform sizes and runtimes, Poisson
@@ -97,6 +98,21 @@ LOG_UNIFORM_MODELS = {
     LOG_UNIFORM_WIDE: {"runtime_range": (2_160.0, 21_600.0), "size_range": (8, 32)},
 }
 WORKLOAD_MODELS = (LUBLIN_FEITELSON, *LOG_UNIFORM_MODELS)
+SLICES_PREFIX = "slices:"  # a workload name "slices:<trace>": the slices of that trace
+
+
+def slices_workload(trace: str) -> str:
+    return SLICES_PREFIX + trace
+
+
+def sliced_trace(workload: str) -> str | None:
+    """The trace a ``slices:<trace>`` workload name names; None for a model's name."""
+    return workload[len(SLICES_PREFIX):] if workload.startswith(SLICES_PREFIX) else None
+
+
+def check_workload_name(workload: str) -> None:
+    if workload not in WORKLOAD_MODELS and not sliced_trace(workload):
+        raise SchedlabError(f"unknown workload {workload!r}: one of {', '.join(WORKLOAD_MODELS)} or {SLICES_PREFIX}<trace>")
 REGIME_POLICIES = ("fixed", REQUEUE, ORACLE)
 
 
@@ -114,6 +130,7 @@ class Profile:
     node_bound_factors: tuple[float, ...] = (1.0, 4.0)
     regime_variants: tuple[tuple[str, int, int], ...] = ()  # (log-uniform model, jobs, workloads)
     regime_factors: tuple[float, ...] = (1.0, 2.0, 4.0)
+    trace_slice_variant: tuple[int, int] = (100, 30)  # (jobs per slice, slices) of each trace given to grids()
 
     def points(self) -> list[tuple[float, str, float | None]]:
         """(share, policy, factor) of every run; the adaptive policy has no factor."""
@@ -133,11 +150,15 @@ class Profile:
         """(share, policy, factor) of the log-uniform workloads' runs."""
         return [(share, policy, f) for share in self.shares for policy in REGIME_POLICIES for f in self.regime_factors]
 
-    def grids(self) -> list[tuple[str, int, int, list]]:
-        """(workload model, jobs, workloads, points) of every set of runs."""
-        return [(LUBLIN_FEITELSON, jobs, count, self.points()) for jobs, count in self.variants] + [
-            (workload, jobs, count, self.regime_points()) for workload, jobs, count in self.regime_variants
-        ]
+    def grids(self, traces=()) -> list[tuple[str, int, int, list]]:
+        """(workload, jobs, workloads, points) of every set of runs; the slices of each of
+        ``traces`` join the regime diagnostic."""
+        jobs, count = self.trace_slice_variant
+        return (
+            [(LUBLIN_FEITELSON, jobs, count, self.points()) for jobs, count in self.variants]
+            + [(workload, jobs, count, self.regime_points()) for workload, jobs, count in self.regime_variants]
+            + [(slices_workload(trace), jobs, count, self.regime_points()) for trace in traces]
+        )
 
 
 PROFILES = {
@@ -148,7 +169,7 @@ PROFILES = {
     ),
     "paper": Profile(
         "paper", ((100, 100), (1000, 30)), SHARES, (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0),
-        regime_variants=tuple((model, 100, 100) for model in LOG_UNIFORM_MODELS),
+        regime_variants=tuple((model, 100, 100) for model in LOG_UNIFORM_MODELS), trace_slice_variant=(100, 100),
     ),
 }
 
@@ -219,16 +240,19 @@ def tune_workload(seed: int, n_jobs: int, nodes: int, target: float, workload: s
 
 def select_workloads(
     count: int, n_jobs: int, nodes: int = MACHINE_NODES, target: float = TARGET_BASELINE_UTILIZATION,
-    workload: str | TraceSlices = LUBLIN_FEITELSON, max_candidates: int | None = None,
+    workload: str | TraceSlices = LUBLIN_FEITELSON, max_candidates: int | None = None, fewer_ok: bool = False,
 ) -> tuple[list[TunedWorkload], int]:
     """The first ``count`` seeds whose workload tunes to ``target``; also how many seeds were tried
-    (a trace's slices are numbered like seeds, and are tried until they run out)."""
+    (a trace's slices are numbered like seeds, and are tried until they run out).  With
+    ``fewer_ok``, running out of candidates leaves fewer workloads (at least two) instead of failing."""
     max_candidates = max_candidates or 20 * count
     if isinstance(workload, TraceSlices):
         max_candidates = min(max_candidates, workload.slices(n_jobs))
     chosen, seed = [], 0
     while len(chosen) < count:
         if seed >= max_candidates:
+            if fewer_ok and len(chosen) >= 2:
+                break
             raise SchedlabError(f"only {len(chosen)} of {max_candidates} seeds tune to utilization {target}")
         tuned = tune_workload(seed, n_jobs, nodes, target, workload)
         if tuned is not None:
