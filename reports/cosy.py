@@ -207,7 +207,7 @@ def regime_table(regime: pd.DataFrame) -> pd.DataFrame:
 
 
 class RegimePoints:
-    """One regime workload (a log-uniform model or a trace's slices)'s summarized points at one workload size."""
+    """The summarized points of one regime workload (a log-uniform model or a trace's slices) at one workload size."""
 
     def __init__(self, regime: pd.DataFrame, workload: str, jobs: int):
         self.workload, self.jobs = workload, jobs

@@ -98,6 +98,7 @@ LOG_UNIFORM_MODELS = {
     LOG_UNIFORM_WIDE: {"runtime_range": (2_160.0, 21_600.0), "size_range": (8, 32)},
 }
 WORKLOAD_MODELS = (LUBLIN_FEITELSON, *LOG_UNIFORM_MODELS)
+REGIME_POLICIES = ("fixed", REQUEUE, ORACLE)
 SLICES_PREFIX = "slices:"  # a workload name "slices:<trace>": the slices of that trace
 
 
@@ -113,7 +114,6 @@ def sliced_trace(workload: str) -> str | None:
 def check_workload_name(workload: str) -> None:
     if workload not in WORKLOAD_MODELS and not sliced_trace(workload):
         raise SchedlabError(f"unknown workload {workload!r}: one of {', '.join(WORKLOAD_MODELS)} or {SLICES_PREFIX}<trace>")
-REGIME_POLICIES = ("fixed", REQUEUE, ORACLE)
 
 
 @dataclass(frozen=True)
@@ -153,11 +153,11 @@ class Profile:
     def grids(self, traces=()) -> list[tuple[str, int, int, list]]:
         """(workload, jobs, workloads, points) of every set of runs; the slices of each of
         ``traces`` join the regime diagnostic."""
-        jobs, count = self.trace_slice_variant
+        slice_jobs, slices = self.trace_slice_variant
         return (
             [(LUBLIN_FEITELSON, jobs, count, self.points()) for jobs, count in self.variants]
             + [(workload, jobs, count, self.regime_points()) for workload, jobs, count in self.regime_variants]
-            + [(slices_workload(trace), jobs, count, self.regime_points()) for trace in traces]
+            + [(slices_workload(trace), slice_jobs, slices, self.regime_points()) for trace in traces]
         )
 
 
