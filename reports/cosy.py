@@ -11,7 +11,7 @@ both the notice factor of the policy and, by its argument, the measured ratio
 ``fig5_r``, ``starvation`` and ``regime_q`` (PNG and SVG), the tables ``table1`` (and
 ``table1_<jobs>`` for larger workloads), ``single_workload``, ``adaptive``, ``oracle``, ``requeue``, ``node_bound``,
 ``workloads`` and ``workload_regime`` (CSV, Markdown, LaTeX), and ``summary.csv`` (every point of the
-Lublin-Feitelson workloads), ``regime_summary.csv`` (the log-uniform ones) and ``runs.csv`` (every run).
+Lublin-Feitelson workloads), ``regime_summary.csv`` (the log-uniform ones and any trace's slices) and ``runs.csv`` (every run).
 """
 
 from __future__ import annotations
@@ -181,8 +181,8 @@ def workloads_table(baselines: pd.DataFrame) -> pd.DataFrame:
 
 
 def regime_table(regime: pd.DataFrame) -> pd.DataFrame:
-    """The log-uniform workloads: the paper's rule (refusals dropped) beside refusals requeued and
-    beside reservations asking for submit + n x wq0 (refusals dropped)."""
+    """The regime workloads (log-uniform models, trace slices): the paper's rule (refusals dropped)
+    beside refusals requeued and beside reservations asking for submit + n x wq0 (refusals dropped)."""
     rows = []
     keys = ["workload", "jobs_per_workload", "share", "factor"]
     for (workload, jobs, share, factor), group in regime.groupby(keys, sort=True):

@@ -49,6 +49,9 @@ def test_selected_workloads_reach_the_baseline_utilization():
         utilization = (schedule["run_time"] * schedule["procs"]).sum() / (32 * window)
         assert abs(utilization - TARGET_BASELINE_UTILIZATION) <= UTILIZATION_TOLERANCE
         assert len(workload.jobs) == 100
+        # Each job's wait in that run is kept for q_matched: the EASY replay's waits, job by job.
+        waits = (schedule["start_time"] - schedule["submit_time"]).set_axis(schedule["job_id"])
+        assert np.allclose(workload.jobs["baseline_wait"], waits.loc[workload.jobs["job_id"]])
 
 
 TINY = Profile("tiny", ((100, 3),), (0.1, 0.2), (1.0, 4.0), oracle_factors=(1.0,), regime_variants=(("log-uniform", 100, 3),))

@@ -179,14 +179,25 @@ class TunedWorkload:
     seed: int
     offered_load: float
     baseline: dict  # metrics of the run without reservations
-    jobs: pd.DataFrame
+    jobs: pd.DataFrame  # with BASELINE_WAIT: each job's wait in that run
 
 
-def baseline_metrics(jobs: pd.DataFrame, nodes: int) -> dict:
-    metrics = simulate_cosy(default_inputs(jobs, nodes, "requested"), nodes).metrics
+BASELINE_WAIT = "baseline_wait"
+
+
+def baseline_run(jobs: pd.DataFrame, nodes: int) -> tuple[dict, pd.DataFrame]:
+    """The run without reservations: its metrics (with the submission span) and ``jobs``
+    with each job's wait in it (``BASELINE_WAIT``), which every point's ``q_matched`` needs."""
+    result = simulate_cosy(default_inputs(jobs, nodes, "requested"), nodes)
+    metrics = result.metrics
     submits = jobs["submit_time"]
     metrics["submission_span"] = float(submits.max() - submits.min())
-    return metrics
+    return metrics, jobs.assign(**{BASELINE_WAIT: jobs["job_id"].map(waits_by_job(result.schedule))})
+
+
+def waits_by_job(schedule: pd.DataFrame) -> pd.Series:
+    """Each job's wait, start minus submission, indexed by job id."""
+    return pd.Series((schedule["start_time"] - schedule["submit_time"]).to_numpy(), index=schedule["job_id"].to_numpy())
 
 
 @dataclass(frozen=True)
@@ -227,8 +238,7 @@ def tune_workload(seed: int, n_jobs: int, nodes: int, target: float, workload: s
     best = None
     for _ in range(TUNING_STEPS):
         load = math.exp((low + high) / 2)
-        jobs = generate_workload(workload, n_jobs, nodes, load, seed)
-        metrics = baseline_metrics(jobs, nodes)
+        metrics, jobs = baseline_run(generate_workload(workload, n_jobs, nodes, load, seed), nodes)
         if best is None or abs(metrics["utilization"] - target) < abs(best.baseline["utilization"] - target):
             best = TunedWorkload(seed, load, metrics, jobs)
         if metrics["utilization"] < target:
@@ -270,12 +280,18 @@ def reservation_jobs(n_jobs: int, share: float, seed: int) -> np.ndarray:
 def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, factor: float | None) -> dict:
     """One run of one workload: ``share`` of its jobs are reservations under a notice policy
     (or one of the diagnostics, see the module docstring), measured against the same
-    simulator's run without reservations."""
+    simulator's run without reservations: the one tuning kept, or for ``node_bound`` the
+    node-level run."""
     batch = default_inputs(workload.jobs, nodes, "requested")
     chosen = reservation_jobs(len(batch), share, workload.seed)
-    simulate = simulate_node_bound if policy == NODE_BOUND else simulate_cosy
-    baseline = simulate(batch, nodes)
-    wq0 = baseline.metrics["mean_queue_wait"]
+    if policy == NODE_BOUND:
+        simulate = simulate_node_bound
+        baseline = simulate_node_bound(batch, nodes)
+        wq0, baseline_waits = baseline.metrics["mean_queue_wait"], waits_by_job(baseline.schedule)
+    else:
+        simulate = simulate_cosy
+        wq0 = workload.baseline["mean_queue_wait"]
+        baseline_waits = workload.jobs.set_index("job_id")[BASELINE_WAIT]
     if policy == ORACLE:
         reservations = {int(j): ReservationRequest(EXACT_START, batch.submit[j] + factor * wq0) for j in chosen}
         notice = NoNotice()
@@ -286,19 +302,19 @@ def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, fa
     result = simulate(batch, nodes, reservations=reservations, notice=notice, **options)
     metrics = result.metrics
     metrics["q"] = metrics["mean_queue_wait"] / wq0 if wq0 > 0 else math.nan
-    metrics["q_matched"] = matched_queue_wait_ratio(result.schedule, baseline.schedule)
+    metrics["q_matched"] = matched_queue_wait_ratio(result.schedule, baseline_waits)
     return metrics
 
 
-def matched_queue_wait_ratio(run: pd.DataFrame, baseline: pd.DataFrame) -> float:
+def matched_queue_wait_ratio(run: pd.DataFrame, baseline_waits: pd.Series) -> float:
     """Mean wait of the run's queue jobs (those that went through the queue and ran) over the
-    mean wait the same jobs had in the baseline run."""
+    mean wait the same jobs had in the baseline run (``baseline_waits``, by job id)."""
     outcome = run["outcome"].to_numpy()
     queued = (outcome == "requeued") | ((outcome == "ran") & (run["kind"].to_numpy() == "queue"))
     if not queued.any():
         return math.nan
     waits = (run["start_time"] - run["submit_time"]).to_numpy()[queued]
-    before = (baseline["start_time"] - baseline["submit_time"]).to_numpy()[queued]
+    before = baseline_waits.loc[run["job_id"].to_numpy()[queued]].to_numpy()
     return float(waits.mean() / before.mean()) if before.mean() > 0 else math.nan
 
 
