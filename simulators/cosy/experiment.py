@@ -186,13 +186,11 @@ BASELINE_WAIT = "baseline_wait"
 
 
 def baseline_run(jobs: pd.DataFrame, nodes: int) -> tuple[dict, pd.DataFrame]:
-    """The run without reservations: its metrics (with the submission span) and ``jobs``
-    with each job's wait in it (``BASELINE_WAIT``), which every point's ``q_matched`` needs."""
+    """The run without reservations: its metrics (with the submission span) and its schedule."""
     result = simulate_cosy(default_inputs(jobs, nodes, "requested"), nodes)
-    metrics = result.metrics
     submits = jobs["submit_time"]
-    metrics["submission_span"] = float(submits.max() - submits.min())
-    return metrics, jobs.assign(**{BASELINE_WAIT: jobs["job_id"].map(waits_by_job(result.schedule))})
+    result.metrics["submission_span"] = float(submits.max() - submits.min())
+    return result.metrics, result.schedule
 
 
 def waits_by_job(schedule: pd.DataFrame) -> pd.Series:
@@ -233,19 +231,25 @@ def generate_workload(workload: str | TraceSlices, n_jobs: int, nodes: int, load
 
 def tune_workload(seed: int, n_jobs: int, nodes: int, target: float, workload: str | TraceSlices = LUBLIN_FEITELSON) -> TunedWorkload | None:
     """Bisect the offered load (log scale) until the baseline utilization is ``target``;
-    None if it cannot get within ``UTILIZATION_TOLERANCE``."""
+    None if it cannot get within ``UTILIZATION_TOLERANCE``.  The jobs keep their wait in
+    the baseline run (``BASELINE_WAIT``), which every point's ``q_matched`` needs."""
     low, high = math.log(LOAD_RANGE[0]), math.log(LOAD_RANGE[1])
-    best = None
+    best = None  # (distance to the target, load, metrics, jobs, schedule)
     for _ in range(TUNING_STEPS):
         load = math.exp((low + high) / 2)
-        metrics, jobs = baseline_run(generate_workload(workload, n_jobs, nodes, load, seed), nodes)
-        if best is None or abs(metrics["utilization"] - target) < abs(best.baseline["utilization"] - target):
-            best = TunedWorkload(seed, load, metrics, jobs)
+        jobs = generate_workload(workload, n_jobs, nodes, load, seed)
+        metrics, schedule = baseline_run(jobs, nodes)
+        distance = abs(metrics["utilization"] - target)
+        if best is None or distance < best[0]:
+            best = (distance, load, metrics, jobs, schedule)
         if metrics["utilization"] < target:
             low = math.log(load)
         else:
             high = math.log(load)
-    return best if abs(best.baseline["utilization"] - target) <= UTILIZATION_TOLERANCE else None
+    distance, load, metrics, jobs, schedule = best
+    if distance > UTILIZATION_TOLERANCE:
+        return None
+    return TunedWorkload(seed, load, metrics, jobs.assign(**{BASELINE_WAIT: jobs["job_id"].map(waits_by_job(schedule))}))
 
 
 def select_workloads(
