@@ -1,0 +1,204 @@
+"""The verdict engine on constructed data whose answers are known by hand."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports.ledger import (
+    LEDGER_COLUMNS,
+    Claim,
+    Measurement,
+    NotMeasured,
+    Part,
+    interval,
+    judge,
+    ledger,
+    paired,
+    per_seed,
+    slopes,
+    verdict_counts,
+)
+
+SEEDS = (1, 2, 3, 4, 5)
+
+
+def claim(kind="ordering", **fields):
+    values = fields.pop("values", (1.0,) * len(SEEDS))
+    parts = fields.pop("parts", None)
+    stochastic = fields.pop("stochastic", True)
+    if parts is None:
+        parts = (Part("", tuple(values), SEEDS[: len(values)] if stochastic else ()),)
+    measurement = Measurement(tuple(parts), stochastic)
+    base = dict(claim_id="X1", location="Fig. 1", statement="s", kind=kind, paper_value="p", measure="m",
+                compute=lambda results: measurement)
+    base.update(fields)
+    return Claim(**base)
+
+
+def test_interval_is_the_student_t_interval():
+    # mean 3, sample sd sqrt(2.5), n 5: half-width t(0.975, 4) * sd / sqrt(5) = 2.776445 * 0.707107
+    mean, low, high = interval([1, 2, 3, 4, 5])
+    assert mean == 3
+    assert high - mean == pytest.approx(2.776445 * math.sqrt(2.5) / math.sqrt(5), rel=1e-6)
+    assert low == pytest.approx(2 * mean - high)
+
+
+def test_one_value_has_no_interval():
+    mean, low, high = interval([4.0])
+    assert mean == 4.0 and math.isnan(low) and math.isnan(high)
+
+
+def test_ordering_holds_when_every_paired_difference_is_positive():
+    verdict = judge(claim(values=[1.0, 1.2, 0.9, 1.1, 1.0]), {})
+    assert verdict.verdict == "reproduced" and verdict.seeds == 5 and verdict.low > 0
+
+
+def test_ordering_is_broken_when_the_interval_lies_on_the_other_side():
+    assert judge(claim(values=[-1.0, -1.2, -0.9, -1.1, -1.0]), {}).verdict == "not_reproduced"
+
+
+def test_differences_that_change_sign_are_inconclusive():
+    verdict = judge(claim(values=[1.0, -1.0, 0.5, -0.5, 0.2]), {})
+    assert verdict.verdict == "inconclusive"
+    assert verdict.low < 0 < verdict.high
+
+
+def test_side_below_a_threshold():
+    below = claim(kind="threshold", side="below", bound=240.0, values=[100, 120, 110, 90, 130])
+    above = claim(kind="threshold", side="below", bound=240.0, values=[300, 320, 310, 290, 330])
+    assert judge(below, {}).verdict == "reproduced"
+    assert judge(above, {}).verdict == "not_reproduced"
+
+
+def test_fewer_than_five_seeds_never_decide():
+    verdict = judge(claim(values=[5.0, 5.1, 5.2, 5.3]), {})
+    assert verdict.verdict == "inconclusive" and "at least 5" in verdict.reason
+
+
+def test_value_inside_the_band_is_reproduced():
+    values = [50.0, 51.0, 49.0, 50.5, 49.5]
+    assert judge(claim(kind="value", target=52.5, tolerance=5.0, values=values), {}).verdict == "reproduced"
+
+
+def test_value_outside_the_band_with_the_papers_sign_is_partial():
+    values = [20.0, 21.0, 19.0, 20.5, 19.5]
+    verdict = judge(claim(kind="value", target=52.5, tolerance=5.0, values=values), {})
+    assert verdict.verdict == "partial" and "sign" in verdict.reason
+
+
+def test_value_of_the_opposite_sign_is_not_reproduced():
+    values = [-53.0, -52.0, -54.0, -53.5, -52.5]
+    assert judge(claim(kind="value", target=52.5, tolerance=5.0, values=values), {}).verdict == "not_reproduced"
+
+
+def test_a_wide_interval_around_the_papers_value_is_inconclusive():
+    # The ICS case from the issue: five seeds from -41 % to +53 % around a paper value of 52.5 %.
+    values = [-41.0, 53.0, 10.0, 30.0, -5.0]
+    assert judge(claim(kind="value", target=52.5, tolerance=10.0, values=values), {}).verdict == "inconclusive"
+
+
+def test_direction_right_size_off_is_partial():
+    verdict = judge(claim(target=50.0, tolerance=10.0, values=[10.0, 11.0, 9.0, 10.5, 9.5]), {})
+    assert verdict.verdict == "partial" and "direction right" in verdict.reason
+
+
+def test_deterministic_value_is_judged_on_itself():
+    assert judge(claim(values=[0.3], stochastic=False), {}).verdict == "reproduced"
+    assert judge(claim(values=[0.0], stochastic=False), {}).verdict == "not_reproduced"
+
+
+def test_parts_holding_on_a_subset_give_partial_and_name_it():
+    good = Part("load 0.25", (1.0, 1.1, 0.9, 1.0, 1.2), SEEDS)
+    bad = Part("load 0.75", (-1.0, -1.1, -0.9, -1.0, -1.2), SEEDS)
+    verdict = judge(claim(parts=(good, bad)), {})
+    assert verdict.verdict == "partial"
+    assert verdict.reason.startswith("holds at load 0.25;")
+    assert verdict.ours == pytest.approx(-1.04)
+
+
+def test_parts_all_broken_or_undecided_are_not_reproduced():
+    bad = Part("a", (-1.0, -1.1, -0.9, -1.0, -1.2), SEEDS)
+    unsure = Part("b", (1.0, -1.0, 0.5, -0.5, 0.2), SEEDS)
+    assert judge(claim(parts=(bad, unsure)), {}).verdict == "not_reproduced"
+    good = Part("c", (1.0, 1.1, 0.9, 1.0, 1.2), SEEDS)
+    assert judge(claim(parts=(good, unsure)), {}).verdict == "inconclusive"
+
+
+def test_not_measured_and_hardware_claims_are_not_attempted():
+    def missing(results):
+        raise NotMeasured("the quick profile does not run Fig. 9")
+
+    assert judge(claim(compute=missing), {}).verdict == "not_attempted"
+    hardware = Claim("H1", "Table 2", "s", "value", "3 us", "m", target=3.0, tolerance=1.0,
+                     not_attempted="measured on the authors' cluster")
+    verdict = judge(hardware, {})
+    assert verdict.verdict == "not_attempted" and "cluster" in verdict.reason
+
+
+def test_claims_refuse_inconsistent_definitions():
+    with pytest.raises(ValueError):
+        Claim("V", "Fig. 1", "s", "value", "p", "m", compute=lambda r: None)  # a value without its target
+    with pytest.raises(ValueError):
+        Claim("V", "Fig. 1", "s", "slope", "p", "m", compute=lambda r: None)
+    with pytest.raises(ValueError):
+        Claim("V", "Fig. 1", "s", "ordering", "p", "m")  # neither compute nor reason
+
+
+def test_compute_errors_propagate():
+    def broken(results):
+        raise KeyError("no such table")
+
+    with pytest.raises(KeyError):
+        judge(claim(compute=broken), {})
+
+
+RUNS = pd.DataFrame({
+    "seed": [1, 2, 3, 1, 2, 3],
+    "policy": ["a", "a", "a", "b", "b", "b"],
+    "wait": [10.0, 12.0, 14.0, 7.0, 8.0, 9.0],
+})
+
+
+def test_paired_statistics_pair_by_seed():
+    a = per_seed(RUNS, "wait", {"policy": "a"})
+    b = per_seed(RUNS.iloc[::-1], "wait", {"policy": "b"})  # row order must not matter
+    assert list(paired(a, b)) == [3.0, 4.0, 5.0]
+    assert list(paired(a, b, "relative")) == pytest.approx([3 / 7, 4 / 8, 5 / 9])
+
+
+def test_pairing_refuses_different_seeds():
+    a = per_seed(RUNS, "wait", {"policy": "a"})
+    with pytest.raises(ValueError, match="same seeds"):
+        paired(a, a.iloc[:2])
+
+
+def test_missing_rows_are_not_measured():
+    with pytest.raises(NotMeasured):
+        per_seed(RUNS, "wait", {"policy": "c"})
+
+
+def test_slopes_per_seed():
+    frame = pd.DataFrame({"seed": [1, 1, 1, 2, 2, 2], "x": [0, 1, 2] * 2, "y": [0, 2, 4, 1, 1, 1]})
+    assert list(slopes(frame, "x", "y")) == pytest.approx([2.0, 0.0])
+
+
+def test_ledger_rows_and_counts():
+    claims = [
+        claim(claim_id="A", values=[1, 1.1, 0.9, 1, 1.2]),
+        claim(claim_id="B", values=[-1, -1.1, -0.9, -1, -1.2]),
+        Claim("C", "Table 2", "s", "value", "3 us", "m", target=3.0, tolerance=1.0, not_attempted="hardware"),
+    ]
+    frame = ledger("demo", claims, {}, "quick")
+    assert tuple(frame.columns[: len(LEDGER_COLUMNS)]) == LEDGER_COLUMNS
+    assert list(frame["verdict"]) == ["reproduced", "not_reproduced", "not_attempted"]
+    counts = verdict_counts(frame).iloc[0]
+    assert (counts["reproduced"], counts["not_reproduced"], counts["not_attempted"], counts["claims"]) == (1, 1, 1, 3)
+    with pytest.raises(ValueError, match="repeat"):
+        ledger("demo", claims + claims[:1], {}, "quick")
+
+
+def test_seed_columns_report_the_smallest_part():
+    parts = (Part("a", tuple(np.ones(5) + np.arange(5) / 10), SEEDS), Part("b", (1.0, 1.0, 1.1, 1.0, 1.0, 1.2), (1, 2, 3, 4, 5, 6)))
+    assert judge(claim(parts=parts), {}).seeds == 5
