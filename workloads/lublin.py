@@ -35,9 +35,12 @@ Arrivals
     no weekly cycle.  The first job arrives at time 0, midnight.
 
 Requested times
-    The model has none; every job's requested time equals its runtime (perfect user
-    estimates).  Fitted models (:mod:`workloads.fitting`) add the observed
-    requested-time accuracy.
+    The model has none.  By default they come from the user-estimate model of Tsafrir,
+    Etsion and Feitelson (:mod:`workloads.estimates`) with the maximal estimate
+    ``max_estimate``: the smallest whole hour at or above the runtime cap (46 h with the
+    defaults), so no estimate is below its runtime or above that maximum.  Asked for
+    exact estimates, every job's requested time equals its runtime.  Fitted models
+    (:mod:`workloads.fitting`) use the observed requested-time accuracy instead.
 
 A target load scales every arrival gap by one constant (:func:`workloads.load.place_arrivals`);
 without a target the model's own arrival rate is kept.
@@ -45,11 +48,14 @@ without a target the model's own arrival rate is kept.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from workloads.cycle import SECONDS_PER_DAY, ArrivalCycle
+from workloads.estimates import HOUR, tsafrir_estimates
 from workloads.jobs import (
     check_synthesis_request,
     independent_streams,
@@ -139,12 +145,21 @@ def lublin_runtimes(rng: np.random.Generator, sizes: np.ndarray, runtimes: dict)
     return np.maximum(np.round(np.exp(log_runtimes)), 1.0)
 
 
+def max_estimate(runtimes: dict) -> int:
+    """The estimate model's maximal estimate: the smallest whole hour at or above the runtime cap."""
+    return int(math.ceil(math.exp(runtimes["max_log_runtime"]) / HOUR)) * HOUR
+
+
 def generate_lublin_feitelson(
-    parameters: dict, n_jobs: int, machine_procs: int, seed: int, target_utilization: float | None
+    parameters: dict, n_jobs: int, machine_procs: int, seed: int, target_utilization: float | None,
+    exact_estimates: bool = False,
 ) -> tuple[pd.DataFrame, float]:
-    """Jobs from the model with the given parameters; returns them and the gap scale used."""
+    """Jobs from the model with the given parameters; returns them and the gap scale used.
+
+    Requested times come from the estimate model, or equal the runtimes with ``exact_estimates``
+    (a stream of their own, so the other columns do not depend on the choice)."""
     check_synthesis_request(n_jobs, machine_procs, seed, target_utilization)
-    size_rng, runtime_rng, arrival_rng = independent_streams(seed, 3)
+    size_rng, runtime_rng, arrival_rng, estimate_rng = independent_streams(seed, 4)
     size_model = SizeModel(**parameters["sizes"]).for_machine(machine_procs)
     sizes = size_model.sizes_from_uniforms(size_rng.random(n_jobs), machine_procs)
     runtimes = lublin_runtimes(runtime_rng, sizes, parameters["runtimes"])
@@ -159,20 +174,25 @@ def generate_lublin_feitelson(
     submit_times, gap_scale = place_arrivals(
         np.exp(log_gaps), daily_cycle(arrivals), float(np.sum(sizes * runtimes)), machine_procs, target_utilization
     )
-    return synthetic_job_table(submit_times, runtimes, sizes, runtimes), gap_scale
+    estimates = runtimes if exact_estimates else tsafrir_estimates(
+        estimate_rng, runtimes, max_estimate(parameters["runtimes"])
+    )
+    return synthetic_job_table(submit_times, runtimes, sizes, estimates), gap_scale
 
 
 def lublin_feitelson_jobs(
-    n_jobs: int, machine_procs: int, seed: int, target_utilization: float | None = None
+    n_jobs: int, machine_procs: int, seed: int, target_utilization: float | None = None, exact_estimates: bool = False
 ) -> pd.DataFrame:
     """``n_jobs`` jobs of the Lublin-Feitelson model (published defaults) for ``machine_procs`` processors.
 
     Returns a canonical job table (:mod:`parsers.schema`) sorted by submit time, job ids
-    1..n, whole-second times, ``requested_time`` equal to ``run_time`` (the model has no
-    requested-time part), status 1 and every other field -1.  With
+    1..n, whole-second times, ``requested_time`` from the estimate model (equal to
+    ``run_time`` with ``exact_estimates``), status 1 and every other field -1.  With
     ``target_utilization`` the offered load (:mod:`workloads.load`) is that value;
     without, the model's own arrival rate is kept.  The same arguments always give the
     same table.  Bad arguments raise :class:`schedlab.errors.SchedlabError`.
     """
-    jobs, _ = generate_lublin_feitelson(DEFAULT_PARAMETERS, n_jobs, machine_procs, seed, target_utilization)
+    jobs, _ = generate_lublin_feitelson(
+        DEFAULT_PARAMETERS, n_jobs, machine_procs, seed, target_utilization, exact_estimates
+    )
     return jobs

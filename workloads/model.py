@@ -9,7 +9,10 @@ A model is one JSON object.  Every model has
   SHA-256 of its decompressed content, its machine size and how many jobs were used).
 
 A ``lublin-feitelson-1999`` model holds ``parameters`` with the sections ``sizes``,
-``runtimes`` and ``arrivals`` of :data:`workloads.lublin.DEFAULT_PARAMETERS`.
+``runtimes`` and ``arrivals`` of :data:`workloads.lublin.DEFAULT_PARAMETERS`, and may say
+where requested times come from in ``requested_times``: ``"tsafrir-etsion-feitelson-2005"``
+(the user-estimate model of :mod:`workloads.estimates`; the built-in model's default) or
+``"exact"`` (requested time = runtime; also what a document without the field means).
 
 A ``fitted`` model holds:
 
@@ -52,7 +55,7 @@ from pathlib import Path
 
 from schedlab.atomic import write_text
 from schedlab.errors import SchedlabError
-from workloads import lublin
+from workloads import estimates, lublin
 from workloads.distributions import FAMILY_PARAMETERS
 
 SCHEMA_NAME = "schedlab-workload-model"
@@ -66,15 +69,26 @@ class ModelError(SchedlabError):
     """A workload model document that does not follow the schema."""
 
 
-def builtin_lublin_feitelson_model() -> dict:
-    """The Lublin-Feitelson model with its published default parameters, as a document."""
+EXACT_ESTIMATES = "exact"
+REQUESTED_TIME_MODELS = (estimates.MODEL_NAME, EXACT_ESTIMATES)
+
+
+def builtin_lublin_feitelson_model(requested_times: str = estimates.MODEL_NAME) -> dict:
+    """The Lublin-Feitelson model with its published default parameters, as a document;
+    requested times from ``requested_times`` (one of ``REQUESTED_TIME_MODELS``)."""
     return {
         "schema": SCHEMA_NAME,
         "schema_version": SCHEMA_VERSION,
         "kind": lublin.MODEL_NAME,
         "source": {"citation": lublin.CITATION},
         "parameters": {section: dict(values) for section, values in lublin.DEFAULT_PARAMETERS.items()},
+        "requested_times": requested_times,
     }
+
+
+def exact_estimates(document: dict) -> bool:
+    """Whether a Lublin-Feitelson document asks for requested times equal to runtimes."""
+    return document.get("requested_times", EXACT_ESTIMATES) == EXACT_ESTIMATES
 
 
 BUILTIN_MODELS = {f"builtin:{lublin.MODEL_NAME}": builtin_lublin_feitelson_model}
@@ -201,6 +215,9 @@ def _check_lublin_feitelson(document) -> None:
     arrivals = "parameters.arrivals"
     for name in ("log_gap_shape", "rush_to_all_ratio", "log_gap_scale", "max_log_gap", "daily_cycle_shape", "daily_cycle_scale"):
         _positive(document, f"{arrivals}.{name}")
+    requested = document.get("requested_times", EXACT_ESTIMATES)
+    if requested not in REQUESTED_TIME_MODELS:
+        raise ModelError(f"field 'requested_times' must be one of {REQUESTED_TIME_MODELS}, got {requested!r}")
 
 
 def validate_model(document) -> dict:

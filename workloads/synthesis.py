@@ -43,7 +43,7 @@ from workloads.jobs import (
     synthetic_job_table,
 )
 from workloads.load import offered_load, place_arrivals
-from workloads.model import FITTED, PERCENTILES, SIZE_PARAMETERS, validate_model
+from workloads.model import FITTED, PERCENTILES, SIZE_PARAMETERS, exact_estimates, validate_model
 from workloads.sizes import SizeModel
 
 
@@ -154,7 +154,7 @@ def synthesize_with_details(
         jobs, gap_scale = synthesize_fitted(model, n_jobs, machine_procs, target_utilization, seed)
     else:
         jobs, gap_scale = lublin.generate_lublin_feitelson(
-            model["parameters"], n_jobs, machine_procs, seed, target_utilization
+            model["parameters"], n_jobs, machine_procs, seed, target_utilization, exact_estimates(model)
         )
     spans_time = jobs["submit_time"].iloc[-1] > jobs["submit_time"].iloc[0]
     return Synthesis(jobs, gap_scale, offered_load(jobs, machine_procs) if spans_time else float("nan"))

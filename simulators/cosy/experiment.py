@@ -66,7 +66,7 @@ from simulators.cosy.notice import NoNotice, notice_policy
 from simulators.cosy.scheduler import EXACT_START, ReservationRequest
 from simulators.cosy.simulate import simulate_cosy
 from workloads.log_uniform import log_uniform_jobs
-from workloads.model import builtin_lublin_feitelson_model
+from workloads.model import EXACT_ESTIMATES, builtin_lublin_feitelson_model
 from workloads.synthesis import synthesize
 from workloads.trace_slice import slice_count, trace_slice
 
@@ -223,7 +223,7 @@ def generate_workload(workload: str | TraceSlices, n_jobs: int, nodes: int, load
     if isinstance(workload, TraceSlices):
         return workload.generate(n_jobs, nodes, load, seed)
     if workload == LUBLIN_FEITELSON:
-        return synthesize(builtin_lublin_feitelson_model(), n_jobs, nodes, load, seed)
+        return synthesize(builtin_lublin_feitelson_model(EXACT_ESTIMATES), n_jobs, nodes, load, seed)
     if workload in LOG_UNIFORM_MODELS:
         return log_uniform_jobs(n_jobs, nodes, seed, load, **LOG_UNIFORM_MODELS[workload])
     raise ValueError(f"unknown workload model {workload!r}; choose one of {WORKLOAD_MODELS}")
