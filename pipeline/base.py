@@ -180,19 +180,29 @@ class SchedlabTask(luigi.Task):
                 raise TypeError(f"{self} requires {task}, which is not a SchedlabTask: its output is not keyed")
         return required
 
-    def identity(self) -> dict:
-        """Everything the key hashes; also written to ``task.json`` next to the outputs."""
+    def identity(self, known_keys: dict[str, str] | None = None) -> dict:
+        """Everything the key hashes; also written to ``task.json`` next to the outputs.
+
+        ``known_keys`` (task id -> key) lets one computation reuse the key of a task that
+        several others require, instead of walking its requirements again each time.
+        """
+        known_keys = {} if known_keys is None else known_keys
         return {
             "task": self.get_task_family(),
             "parameters": self.to_str_params(only_significant=True),
             "code_versions": self.code_versions(),
             "input_fingerprint": self.input_fingerprint(),
-            "requirements": sorted(task.task_key() for task in self.keyed_requirements()),
+            "requirements": sorted(task._key(known_keys) for task in self.keyed_requirements()),
         }
 
     def task_key(self) -> str:
-        canonical = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode()).hexdigest()[:KEY_LENGTH]
+        return self._key({})
+
+    def _key(self, known_keys: dict[str, str]) -> str:
+        if self.task_id not in known_keys:
+            canonical = json.dumps(self.identity(known_keys), sort_keys=True, separators=(",", ":"))
+            known_keys[self.task_id] = hashlib.sha256(canonical.encode()).hexdigest()[:KEY_LENGTH]
+        return known_keys[self.task_id]
 
     def label(self) -> str:
         """Readable part of the directory name: the parameter values; override to shorten."""
