@@ -2,15 +2,20 @@
 
     CosyWorkloads(jobs, workloads, workload) --> CosyPoint(share, policy, factor, workload) --+--> CosyReport(profile)
 
-``CosyReport(profile="quick"|"paper")`` writes ``index.md`` / ``index.html``, the figures
-(PNG and SVG) and the tables (CSV, Markdown, LaTeX); the grids are
-``simulators.cosy.experiment.PROFILES``.  ``--trace-slices '["KTH-SP2-1996-2.2"]'`` adds the
+``CosyReport(profile="quick"|"paper")`` writes ``index.md`` / ``index.html``, the claims
+ledger (``claims.csv`` / ``.md`` / ``.tex``), the figures (PNG and SVG) and the tables (CSV,
+Markdown, LaTeX); the grids are ``simulators.cosy.experiment.PROFILES``.  The report reads
+result tables only: this module hands it ``report_parameters`` (the profile the runs used,
+the machine, the policy labels, each workload's selection and estimate source), which it
+writes to ``parameters.json``.  ``--trace-slices '["KTH-SP2-1996-2.2"]'`` adds the
 slices of those traces (found in the configured trace directories, cleaned by
 ``CleanTrace``) to the regime diagnostic: the spec's other DEFAULT workload.  Domain code:
 ``simulators.cosy``; pages and figures: ``reports.cosy``.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import luigi
 import pandas as pd
@@ -20,10 +25,15 @@ from pipeline.trace_tasks import CleanTrace
 from reports.cosy import write_cosy_report
 from simulators.cosy.experiment import (
     EXPERIMENT_POLICIES,
+    LOG_UNIFORM_MODELS,
     LUBLIN_FEITELSON,
     MACHINE_NODES,
+    NODE_BOUND,
+    ORACLE,
     PROFILES,
+    REQUEUE,
     TARGET_BASELINE_UTILIZATION,
+    UTILIZATION_TOLERANCE,
     TraceSlices,
     TunedWorkload,
     check_workload_name,
@@ -145,6 +155,42 @@ class CosyReport(SchedlabTask):
             ],
             ignore_index=True,
         )
-        selections = [read_json(task.output_file("selection.json")) for task in required["workloads"]]
+        selections = [
+            {**read_json(task.output_file("selection.json")),
+             "estimates": estimate_source(pd.read_parquet(task.output_file("jobs.parquet")))}
+            for task in required["workloads"]
+        ]
         with self.writing_output() as directory:
-            write_cosy_report(directory, PROFILES[self.profile], runs, baselines, selections)
+            write_cosy_report(directory, report_parameters(PROFILES[self.profile], selections), runs, baselines)
+
+
+def estimate_source(jobs: pd.DataFrame) -> str:
+    """Where the workloads' run-time estimates come from, read off their job tables: the
+    simulations schedule by requested time, so say whether it equals the run time."""
+    exact = (jobs["requested_time"] == jobs["run_time"]).mean()
+    if exact == 1.0:
+        return "exact estimates (requested time = run time for every job)"
+    return f"requested times of the workload ({100 * exact:.0f} % of jobs exact)"
+
+
+def report_parameters(profile, selections: list[dict]) -> dict:
+    """What the report needs to know about the runs, as plain data (``parameters.json``).
+
+    The ledger judges the paper's setting: the Lublin-Feitelson workloads (standing in for
+    the paper's Cirne-Berman model) at the profile's first workload size, 100 jobs as in the
+    paper; paper rows are compared at the policy n nearest the paper's measured n.
+    """
+    return {
+        "profile": dataclasses.asdict(profile),
+        "nodes": MACHINE_NODES,
+        "target_baseline_utilization": TARGET_BASELINE_UTILIZATION,
+        "utilization_tolerance": UTILIZATION_TOLERANCE,
+        "policies": {"oracle": ORACLE, "requeue": REQUEUE, "node_bound": NODE_BOUND},
+        "log_uniform_models": LOG_UNIFORM_MODELS,
+        "ledger": {
+            "workload": LUBLIN_FEITELSON,
+            "jobs": profile.variants[0][0],
+            "compared_at": "the grid's policy n nearest the paper's measured n",
+        },
+        "workloads": selections,
+    }

@@ -73,6 +73,7 @@ def _baselines(workloads, name: str) -> pd.DataFrame:
 
 
 def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
+    from pipeline.cosy import report_parameters
     from reports.cosy import write_cosy_report
 
     runs, baselines, selections = _tiny_inputs()
@@ -80,7 +81,7 @@ def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
     for name in ("first", "second"):
         directory = tmp_path / name
         directory.mkdir()
-        write_cosy_report(directory, TINY, runs, baselines, selections)
+        write_cosy_report(directory, report_parameters(TINY, selections), runs, baselines)
         contents.append({path.name: path.read_bytes() for path in sorted(directory.iterdir())})
     assert contents[0] == contents[1]
     names = set(contents[0])
@@ -90,11 +91,12 @@ def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
         assert {f"{stem}.csv", f"{stem}.md", f"{stem}.tex"} <= names
     index = contents[0]["index.md"].decode()
     assert "| 20 | 5.59 | 0.93 | 37 | 1 |" in index  # the paper's row beside ours
-    assert "Comparison of trends" in index
+    assert "Claims ledger" in index and "Setup (generated from the parameters the runs used)" in index
+    assert {"claims.csv", "claims.md", "claims.tex", "parameters.json", "baselines.csv"} <= names
     assert "refused reservations join the queue" in index
     assert "One workload at a time" in index
     assert "reservations bound to nodes when accepted" in index
-    assert "Diagnostic: a steady workload" in index
+    assert "Diagnostic: other workloads" in index
     assert set(pd.read_csv(tmp_path / "first" / "runs.csv")["workload"]) == {"lublin-feitelson", "log-uniform"}
 
 
@@ -247,7 +249,7 @@ def test_report_adds_the_slices_of_a_configured_trace(tmp_path, monkeypatch):
     from parsers.header import SwfHeader
     from parsers.swf import write_swf
     from pipeline import settings
-    from pipeline.cosy import CosyWorkloads
+    from pipeline.cosy import CosyWorkloads, report_parameters
     from reports.cosy import write_cosy_report
     from workloads.log_uniform import log_uniform_jobs
 
@@ -270,7 +272,8 @@ def test_report_adds_the_slices_of_a_configured_trace(tmp_path, monkeypatch):
     baselines = pd.concat([baselines, _baselines(chosen, "slices:toy")], ignore_index=True)
     selections = [*selections, selection]
     (tmp_path / "report").mkdir()
-    write_cosy_report(tmp_path / "report", TINY, pd.concat([runs, slice_runs], ignore_index=True), baselines, selections)
+    write_cosy_report(tmp_path / "report", report_parameters(TINY, selections), pd.concat([runs, slice_runs], ignore_index=True),
+                      baselines)
     index = (tmp_path / "report" / "index.md").read_text()
     assert f"slices:toy: {selection['workloads']} of the 6 slices tried reach the baseline" in index
     regime = pd.read_csv(tmp_path / "report" / "regime_summary.csv")
