@@ -6,8 +6,10 @@
 ``schedule.parquet`` (one row per job) and ``summary.json`` (the point, its metrics and
 the mean queue depth by hour of day).  ``BandwidthReport(profile="quick"|"paper")``
 requires every point of the profile on each of its seeds (``simulators.bandwidth.experiments``)
-and writes the report through ``reports.bandwidth`` (means over seeds; Fig. 9 averages the
-seeds' queue depths).
+and hands ``reports.bandwidth`` what it shows, as data: the result tables (``runs``: one row
+per run and seed; ``queue_depth``: Migration Only's queue by hour, per seed) and the
+parameters the runs used (profile, system, strategies' constants, each workload's recipe and
+measured offered load), so the report imports nothing from the simulator.
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ import dataclasses
 import logging
 
 import luigi
-import numpy as np
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
 from reports.bandwidth import write_bandwidth_report
-from simulators.bandwidth.experiments import PROFILES, points
-from simulators.bandwidth.placement import STRATEGIES
-from simulators.bandwidth.simulate import Point, simulate
-from simulators.bandwidth.workload import WORKLOADS
+from simulators.bandwidth import workload as workloads
+from simulators.bandwidth.experiments import LIMITS, PROFILES, SWEPT, WORKLOADS, points
+from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD, STRATEGIES
+from simulators.bandwidth.sharing import PROCESSING_SHARE
+from simulators.bandwidth.simulate import MAX_WAITING, Point, simulate
+from simulators.multicluster.topology import STAR_LINK_MBPS, star_4x100
 
 logger = logging.getLogger("luigi-interface")
 
@@ -32,7 +35,7 @@ logger = logging.getLogger("luigi-interface")
 class BandwidthPoint(SchedlabTask):
     """One run: one workload on the 4 x 100 star, one strategy, one PPBW (None: U[0, 300])."""
 
-    workload = luigi.ChoiceParameter(choices=WORKLOADS)
+    workload = luigi.ChoiceParameter(choices=workloads.WORKLOADS)
     strategy = luigi.ChoiceParameter(choices=tuple(STRATEGIES))
     ppbw = luigi.OptionalFloatParameter(default=None)
     information = luigi.FloatParameter(default=1.0)
@@ -53,25 +56,82 @@ class BandwidthPoint(SchedlabTask):
                                                     "queue_by_hour": run.queue_by_hour.tolist()})
 
 
+def offered_load(workload: workloads.Workload, total_nodes: int) -> float:
+    """Node-seconds the jobs hold (rectangular sizes, T_E0) per node-second between the first and last arrival."""
+    span = float(workload.submit.max() - workload.submit.min())
+    return float((workload.nodes * workload.base_time).sum()) / (total_nodes * span)
+
+
+def workload_recipes() -> dict[str, str]:
+    """How each workload is built, from the constants ``simulators.bandwidth.workload`` uses."""
+    low, high = workloads.SYNTHETIC_SIZES
+    return {
+        "realistic": "Lublin-Feitelson model with its published default parameters (not fitted to traces: daily "
+                     "cycle, no weekly cycle), arrivals placed at a requested offered load of "
+                     f"{workloads.REALISTIC_LOAD:g} per cluster",
+        "synthetic": f"Poisson arrivals with a mean gap of {workloads.SYNTHETIC_MEAN_GAP:g} s per cluster; T_E0 "
+                     f"exponential with mean {workloads.SYNTHETIC_MEAN_RUNTIME:g} s; sizes uniform on {low}..{high}",
+        "A": "the realistic jobs on Poisson arrivals with the realistic stream's mean gap",
+        "B": "the synthetic jobs on Lublin-Feitelson arrival times (daily cycle) placed at the synthetic stream's "
+             "offered load",
+        "C": f"the realistic jobs of {workloads.SMALL_JOB} or more processors at the arrival times they have in the "
+             "realistic stream (arrivals kept, not rescaled: the offered load falls with the removed jobs)",
+        "D": "C's jobs on Poisson arrivals with C's mean gap",
+    }
+
+
+def report_parameters(profile_name: str) -> dict:
+    """Everything the page says about the setup, taken from the objects the runs used."""
+    profile = PROFILES[profile_name]
+    topology = star_4x100()
+    total_nodes = int(topology.total_nodes)
+    recipes = workload_recipes()
+    described = {}
+    for name in WORKLOADS:
+        loads = [offered_load(workloads.make_workload(name, profile.jobs_per_cluster, seed), total_nodes)
+                 for seed in profile.seeds]
+        described[name] = {"recipe": recipes[name], "offered_load_per_seed": loads,
+                           "estimates": "none used: FPFS without reservations never reads a run-time estimate"}
+    return {
+        "profile": {"name": profile_name, **dataclasses.asdict(profile)},
+        "paper_jobs_per_cluster": PROFILES["paper"].jobs_per_cluster,
+        "system": {"clusters": len(topology.capacities), "nodes_per_cluster": [int(c) for c in topology.capacities],
+                   "link_mbps": STAR_LINK_MBPS, "processing_share": PROCESSING_SHARE,
+                   "max_waiting": MAX_WAITING},
+        "strategies": {"labels": LABELS, "swept": list(SWEPT), "limits": list(LIMITS),
+                       "lslt_threshold": LSLT_THRESHOLD, "chunk_share": CHUNK_SHARE},
+        "ppbw_range": list(workloads.PPBW_RANGE),
+        "workloads": described,
+    }
+
+
+def result_tables(summaries) -> dict[str, pd.DataFrame]:
+    """``runs`` (one row per run: the point and its metrics; ``ppbw_mixed`` where each job draws its
+    PPBW) and ``queue_depth`` (Migration Only's mean waiting jobs by hour, per workload and seed)."""
+    rows, depths = [], []
+    for summary in summaries:
+        point = summary["point"]
+        rows.append({**point, "ppbw_mixed": point["ppbw"] is None, **summary["metrics"]})
+        if point["strategy"] == "migration_only":
+            depths += [{"workload": point["workload"], "seed": point["seed"], "hour": hour, "waiting_jobs": depth}
+                       for hour, depth in enumerate(summary["queue_by_hour"])]
+    runs = pd.DataFrame(rows).astype({"ppbw": float})
+    runs = runs.sort_values(["workload", "strategy", "ppbw_mixed", "ppbw", "information", "seed"]).reset_index(drop=True)
+    return {"runs": runs, "queue_depth": pd.DataFrame(depths)}
+
+
 class BandwidthReport(SchedlabTask):
-    """Figs. 5-13 and Tables 1-2 regenerated beside the paper's surviving numbers."""
+    """Figs. 5-13, Tables 1-2 and the claims ledger from every run of a profile."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
-    code_modules = ("reports.bandwidth",)
+    code_modules = ("reports.bandwidth", "simulators.bandwidth.workload")
 
     def requires(self):
         return [BandwidthPoint.of(point) for point in points(PROFILES[self.profile])]
 
     def run(self):
-        rows, queue_by_hour = [], {}
-        for task in self.requires():
-            summary = read_json(task.output_file("summary.json"))
-            rows.append({**summary["point"], **summary["metrics"]})
-            point = summary["point"]
-            if point["strategy"] == "migration_only" and point["workload"] in ("realistic", "synthetic"):
-                queue_by_hour.setdefault(point["workload"], []).append(summary["queue_by_hour"])
-        queue_by_hour = {workload: np.mean(depths, axis=0) for workload, depths in queue_by_hour.items()}
-        runs = pd.DataFrame(rows).astype({"ppbw": float})
+        tables = result_tables(read_json(task.output_file("summary.json")) for task in self.requires())
+        parameters = report_parameters(self.profile)
         with self.writing_output() as directory:
-            write_bandwidth_report(directory, runs, queue_by_hour, self.profile, PROFILES[self.profile])
+            write_bandwidth_report(directory, tables, parameters)
         logger.info("bandwidth report: %s", self.output_file("index.html"))
