@@ -15,7 +15,10 @@ import re
 import luigi
 
 from pipeline.base import SchedlabTask, write_json
-from workloads.lublin import CITATION, MODEL_NAME, lublin_feitelson_jobs
+from workloads.estimates import CITATION as ESTIMATE_CITATION
+from workloads.estimates import requested_time_source
+from workloads.load import offered_load
+from workloads.lublin import CITATION, DEFAULT_PARAMETERS, MODEL_NAME, lublin_feitelson_jobs, max_estimate
 
 NAME_PATTERN = re.compile(r"lublin-feitelson-(?P<machine_procs>\d+)p-(?P<n_jobs>\d+)j-seed(?P<seed>\d+)")
 
@@ -50,10 +53,13 @@ class SyntheticWorkload(SchedlabTask):
     def run(self):
         self.set_status_message(f"drawing {self.n_jobs:,} jobs")
         jobs = lublin_feitelson_jobs(self.n_jobs, self.machine_procs, self.seed)
+        estimates = f"{ESTIMATE_CITATION}, maximal estimate {max_estimate(DEFAULT_PARAMETERS['runtimes']) // 3600} h"
         workload = {
             "name": self.name,
             "machine_procs": self.machine_procs,
             "jobs": len(jobs),
+            "offered_load": offered_load(jobs, self.machine_procs),
+            "requested_times": requested_time_source(jobs["requested_time"], jobs["run_time"], estimates),
             "source": {
                 "kind": "synthetic",
                 "model": MODEL_NAME,

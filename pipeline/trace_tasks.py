@@ -23,6 +23,8 @@ from parsers.swf import read_swf
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
 from schedlab.errors import SchedlabError
+from workloads.estimates import requested_time_source
+from workloads.load import offered_load
 
 TRACE_SUFFIXES = (".swf.gz", ".swf")
 
@@ -152,7 +154,7 @@ class CleanTrace(SchedlabTask):
     """
 
     trace = luigi.Parameter(description="trace name: file name without .swf or .swf.gz")
-    code_modules = ("parsers.cleaning",)
+    code_modules = ("parsers.cleaning", "workloads.estimates", "workloads.load")
 
     def requires(self):
         return ParseTrace(trace=self.trace)
@@ -167,6 +169,10 @@ class CleanTrace(SchedlabTask):
             "name": self.trace,
             "machine_procs": parsed["machine_procs"],
             "jobs": len(cleaned),
+            "offered_load": offered_load(cleaned, parsed["machine_procs"]) if len(cleaned) > 1 else None,
+            "requested_times": requested_time_source(
+                cleaned["requested_time"], cleaned["run_time"], "the trace's requested times (SWF field 9)"
+            ),
             "source": {
                 "kind": "trace",
                 "file_name": parsed["file_name"],

@@ -43,11 +43,22 @@ def _settings_sentence(settings: Mapping[str, object]) -> str:
     policies = ", ".join(settings["policies"])
     return (
         f"Policies replayed: {policies}; queue order {settings['order']}; "
-        f"run-time estimates: {settings['estimates']}."
+        f"run-time estimates: {settings['estimates']}"
+        + (" (where each workload's requested times come from: see its input)." if settings["estimates"] == "requested" else ".")
     )
 
 
+def _load_text(workload: Mapping) -> str:
+    load = workload.get("offered_load")
+    return "" if load is None else f"{load:.3f}"
+
+
 def _source_rows(workload: Mapping) -> list[tuple[str, Inline]]:
+    return [*_origin_rows(workload), ("offered load", _load_text(workload)),
+            ("requested times", workload.get("requested_times", ""))]
+
+
+def _origin_rows(workload: Mapping) -> list[tuple[str, Inline]]:
     source = workload["source"]
     machine = f"{workload['machine_procs']:,} processors"
     if source["kind"] == "trace":
@@ -137,10 +148,13 @@ def _inputs_blocks(entries: Sequence[tuple[Mapping, str]], searched_dirs: Sequen
                 Code(w["source"]["file_sha256"]),
                 f"{w['jobs']:,}",
                 f"{w['machine_procs']:,}",
+                _load_text(w),
+                w.get("requested_times", ""),
             )
             for w, href in traces
         ]
-        blocks.append(table(("workload", "file", "SHA-256", "jobs", "procs"), rows, right_aligned={3, 4}))
+        header = ("workload", "file", "SHA-256", "jobs", "procs", "offered load", "requested times")
+        blocks.append(table(header, rows, right_aligned={3, 4, 5}))
     if synthetic:
         if searched_dirs is not None:
             where = ", ".join(searched_dirs) or "(none configured)"
@@ -158,10 +172,13 @@ def _inputs_blocks(entries: Sequence[tuple[Mapping, str]], searched_dirs: Sequen
                 str(w["source"].get("seed", "")),
                 f"{w['jobs']:,}",
                 f"{w['machine_procs']:,}",
+                _load_text(w),
+                w.get("requested_times", ""),
             )
             for w, href in synthetic
         ]
-        blocks.append(table(("workload", "model", "seed", "jobs", "procs"), rows, right_aligned={2, 3, 4}))
+        header = ("workload", "model", "seed", "jobs", "procs", "offered load", "requested times")
+        blocks.append(table(header, rows, right_aligned={2, 3, 4, 5}))
     return blocks
 
 

@@ -57,7 +57,7 @@ def test_trace_page_shows_source_metrics_cleaning_and_warnings():
     workload = {**TRACE, "source": {**TRACE["source"], "warnings": [f"line {i}: odd" for i in range(WARNINGS_SHOWN + 3)]}}
     document = trace_page(workload, metrics(), SETTINGS, CLEANING, [("wait_cdf", "Wait CDF")])
     markdown = render_markdown(document)
-    assert "Policies replayed: fcfs, easy; queue order fcfs; run-time estimates: requested." in markdown
+    assert "Policies replayed: fcfs, easy; queue order fcfs; run-time estimates: requested (where" in markdown
     assert f"`{'ab' * 32}`" in markdown and "IBM SP2" in markdown and "installation" not in markdown
     assert "| mean wait (s) | 5 | 1 |" in markdown
     assert "1 filters ran, in this order; 10 jobs in, 9 jobs out." in markdown
@@ -66,8 +66,10 @@ def test_trace_page_shows_source_metrics_cleaning_and_warnings():
     assert "... and 3 more" in markdown
 
 def test_trace_page_of_a_synthetic_workload():
-    markdown = render_markdown(trace_page(SYNTHETIC, metrics(), SETTINGS, None, []))
+    workload = {**SYNTHETIC, "offered_load": 0.71234, "requested_times": "exact estimates (requested time = run time)"}
+    markdown = render_markdown(trace_page(workload, metrics(), SETTINGS, None, []))
     assert "| model | lublin-feitelson-1999 |" in markdown and "| seed | 1 |" in markdown
+    assert "| offered load | 0.712 |" in markdown and "| requested times | exact estimates" in markdown
     assert "no filter ran" in markdown and "The parser reported no warnings." in markdown
 
 def test_index_page_names_real_traces_by_checksum():

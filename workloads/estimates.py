@@ -227,3 +227,15 @@ def tsafrir_estimates(rng: np.random.Generator, runtimes: np.ndarray, max_estima
         assigned[order[j]] = estimates[k]
         estimates[k] = estimates[j]
     return assigned
+
+
+EXACT_DESCRIPTION = "exact estimates (requested time = run time for every job)"
+
+
+def requested_time_source(requested: np.ndarray, runtimes: np.ndarray, declared: str) -> str:
+    """How a workload's requested times came about, for its description: ``declared``, unless
+    every job's request equals its run time, which is said as exact estimates whatever the source."""
+    requested, runtimes = np.asarray(requested), np.asarray(runtimes)
+    if requested.size and np.array_equal(requested, runtimes):
+        return EXACT_DESCRIPTION
+    return declared
