@@ -1,162 +1,267 @@
-"""The koala stage's report: Figs. 7a, 7b, 8, 10 and Table 4 of Sonmez et al. (TPDS 2010) regenerated.
+"""The koala stage's report: Figs. 7a, 7b, 8, 10 and Table 4 of Sonmez, Mohamed and Epema, "On the
+Benefit of Processor Coallocation in Multicluster Grid Systems" (IEEE TPDS 21(6), 2010), regenerated
+with intervals, and every claim of the paper's evaluation judged in a claims ledger.
 
-``write_koala_report(directory, runs, profile_name, profile)`` takes one row per
-simulation run (a ``simulators.koala.simulate.Point``'s fields plus its summary) and
-writes ``index.md`` / ``index.html``, the figures (PNG and SVG, via
-``reports.figures.save_figure``) and the tables (CSV, Markdown and LaTeX).
+``write_koala_report(directory, runs, parameters)`` takes one row per simulation run (the
+point's fields and its summary, job sizes as "8/16/32") and the parameters the runs used
+(``pipeline.koala.report_parameters``: profile, comparisons, policy labels, applications,
+clusters, execution model, saturation rule).  It writes ``runs.csv`` and
+``parameters.json``, reads the runs back as the ledger's result table, and writes the
+ledger (``claims.csv/.md/.tex``), the figures (PNG and SVG), the tables (CSV, Markdown,
+LaTeX) and ``index.md`` / ``index.html``.  Nothing here knows the simulator: every label,
+constant and number on the page comes from those two inputs.
+
+Intervals: every mean over seeds is shown with its 95 % Student-t interval; a % change is
+the mean of per-seed paired changes (the policies ran the same seeds).  A comparison at a
+load where any seed of either policy saturated gets no % change: it is marked saturated.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown, table
-from reports.figures import save_figure
-from reports.tables import document_table, write_table
-from simulators.koala.execution import CALIBRATION, POISSON_FOUR_CLUSTER_TIME, calibrated_kappa, mpi_applications
-from simulators.koala.experiments import (
-    Profile,
-    comparisons,
-    format_interval,
-    line_tables,
-    mean_over_seeds,
-    saturation_intervals,
+from reports.document import (
+    BulletList,
+    Document,
+    Figure as FigureBlock,
+    Heading,
+    Link,
+    paragraph,
+    render_html,
+    render_markdown,
 )
-from simulators.koala.metrics import GROWTH_SHARE_OF_JOBS, MIN_GROWTH_JOBS, WARM_UP_FRACTION
-from simulators.koala.trends import check_trends
+from reports.figures import save_figure
+from reports.koala_claims import RUNS, first_saturated_load, koala_ledger
+from reports.ledger import INTERVAL_METHOD, interval, ledger_blocks, write_ledger
+from reports.tables import document_table, write_table
 
-PAPER_SATURATION = {
-    ("Prime", "WF"): "85-90 %",
-    ("Prime", "FCM"): "90-95 %",
-    ("Wave", "FCM"): "early (Fig. 7b, Table 4)",
-    ("config A", "FCM"): "75-80 % (system)",
-    ("config A", "CA"): "75-80 % (system)",
-    ("config B", "FCM"): "60-70 % (system)",
-    ("config B", "CA"): "60-70 % (system)",
+RUNS_FILE, PARAMETERS_FILE = "runs.csv", "parameters.json"
+FIGURES = {
+    "fig7a_coallocation": "Fig. 7a: % change in mean response time, FCM vs WF, MPI applications (sizes 8/16/32, config A)",
+    "fig7b_observed_utilization": "Fig. 7b: observed vs net utilization under FCM",
+    "fig8_ccr": "Fig. 8: % change in mean response time, FCM vs WF, synthetic application by CCR",
+    "fig10_policies": "Fig. 10: mean response time of FCM and CA, Wave with 32/48/64 nodes, configs A and B",
 }
-"""Table 4's values are not in the text; these are the intervals its prose states."""
-
-POLICY_NAMES = {"WF": "WF", "FCM": "FCM", "FCM2": "FCM<=2", "CA": "CA"}
+SATURATED_NOTE = "x on the axis: a seed of either policy saturated there, so no % change is computed"
 
 
-# --- figures ------------------------------------------------------------------------------
+# --- aggregation with intervals ----------------------------------------------------------------
 
 
-def _plot_lines(axes, tables, labels, x, y, saturated_column):
-    for label in labels:
-        frame = tables[label]
-        line, = axes.plot(100 * frame[x], frame[y], marker="o", label=label)
-        hit = frame[frame[saturated_column]]
-        axes.plot(100 * hit[x], hit[y], linestyle="none", marker="o", markersize=11,
-                  markerfacecolor="none", markeredgecolor=line.get_color())
+def _select(runs: pd.DataFrame, line: dict, policy: str) -> pd.DataFrame:
+    sizes = "/".join(map(str, line["sizes"]))
+    return runs[(runs.app == line["app"]) & (runs.config == line["config"]) & (runs.sizes == sizes)
+                & (runs.policy == policy)].set_index(["net_utilization", "seed"]).sort_index()
 
 
-def percent_change_figure(tables, labels, title) -> Figure:
+def comparison_table(runs: pd.DataFrame, line: dict, labels: dict) -> pd.DataFrame:
+    """Per load of one comparison: both policies' mean response times and the paired % change, each with
+    its 95 % interval over seeds; no % change where a seed of either policy saturated."""
+    base, treated = _select(runs, line, line["baseline"]), _select(runs, line, line["treatment"])
+    rows = []
+    for load in sorted(base.index.get_level_values(0).unique()):
+        b, t = base.loc[load], treated.loc[load]
+        change = 100.0 * (t["mean_response_time"] / b["mean_response_time"].reindex(t.index) - 1.0)
+        saturated = bool(b["saturated"].any() or t["saturated"].any())
+        mean, low, high = interval(change.to_numpy()) if not saturated else (math.nan,) * 3
+        rows.append({
+            "line": line["label"],
+            "baseline": labels[line["baseline"]],
+            "treatment": labels[line["treatment"]],
+            "net_utilization": load,
+            "seeds": len(t),
+            "baseline_response_s": b["mean_response_time"].mean(),
+            "treatment_response_s": t["mean_response_time"].mean(),
+            "change_percent": mean,
+            "change_low": low,
+            "change_high": high,
+            "treatment_observed_utilization": t["observed_utilization"].mean(),
+            "treatment_coallocated_fraction": t["coallocated_fraction"].mean(),
+            "baseline_saturated_seeds": int(b["saturated"].sum()),
+            "treatment_saturated_seeds": int(t["saturated"].sum()),
+        })
+    return pd.DataFrame(rows)
+
+
+def saturation_table(runs: pd.DataFrame, parameters: dict) -> pd.DataFrame:
+    """Per workload and policy, each seed's first saturated load of the grid (Table 4's quantity)."""
+    labels = {name: policy["label"] for name, policy in parameters["policies"].items()}
+    rows, seen = [], set()
+    for line in parameters["comparisons"]:
+        sizes = "/".join(map(str, line["sizes"]))
+        for policy in (line["baseline"], line["treatment"]):
+            key = (line["app"], line["config"], sizes, policy)
+            if key in seen:
+                continue  # the WF runs of Wave serve two lines
+            seen.add(key)
+            first, last, _ = first_saturated_load(
+                runs, {"app": line["app"], "config": line["config"], "sizes": sizes, "policy": policy})
+            per_seed = ", ".join(f"{100 * v:.0f}" if math.isfinite(v) else f">{100 * last:.0f}" for v in first)
+            rows.append({
+                "workload": f"{line['app']} {sizes}, config {line['config']}",
+                "policy": labels[policy],
+                "first_saturated_load_per_seed_percent": per_seed,
+                "seeds_saturated_on_grid": f"{int(first.notna().sum())}/{len(first)}",
+            })
+    return pd.DataFrame(rows)
+
+
+# --- figures ----------------------------------------------------------------------------------
+
+
+def _error_bars(axes, x, mean, low, high, **style):
+    return axes.errorbar(x, mean, yerr=[mean - low, high - mean], capsize=3, **style)
+
+
+def percent_change_figure(tables: dict, lines: list, title: str) -> Figure:
     figure = Figure(figsize=(7.0, 4.5), layout="constrained")
     axes = figure.add_subplot()
-    tables = {k: v.assign(either=v["saturated_baseline"] | v["saturated_treatment"]) for k, v in tables.items()}
-    _plot_lines(axes, tables, labels, "net_utilization", "percent_change", "either")
+    for line in lines:
+        frame = tables[line["label"]]
+        loads = 100 * frame["net_utilization"]
+        drawn = _error_bars(axes, loads, frame["change_percent"], frame["change_low"], frame["change_high"],
+                            marker="o", label=line["label"])
+        saturated = frame["change_percent"].isna()
+        axes.plot(loads[saturated], np.zeros(int(saturated.sum())), linestyle="none", marker="x", markersize=9,
+                  color=drawn.lines[0].get_color())
     axes.axhline(0.0, color="black", linewidth=0.8)
     axes.set_yscale("symlog", linthresh=100.0)
     axes.set_xlabel("net utilization (%)")
-    axes.set_ylabel("change in mean response time (%)\n(symlog above +-100 %)")
-    axes.set_title(title + "\n(ringed: a policy saturated at that point)")
+    axes.set_ylabel("change in mean response time (%)\n(mean of per-seed changes, 95 % interval; symlog)")
+    axes.set_title(f"{title}\n({SATURATED_NOTE})", fontsize=9)
     axes.grid(True, alpha=0.3)
     axes.legend(loc="upper left")
     return figure
 
 
-def observed_utilization_figure(tables, labels) -> Figure:
+def observed_utilization_figure(runs: pd.DataFrame, lines: list, labels: dict) -> Figure:
     figure = Figure(figsize=(6.0, 4.5), layout="constrained")
     axes = figure.add_subplot()
-    _plot_lines(axes, tables, labels, "net_utilization", "observed_utilization_treatment", "saturated_treatment")
+    for line in lines:
+        frame = _select(runs, line, line["treatment"]).groupby(level=0)
+        stats = pd.DataFrame([interval(group.to_numpy()) for _, group in frame["observed_utilization"]],
+                             index=list(frame.groups), columns=["mean", "low", "high"])
+        saturated = frame["saturated"].any()
+        drawn = _error_bars(axes, 100 * stats.index.to_numpy(), stats["mean"], stats["low"], stats["high"],
+                            marker="o", label=f"{line['label']} ({labels[line['treatment']]})")
+        axes.plot(100 * stats.index[saturated.to_numpy()], stats["mean"][saturated.to_numpy()], linestyle="none",
+                  marker="o", markersize=12, markerfacecolor="none", markeredgecolor=drawn.lines[0].get_color())
     axes.plot([0, 100], [0, 1], color="black", linewidth=0.8, linestyle="--", label="observed = net")
     axes.set_xlabel("net utilization (%)")
-    axes.set_ylabel("observed utilization (FCM)")
+    axes.set_ylabel("observed utilization (mean, 95 % interval)")
     axes.set_ylim(0, 1.05)
-    axes.set_title("Fig. 7b: observed vs net utilization under FCM\n(ringed: saturated)")
+    axes.set_title("Fig. 7b: observed vs net utilization\n(ringed: a seed saturated)", fontsize=9)
     axes.grid(True, alpha=0.3)
-    axes.legend(loc="upper left")
+    axes.legend(loc="upper left", fontsize=8)
     return figure
 
 
-def policies_figure(tables) -> Figure:
+def policies_figure(runs: pd.DataFrame, lines: list, labels: dict) -> Figure:
     figure = Figure(figsize=(10.0, 4.5), layout="constrained")
-    for axes, config, title in zip(figure.subplots(1, 2), ("A", "B"), ("(a) Delft excluded", "(b) Delft included")):
-        frame = tables[f"config {config}"]
-        for policy, column, saturated in (("FCM", "mean_response_time_baseline", "saturated_baseline"),
-                                          ("CA", "mean_response_time_treatment", "saturated_treatment")):
-            line, = axes.plot(100 * frame["net_utilization"], frame[column], marker="o", label=policy)
-            hit = frame[frame[saturated]]
-            axes.plot(100 * hit["net_utilization"], hit[column], linestyle="none", marker="o", markersize=11,
-                      markerfacecolor="none", markeredgecolor=line.get_color())
+    for axes, line in zip(figure.subplots(1, len(lines), squeeze=False)[0], lines):
+        for policy in (line["baseline"], line["treatment"]):
+            frame = _select(runs, line, policy).groupby(level=0)
+            stats = pd.DataFrame([interval(group.to_numpy()) for _, group in frame["mean_response_time"]],
+                                 index=list(frame.groups), columns=["mean", "low", "high"])
+            saturated = frame["saturated"].any().to_numpy()
+            drawn = _error_bars(axes, 100 * stats.index.to_numpy(), stats["mean"], stats["low"], stats["high"],
+                                marker="o", label=labels[policy])
+            axes.plot(100 * stats.index[saturated], stats["mean"][saturated], linestyle="none", marker="o",
+                      markersize=12, markerfacecolor="none", markeredgecolor=drawn.lines[0].get_color())
         axes.set_yscale("log")
         axes.set_xlabel("net utilization (%)")
-        axes.set_ylabel("mean job response time (s, log)")
-        axes.set_title(f"Fig. 10{title}: Wave, 32/48/64 nodes")
+        axes.set_ylabel("mean job response time (s, log; 95 % interval)")
+        axes.set_title(f"Fig. 10, {line['label']}: {line['app']} {'/'.join(map(str, line['sizes']))} nodes\n"
+                       "(ringed: a seed saturated)", fontsize=9)
         axes.grid(True, alpha=0.3, which="both")
         axes.legend(loc="upper left")
     return figure
 
 
-def comparison_frame(tables, labels) -> pd.DataFrame:
-    frames = [tables[label] for label in labels]
-    frame = pd.concat(frames, ignore_index=True)
-    return frame[[
-        "label", "net_utilization", "mean_response_time_baseline", "mean_response_time_treatment", "percent_change",
-        "observed_utilization_treatment", "coallocated_fraction_treatment", "saturated_baseline", "saturated_treatment",
-    ]].rename(columns={"mean_response_time_baseline": "baseline_response_s", "mean_response_time_treatment":
-                       "treatment_response_s", "observed_utilization_treatment": "observed_utilization",
-                       "coallocated_fraction_treatment": "coallocated_fraction"})
+# --- the generated setup --------------------------------------------------------------------------
 
 
-def saturation_frame(intervals, profile: Profile) -> pd.DataFrame:
-    rows = []
-    for line in comparisons(profile):
-        for policy in (line.baseline, line.treatment):
-            if policy == "WF" and line.treatment == "FCM2":
-                continue  # the same WF runs as the Wave line's baseline
-            rows.append({
-                "workload": line.label if line.experiment != "policies" else f"Wave 32/48/64, {line.label}",
-                "policy": POLICY_NAMES[policy],
-                "saturation_interval": format_interval(intervals[(line.label, policy)]),
-                "paper": PAPER_SATURATION.get((line.label, policy), ""),
-            })
-    return pd.DataFrame(rows)
+def _grid_text(loads) -> str:
+    loads = [100 * v for v in loads]
+    return f"{loads[0]:.0f}-{loads[-1]:.0f} % ({len(loads)} loads)" if len(loads) > 1 else f"{loads[0]:.0f} %"
 
 
-# --- page ---------------------------------------------------------------------------------
-
-
-def _calibration_items():
-    apps = mpi_applications()
+def setup_items(runs: pd.DataFrame, parameters: dict) -> tuple:
+    profile = parameters["profile"]
+    model = parameters["execution_model"]
+    calibration = model["calibration"]
+    configs = parameters["configs"]
+    splits = model["factor_by_split"]
+    split_values = sorted(set(round(v, 9) for v in splits.values()))
+    split_sentence = (
+        f"it does not depend on how the job's nodes are spread over them: on config A's four clusters "
+        f"f = {split_values[0]:.4g} for every split evaluated ({', '.join(splits)})"
+        if len(split_values) == 1 else
+        "it depends on how the job's nodes are spread: on config A's four clusters "
+        + ", ".join(f"f = {v:.4g} for {name}" for name, v in splits.items())
+    )
+    sets = pd.DataFrame(model["cluster_sets"])
+    by_count = sets.groupby(["config", "n_clusters"])["communication_factor"].agg(["min", "max"])
+    factor_text = "; ".join(
+        f"config {config}: " + ", ".join(f"{k} cluster{'s' if k > 1 else ''} {row['min']:.3g}-{row['max']:.3g}"
+                                           for (c, k), row in by_count.iterrows() if c == config)
+        for config in sorted(configs)
+    )
+    apps = "; ".join(
+        f"{a['name']}: T1 {a['single_cluster_time_s']:g} s, CCR {a['ccr']:.3g} (T_comp {a['computation_s']:.4g} s, "
+        f"T_comm {a['communication_s']:.4g} s)" for a in parameters["applications"].values()
+    )
+    clusters = "; ".join(
+        f"config {name}: " + ", ".join(f"{c['name']} {c['nodes']}" for c in config["clusters"])
+        + f" nodes ({config['total_nodes']} in all)" for name, config in configs.items()
+    )
+    offered = runs.assign(gap=100 * (runs["net_utilization_realized"] - runs["net_utilization"]))
+    rule = parameters["saturation_rule"]
+    options = ", ".join(
+        f"{column} = {', '.join(map(str, sorted(runs[column].unique())))}"
+        for column in ("slowest_processor", "startup_overhead")
+    )
+    policies = ", ".join(f"{p['label']} ({p['request']} requests)" for p in parameters["policies"].values())
     return (
-        ("Execution time T(S) = T_comp + f(S) x T_comm with f = 1 + kappa x sum_{c != d} w_c w_d L(c, d) "
-         "(w: share of the job's nodes per cluster, L: inter-cluster latency in ms, DEFAULT latency table "
-         "in simulators/multicluster/topology.py).",),
-        (f"kappa = {calibrated_kappa():.4f} per ms, the only fitted constant: it makes {CALIBRATION['application']} "
-         f"(T1 = {CALIBRATION['single_cluster_time']:g} s, CCR {CALIBRATION['ccr']:g}) take "
-         f"{CALIBRATION['four_cluster_time']:g} s on the 4 clusters of config A (8/8/8/8 nodes), as in Fig. 4; "
-         "config B uses the same kappa, so Delft's larger latencies alone make its coallocations slow.",),
-        (f"Prime: T1 {apps['prime'].single_cluster_time:g} s (DEFAULT), CCR 0. Poisson: T1 "
-         f"{apps['poisson'].single_cluster_time:g} s (DEFAULT), {POISSON_FOUR_CLUSTER_TIME:g} s on 4 clusters "
-         f"(DEFAULT, 'much less' than Wave), hence CCR {apps['poisson'].ccr:.3f}. Synthetic: T1 180 s.",),
-        ("Slowest-processor penalty off and start-up overhead 0 s in every run (both are parameters of the "
-         "model; the paper's simulations ignore both).",),
-        (f"Saturation rule (ours, the paper gives none): the placement queue, sampled every minute, grows over the "
-         f"window (least-squares line after the first {WARM_UP_FRACTION:.3g} of it) by more than "
-         f"{100 * GROWTH_SHARE_OF_JOBS:g} % of the jobs submitted (at least {MIN_GROWTH_JOBS:g} jobs); with several "
-         "seeds, a point is saturated if most seeds are. A Table 4 interval runs from the highest load below the "
-         "first saturated one to that one.",),
+        (f"Profile '{parameters['profile_name']}': {len(runs)} runs; seeds {', '.join(map(str, profile['seeds']))} "
+         f"for every policy compared (common random numbers); {profile['hours']:g} simulated hours of Poisson "
+         "arrivals per run, then the queue drains and every job counts.",),
+        (f"Offered load: the net utilization (node-seconds at single-cluster times over the system's capacity) is "
+         f"swept over {_grid_text(profile['coallocation_utilizations'])} for Sec. 6.3 and "
+         f"{_grid_text(profile['policies_utilizations'])} for Sec. 7.2; the realized net utilization of a run "
+         f"differs from its target by {offered['gap'].mean():+.2f} points on average "
+         f"(from {offered['gap'].min():+.1f} to {offered['gap'].max():+.1f}).",),
+        ("Run-time estimates: none are used, the placement policies only look at job sizes; every job runs "
+         "exactly its application's modelled time on the clusters it got (exact estimates, were any needed).",),
+        (f"Policies: {policies}.",),
+        (f"Clusters (nodes): {clusters}.",),
+        (f"Applications: {apps}; synthetic CCRs {', '.join(f'{c:g}' for c in profile['ccrs'])}.",),
+        (f"Execution time on a cluster set S: T_comp + f(S) x T_comm, f = 1 on one cluster. f(S) depends on the "
+         f"set S, and {split_sentence}. Range of f per number of clusters: {factor_text} (every set: ",
+         Link("execution_model.md", "execution_model.md"), ").",),
+        (f"Calibration: kappa = {model['kappa_per_ms']:.4g} per ms makes {calibration['application']} "
+         f"(T1 {calibration['single_cluster_time']:g} s, CCR {calibration['ccr']:g}) take "
+         f"{calibration['four_cluster_time']:g} s on the four clusters of config {calibration['configuration']} "
+         f"with {calibration['job_nodes']} nodes; Poisson's CCR follows from a DEFAULT of "
+         f"{model['poisson_four_cluster_time_s']:g} s on four clusters.",),
+        (f"Model options in the runs: {options}.",),
+        (f"Saturation rule (ours, the paper gives none), applied per seed: the placement queue, sampled every "
+         f"{rule['sample_step_s']:g} s, grows over the window after its first {rule['warm_up_fraction']:.3g} "
+         f"(least-squares line) by more than {100 * rule['growth_share_of_jobs']:g} % of the jobs submitted and "
+         f"at least {rule['min_growth_jobs']:g} jobs.",),
     )
 
 
-def koala_page(profile_name, profile, runs, checks, figures, tables) -> Document:
-    agree = sum(c.verdict == "agrees" for c in checks)
+# --- page and files -------------------------------------------------------------------------------
+
+
+def koala_page(runs, parameters, claims_frame, written) -> Document:
     blocks = [
         paragraph(
             "Processor coallocation in the DAS-3 multicluster: KOALA's Worst Fit (WF, here without coallocation), "
@@ -164,59 +269,55 @@ def koala_page(profile_name, profile, runs, checks, figures, tables) -> Document
             "Epema, 'On the Benefit of Processor Coallocation in Multicluster Grid Systems', IEEE TPDS 21(6), 2010 "
             "(simulated experiments of Sec. 6.3 and 7.2)."
         ),
-        paragraph(
-            f"Profile '{profile_name}': {len(runs)} runs, seeds {', '.join(map(str, profile.seeds))}, "
-            f"{profile.hours:g} simulated hours of Poisson arrivals per run (the queue then drains; every job counts). "
-            f"{agree} of {len(checks)} stated trends agree."
-        ),
-        Heading("The paper's stated trends, checked one by one"),
-        table(("claim", "paper", "ours", "verdict"), [(c.claim, c.paper, c.ours, c.verdict) for c in checks]),
+        *ledger_blocks(claims_frame),
+        paragraph("Ledger files: ", Link("CSV", "claims.csv"), ", ", Link("Markdown", "claims.md"), ", ",
+                  Link("LaTeX", "claims.tex"), f". Intervals in figures and tables: {INTERVAL_METHOD}."),
         Heading("Figures"),
-        *[FigureBlock(stem, caption) for stem, caption in figures],
-        Heading("Table 4: saturation intervals"),
-        document_table(tables["table4_saturation"]),
+        *[FigureBlock(stem, caption) for stem, caption in FIGURES.items()],
+        Heading("Table 4: first saturated load per seed"),
+        document_table(written["table4_saturation"]),
         Heading("Tables"),
         BulletList(tuple(
             (f"{stem}: ", Link("CSV", f"{stem}.csv"), ", ", Link("Markdown", f"{stem}.md"), ", ",
-             Link("LaTeX", f"{stem}.tex")) for stem in tables
-        )),
-        Heading("Model, calibration and defaults"),
-        BulletList(_calibration_items()),
+             Link("LaTeX", f"{stem}.tex")) for stem in written
+        ) + ((Link("runs.csv", RUNS_FILE), " (one row per run), ", Link("parameters.json", PARAMETERS_FILE),
+              " (the parameters the runs used)"),)),
+        Heading("Model and defaults (generated from the parameters of the runs)"),
+        BulletList(setup_items(runs, parameters)),
     ]
     return Document("koala: processor coallocation in multicluster grids", tuple(blocks))
 
 
-def write_koala_report(directory, runs: pd.DataFrame, profile_name: str, profile: Profile) -> list:
-    """Aggregate ``runs`` and write the whole report into ``directory``; returns the trend checks."""
+def write_koala_report(directory, runs: pd.DataFrame, parameters: dict) -> pd.DataFrame:
+    """Write the whole report into ``directory``; returns the claims ledger."""
     directory = Path(directory)
-    means = mean_over_seeds(runs)
-    tables = line_tables(means, profile)
-    intervals = saturation_intervals(means, profile)
-    checks = check_trends(tables, intervals)
-    labels = {kind: [l.label for l in comparisons(profile) if l.experiment == kind] for kind in ("coallocation", "ccr")}
+    runs.to_csv(directory / RUNS_FILE, index=False, lineterminator="\n", float_format="%.10g")
+    (directory / PARAMETERS_FILE).write_text(json.dumps(parameters, indent=2, sort_keys=True) + "\n",
+                                             encoding="utf-8")
+    runs = pd.read_csv(directory / RUNS_FILE)
+    claims_frame = koala_ledger({RUNS: runs}, parameters["profile_name"])
+    write_ledger(directory, claims_frame, "koala: claims ledger")
 
-    figures = [
-        ("fig7a_coallocation", "Fig. 7a: % change in mean response time, FCM vs WF, MPI applications (sizes 8/16/32, config A)"),
-        ("fig7b_observed_utilization", "Fig. 7b: observed vs net utilization under FCM"),
-        ("fig8_ccr", "Fig. 8: % change in mean response time, FCM vs WF, synthetic application by CCR"),
-        ("fig10_policies", "Fig. 10: mean response time of FCM and CA, Wave with 32/48/64 nodes, configs A and B"),
-    ]
-    save_figure(percent_change_figure(tables, labels["coallocation"], "Fig. 7a: FCM vs WF"), directory, figures[0][0])
-    save_figure(observed_utilization_figure(tables, labels["coallocation"]), directory, figures[1][0])
-    save_figure(percent_change_figure(tables, labels["ccr"], "Fig. 8: FCM vs WF by CCR"), directory, figures[2][0])
-    save_figure(policies_figure(tables), directory, figures[3][0])
+    labels = {name: policy["label"] for name, policy in parameters["policies"].items()}
+    lines = {kind: [line for line in parameters["comparisons"] if line["experiment"] == kind]
+             for kind in ("coallocation", "ccr", "policies")}
+    tables = {line["label"]: comparison_table(runs, line, labels) for line in parameters["comparisons"]}
+    save_figure(percent_change_figure(tables, lines["coallocation"], "Fig. 7a: FCM vs WF"), directory,
+                "fig7a_coallocation")
+    save_figure(observed_utilization_figure(runs, lines["coallocation"], labels), directory,
+                "fig7b_observed_utilization")
+    save_figure(percent_change_figure(tables, lines["ccr"], "Fig. 8: FCM vs WF by CCR"), directory, "fig8_ccr")
+    save_figure(policies_figure(runs, lines["policies"], labels), directory, "fig10_policies")
 
     written = {
-        "fig7_coallocation": comparison_frame(tables, labels["coallocation"]),
-        "fig8_ccr": comparison_frame(tables, labels["ccr"]),
-        "fig10_policies": comparison_frame(tables, ["config A", "config B"]),
-        "table4_saturation": saturation_frame(intervals, profile),
-        "trend_checks": pd.DataFrame([c.__dict__ for c in checks]),
-        "runs_mean_over_seeds": means,
+        f"{stem}": pd.concat([tables[line["label"]] for line in lines[kind]], ignore_index=True)
+        for stem, kind in (("fig7_coallocation", "coallocation"), ("fig8_ccr", "ccr"), ("fig10_policies", "policies"))
     }
+    written["table4_saturation"] = saturation_table(runs, parameters)
+    written["execution_model"] = pd.DataFrame(parameters["execution_model"]["cluster_sets"])
     for stem, frame in written.items():
         write_table(directory, stem, frame)
-    page = koala_page(profile_name, profile, runs, checks, figures, written)
+    page = koala_page(runs, parameters, claims_frame, written)
     (directory / "index.md").write_text(render_markdown(page), encoding="utf-8")
     (directory / "index.html").write_text(render_html(page), encoding="utf-8")
-    return checks
+    return claims_frame

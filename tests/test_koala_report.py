@@ -10,8 +10,10 @@ import pytest
 
 from pipeline import settings
 from pipeline.base import read_json
-from pipeline.koala import KoalaPoint
+from pipeline.koala import KoalaPoint, report_parameters
 from reports.koala import write_koala_report
+from reports.koala_claims import CLAIMS
+from reports.ledger import VERDICTS
 from reports.tables import latex_table
 from simulators.koala.experiments import Profile, points
 from simulators.koala.simulate import Point, simulate
@@ -28,21 +30,24 @@ TINY = Profile(
 @pytest.fixture(scope="module")
 def tiny_runs():
     rows = [{**dataclasses.asdict(point), **simulate(point)[1]} for point in points(TINY)]
-    return pd.DataFrame(rows)
+    runs = pd.DataFrame(rows)
+    return runs.assign(sizes=runs["sizes"].map(lambda sizes: "/".join(map(str, sizes))))
 
 
-def test_report_has_every_figure_table_and_trend(tmp_path, tiny_runs):
-    checks = write_koala_report(tmp_path, tiny_runs, "tiny", TINY)
+def test_report_has_every_figure_table_and_the_ledger(tmp_path, tiny_runs):
+    claims = write_koala_report(tmp_path, tiny_runs, report_parameters("tiny", TINY))
     for stem in ("fig7a_coallocation", "fig7b_observed_utilization", "fig8_ccr", "fig10_policies"):
         assert (tmp_path / f"{stem}.png").stat().st_size > 0 and (tmp_path / f"{stem}.svg").exists()
-    for stem in ("fig7_coallocation", "fig8_ccr", "fig10_policies", "table4_saturation", "trend_checks"):
+    for stem in ("fig7_coallocation", "fig8_ccr", "fig10_policies", "table4_saturation", "execution_model", "claims"):
         for suffix in ("csv", "md", "tex"):
             assert (tmp_path / f"{stem}.{suffix}").exists()
+    assert (tmp_path / "runs.csv").exists() and (tmp_path / "parameters.json").exists()
     index = (tmp_path / "index.md").read_text()
-    assert "Table 4" in index and "trends, checked one by one" in index
+    assert "Table 4" in index and "Claims ledger" in index and "Model and defaults" in index
     assert (tmp_path / "index.html").read_text().startswith("<!DOCTYPE html>")
-    assert len(checks) == 14
-    assert {c.verdict for c in checks} <= {"agrees", "partly", "disagrees", "no data"}
+    assert len(claims) == len(CLAIMS) and set(claims["verdict"]) <= set(VERDICTS)
+    # One seed decides nothing: every simulated claim stays undecided or unmeasured.
+    assert set(claims["verdict"]) <= {"inconclusive", "not_attempted"}
     table4 = pd.read_csv(tmp_path / "table4_saturation.csv")
     assert set(table4["policy"]) == {"WF", "FCM", "FCM<=2", "CA"}
 
@@ -51,7 +56,7 @@ def test_report_is_byte_identical_from_one_run_to_the_next(tmp_path, tiny_runs):
     first, second = tmp_path / "first", tmp_path / "second"
     for directory in (first, second):
         directory.mkdir()
-        write_koala_report(directory, tiny_runs, "tiny", TINY)
+        write_koala_report(directory, tiny_runs, report_parameters("tiny", TINY))
     files = sorted(p.name for p in first.iterdir())
     assert files == sorted(p.name for p in second.iterdir())
     for name in files:
