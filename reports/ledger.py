@@ -61,6 +61,8 @@ LEDGER_COLUMNS = (
 )
 """The columns every ledger starts with; ``EXTRA_COLUMNS`` follow."""
 EXTRA_COLUMNS = ("tolerance", "measure", "link")
+OTHER_PROFILE_VERDICT = "other_profile_verdict"
+"""Optional column: the same claim's verdict at the other profile (quick vs paper), shown and flagged when it differs."""
 
 
 class NotMeasured(Exception):
@@ -295,6 +297,24 @@ def ledger(paper: str, claims: Sequence[Claim], results: Results, profile: str) 
     return pd.DataFrame(rows, columns=[*LEDGER_COLUMNS, *EXTRA_COLUMNS])
 
 
+def unattempted_ledger(paper: str, claims: Sequence[Claim], profile: str, reason: str) -> pd.DataFrame:
+    """The ledger of a paper whose stage did not run: every claim not attempted, for ``reason``."""
+    unmeasured = [Claim(**{**c.__dict__, "compute": None, "not_attempted": reason}) for c in claims]
+    return ledger(paper, unmeasured, {}, profile)
+
+
+NUMBER_COLUMNS = ("ours", "low", "high")
+
+
+def read_ledger(path) -> pd.DataFrame:
+    """A ledger CSV as ``ledger`` made it: numbers as floats (NaN where empty), text as text ("" where empty)."""
+    frame = pd.read_csv(path, keep_default_na=False)
+    for column in NUMBER_COLUMNS:
+        frame[column] = pd.to_numeric(frame[column].replace("", math.nan), errors="raise").astype(float)
+    frame["seeds"] = frame["seeds"].astype(int)
+    return frame
+
+
 def verdict_counts(frame: pd.DataFrame) -> pd.DataFrame:
     """Per paper, how many claims got each verdict (every verdict a column, in ``VERDICTS`` order)."""
     counts = pd.crosstab(frame["paper"], frame["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
@@ -384,15 +404,23 @@ def counts_sentence(frame: pd.DataFrame) -> str:
     return f"{len(frame)} claims: " + ", ".join(parts) + "."
 
 
-def ledger_blocks(frame: pd.DataFrame, link_prefix: str = "", heading: str = "Claims ledger") -> list:
-    """A heading, how verdicts are reached, and one row per claim, its id linking to its data."""
+def ledger_blocks(frame: pd.DataFrame, link_prefix: str = "", heading: str = "Claims ledger",
+                  name_with_paper: bool = False) -> list:
+    """A heading, how verdicts are reached, and one row per claim, its id (after its paper's
+    name with ``name_with_paper``) linking to its data."""
+    other_profile = OTHER_PROFILE_VERDICT in frame.columns
     rows = []
     for row in frame.itertuples(index=False):
-        name = f"{row.paper} {row.claim_id}" if frame["paper"].nunique() > 1 else row.claim_id
+        name = f"{row.paper} {row.claim_id}" if name_with_paper else row.claim_id
         cell = Link(name, f"{link_prefix}{row.link}") if row.link else name
-        rows.append((cell, row.location, row.statement, row.paper_value, _interval_text(row),
-                     str(row.seeds), row.verdict.replace("_", " "), row.reason))
-    header = ("claim", "where", "claim (our words)", "paper", "ours [95 % interval]", "seeds", "verdict", "why")
+        cells = [cell, row.location, row.statement, row.paper_value, _interval_text(row),
+                 str(row.seeds), row.verdict.replace("_", " ")]
+        if other_profile:
+            other = getattr(row, OTHER_PROFILE_VERDICT).replace("_", " ")
+            cells.append(f"{other} (differs)" if other and other != cells[-1] else other)
+        rows.append((*cells, row.reason))
+    header = ("claim", "where", "claim (our words)", "paper", "ours [95 % interval]", "seeds", "verdict",
+              *(("verdict at the other profile",) if other_profile else ()), "why")
     method = (
         f"Each verdict is computed from the result tables: {INTERVAL_METHOD}; a stochastic claim needs at least "
         f"{MIN_SEEDS} seeds to be decided. reproduced: inside the paper's value +- the tolerance, or the claimed "

@@ -1,0 +1,118 @@
+"""The front page's headline: the five papers' claims, judged, and the published paper-scale ledger beside them.
+
+Every stage report writes its ledger (``claims.csv``, see ``reports.ledger``); the front
+page stacks them into one ledger whose links point into the stage directories, opens with
+the verdict counts per paper, embeds each paper's key figure (the figure most of its
+claims point to) and lists every claim.  The paper-profile ledger committed under
+``docs/results/`` (``publish_columns``) is shown beside the current run: per paper its
+verdict counts, whether it is stale (the stage's code or inputs changed since it was run:
+its recorded ``code_version`` differs from the stage's current key), and, per claim, a
+flag where the two profiles disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from reports.document import Figure, Heading, Link, paragraph, table
+from reports.ledger import EXTRA_COLUMNS, LEDGER_COLUMNS, OTHER_PROFILE_VERDICT, VERDICTS, counts_sentence, ledger_blocks, verdict_counts
+
+PUBLISHED_COLUMNS = (*LEDGER_COLUMNS, *EXTRA_COLUMNS, OTHER_PROFILE_VERDICT, "code_version", "run_date", "wall_seconds")
+"""Columns of ``docs/results/paper-ledger.csv``: a ledger with each claim's quick-profile verdict,
+stamped per stage with the code version (the stage's paper-profile report key), the date of
+the run and its wall time in seconds."""
+
+FIGURE_SUFFIX = ".png"
+
+
+def stacked_ledger(stage_ledgers: Mapping[str, tuple[pd.DataFrame, str]]) -> pd.DataFrame:
+    """One ledger from the stages' (ledger, stage directory relative to the page), links made relative to the page."""
+    frames = []
+    for frame, href in stage_ledgers.values():
+        frame = frame.copy()
+        frame["link"] = [f"{href}/{link}" if link and href else "" for link in frame["link"].fillna("")]
+        frames.append(frame)
+    columns = [*LEDGER_COLUMNS, *EXTRA_COLUMNS]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def with_other_profile(ledger: pd.DataFrame, other: pd.DataFrame | None) -> pd.DataFrame:
+    """``ledger`` with each claim's verdict in ``other`` (the same claims at the other profile), "" where absent."""
+    frame = ledger.copy()
+    verdicts = {} if other is None else dict(zip(zip(other["paper"], other["claim_id"]), other["verdict"]))
+    frame[OTHER_PROFILE_VERDICT] = [verdicts.get(key, "") for key in zip(frame["paper"], frame["claim_id"])]
+    return frame
+
+
+def differing(ledger: pd.DataFrame) -> pd.DataFrame:
+    """The claims of a ``with_other_profile`` ledger whose two verdicts differ."""
+    other = ledger[OTHER_PROFILE_VERDICT]
+    return ledger[(other != "") & (other != ledger["verdict"])]
+
+
+def stale_papers(published: pd.DataFrame, current_versions: Mapping[str, str]) -> dict[str, bool]:
+    """Per paper of the published ledger: True when its stage's key now differs from the one it was run with."""
+    recorded = published.groupby("paper", sort=False)["code_version"].first()
+    return {paper: current_versions.get(paper) != version for paper, version in recorded.items()}
+
+
+def key_figures(ledger: pd.DataFrame) -> dict[str, str]:
+    """Per paper, the figure (path without suffix) that most of its claims link to; first met wins ties."""
+    chosen = {}
+    for paper, claims in ledger.groupby("paper", sort=False):
+        figures = claims["link"][claims["link"].str.endswith(FIGURE_SUFFIX)]
+        if not figures.empty:
+            counts = figures.value_counts(sort=False)
+            chosen[paper] = counts.index[counts.argmax()].removesuffix(FIGURE_SUFFIX)
+    return chosen
+
+
+def _counts_rows(counts: pd.DataFrame) -> list[tuple]:
+    return [(row["paper"], *(str(int(row[v])) for v in VERDICTS), str(int(row["claims"]))) for _, row in counts.iterrows()]
+
+
+def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale: Mapping[str, bool],
+                    published_href: str, figure_captions: Mapping[str, str]) -> list:
+    """The headline: verdict counts per paper (this run, and the published paper profile), key figures, every claim."""
+    header = ("paper", *(v.replace("_", " ") for v in VERDICTS), "claims")
+    profiles = ", ".join(sorted(set(ledger["profile"]))) or "none"
+    blocks = [
+        Heading("Headline: the papers' claims, judged"),
+        paragraph(
+            f"This run (profile {profiles}): {counts_sentence(ledger)} The whole ledger: ",
+            Link("claims.csv", "claims.csv"), ", ", Link("Markdown", "claims.md"), ", ", Link("LaTeX", "claims.tex"), ".",
+        ),
+        table(header, _counts_rows(verdict_counts(ledger)), range(1, len(header))),
+    ]
+    if published is None or published.empty:
+        blocks.append(paragraph("No paper-profile ledger has been published yet (docs/results/paper-ledger.csv)."))
+    else:
+        rows = []
+        for row in _counts_rows(verdict_counts(published)):
+            paper = row[0]
+            stamp = published.loc[published["paper"] == paper].iloc[0]
+            state = "stale: code or inputs changed since" if stale.get(paper, True) else "current"
+            rows.append((*row, stamp["run_date"], f"{float(stamp['wall_seconds']):.0f}", state))
+        blocks += [
+            paragraph(
+                "Paper profile (the papers' full sweeps), as published in the repository: ",
+                Link("paper-ledger.csv", published_href), ". A stage's published verdicts are stale when its code, "
+                "parameters or inputs changed after the run.",
+            ),
+            table((*header, "run on", "wall s", "state"), rows, range(1, len(header) + 1)),
+        ]
+        differ = differing(ledger)
+        if not differ.empty:
+            blocks.append(paragraph(
+                f"{len(differ)} claim(s) get a different verdict at the paper profile than in this run: "
+                + "; ".join(f"{r.paper} {r.claim_id} ({r.verdict.replace('_', ' ')} here, "
+                            f"{getattr(r, OTHER_PROFILE_VERDICT).replace('_', ' ')} at paper scale)"
+                            for r in differ.itertuples())
+                + "."
+            ))
+    for paper, stem in key_figures(ledger).items():
+        blocks.append(Figure(stem, figure_captions.get(paper, f"{paper}: key figure")))
+    blocks += ledger_blocks(ledger, heading="Every claim", name_with_paper=True)
+    return blocks
