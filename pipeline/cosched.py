@@ -6,7 +6,10 @@
                                                                       --> CoschedReport
 
 ``CoschedReport(profile="quick" | "paper")`` writes ``index.md``, ``index.html``, every
-figure (PNG + SVG) and the tables (CSV, Markdown, LaTeX).  Machine A is the Intrepid
+figure (PNG + SVG), the tables (CSV, Markdown, LaTeX), the per-seed ``runs.csv`` the claims
+ledger is judged on, the ledger (``claims.csv``/``.md``/``.tex``) and ``parameters.json``
+(the profile, workloads and coscheduling rules the runs used, from which the page's setup
+is generated).  Machine A is the Intrepid
 stand-in (``intrepid-standin``, synthetic: the ANL-Intrepid log is not available offline)
 unless ``machine_a`` names a trace, of which a window of the profile's length from
 ``start_day`` is used.  B's jobs come from a model fitted on ``analysis_model`` (a
@@ -14,6 +17,8 @@ unless ``machine_a`` names a trace, of which a window of the profile's length fr
 """
 
 from __future__ import annotations
+
+from dataclasses import asdict
 
 import luigi
 import pandas as pd
@@ -25,17 +30,31 @@ from pipeline.workload_tasks import FitWorkloadModel
 from reports.cosched import (
     FIGURES,
     FIGURES_BY_NUMBER,
+    claims_ledger,
     coscheduling_figure,
-    deadlock_table,
     latex_table,
-    paper_comparison,
     report_page,
-    results_table,
-    trend_discussion,
+    report_tables,
+    setup_items,
 )
 from reports.document import Document, render_markdown, table
 from reports.figures import save_figure
-from simulators.cosched.experiments import PROFILES, SCHEMES, SERIES, Point, confidence_table, grid, run_point, summary_rows
+from reports.ledger import write_ledger
+from simulators.cosched.coscheduler import CoschedSettings
+from simulators.cosched.experiments import (
+    ANALYSIS_PROCS,
+    COMBINATIONS,
+    PAIRING_WINDOW_SECONDS,
+    PROFILES,
+    RATIO_SERIES_LOAD,
+    SCHEMES,
+    SERIES,
+    Point,
+    confidence_table,
+    grid,
+    run_point,
+    summary_rows,
+)
 from simulators.cosched.workloads import INTREPID_PROCS, intrepid_standin, trace_window
 from workloads.model import load_model
 
@@ -78,19 +97,23 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
             jobs = intrepid_standin(model, STANDIN_LOAD, seed=1, n_jobs=profile.a_jobs, days=profile.days)
             procs = INTREPID_PROCS
             description = (
-                f"synthetic Intrepid stand-in: {len(jobs):,} Lublin-Feitelson jobs over {profile.days:g} days on "
-                f"{procs:,} nodes (512-node partitions), offered load {STANDIN_LOAD}, requested times from "
-                f"{self.analysis_model}'s request accuracy"
+                f"Intrepid-like: Lublin-Feitelson jobs in 512-node partitions drawn at offered load {STANDIN_LOAD} "
+                "(ANL-Intrepid-2009 is not available offline)"
             )
+            estimate_source = f"drawn from {self.analysis_model}'s requested/actual ratios"
         else:
             procs = read_json(self.requires()["parse"].output_file("header.json"))["machine_procs"]
             jobs = trace_window(
                 pd.read_parquet(self.requires()["clean"].output_file("jobs.parquet")), self.start_day, profile.days
             )
-            description = f"{self.machine_a}, {profile.days:g} days from day {self.start_day:g}: {len(jobs):,} jobs on {procs:,} processors"
+            description = f"{profile.days:g} days from day {self.start_day:g} of the log"
+            estimate_source = "from the log (SWF field 9)"
         with self.writing_output() as directory:
             jobs.to_parquet(directory / "jobs.parquet", index=False)
-            write_json(directory / "machine.json", {"procs": int(procs), "jobs": len(jobs), "description": description})
+            write_json(directory / "machine.json", {
+                "source": self.machine_a, "synthetic": self.machine_a == STANDIN, "procs": int(procs),
+                "jobs": len(jobs), "description": description, "estimate_source": estimate_source,
+            })
 
 
 class CoschedPoint(CoschedSetup, SchedlabTask):
@@ -124,6 +147,13 @@ def point_tasks(setup: dict, points) -> list[CoschedPoint]:
     return [
         CoschedPoint(**setup, series=p.series, x=p.x, scheme=p.scheme, seed=p.seed, release=p.release) for p in points
     ]
+
+
+def runs_of(tasks, days: float) -> pd.DataFrame:
+    """The per-seed runs table (one row per run and machine), A's window length on every row."""
+    rows = summary_rows([read_json(task.output_file("summary.json")) for task in tasks])
+    keys = ["series", "x", "scheme", "release", "seed", "machine"]
+    return rows.assign(window_days=days).sort_values(keys, ignore_index=True)
 
 
 def results_of(tasks) -> pd.DataFrame:
@@ -165,35 +195,49 @@ class CoschedReport(CoschedSetup, SchedlabTask):
             "points": point_tasks(self.setup(), grid(PROFILES[self.profile])),
         }
 
+    def parameters(self, machine: dict) -> dict:
+        """What the runs used, for the page's generated setup: nothing on the page is typed by hand."""
+        rules = asdict(CoschedSettings(COMBINATIONS["HH"]))
+        del rules["schemes"]  # varies by run: the four combinations and the baseline
+        return {
+            "profile": asdict(PROFILES[self.profile]),
+            "machine_a": machine,
+            "machine_b": {
+                "procs": ANALYSIS_PROCS, "model_trace": self.analysis_model,
+                "estimate_source": f"drawn from {self.analysis_model}'s requested/actual ratios",
+            },
+            "pairing_window_seconds": PAIRING_WINDOW_SECONDS,
+            "ratio_series_load": RATIO_SERIES_LOAD,
+            "policy": "WFP priority + EASY backfilling, one event loop for both machines",
+            "coscheduling": rules,
+        }
+
     def run(self):
         profile = PROFILES[self.profile]
         machine = read_json(self.requires()["a"].output_file("machine.json"))
-        results = results_of(self.requires()["points"])
-        comparison = paper_comparison(results)
-        deadlocks = deadlock_table(results)
-        all_results = results_table(results)
-        setup = [
-            f"Profile {profile.name}: {len(profile.seeds)} replication(s) per point, release-off runs with "
-            f"{len(profile.deadlock_seeds)} seed(s) per load and scheme.",
-            f"Machine A: {machine['description']}.",
-            f"Machine B: 100 nodes, jobs synthesized from a model fitted on {self.analysis_model}; by load: arrival gaps "
-            "scaled to utilization 0.25 / 0.50 / 0.75 over A's span, pairs by 2-minute submit window; by ratio: A's job "
-            "count and span at utilization 0.5, every k-th job paired.",
-            "Both machines: WFP priority + EASY backfilling, one event loop; release of held nodes every 20 min for jobs "
-            "held >= 10 min (lowest priority in that pass); no cap on held share or yields.",
-        ]
+        points = self.requires()["points"]
+        results = results_of(points)
         with self.writing_output() as directory:
+            write_json(directory / "parameters.json", self.parameters(machine))
+            write_csv(directory / "runs.csv", runs_of(points, profile.days))
+            # The report reads back what it wrote: the page shows exactly the published tables.
+            parameters = read_json(directory / "parameters.json")
+            runs = pd.read_csv(directory / "runs.csv", keep_default_na=True)
+            claims = claims_ledger(runs, profile.name)
+            write_ledger(directory, claims)
             for task in self.requires()["figures"]:
                 stem = task.spec().stem
                 for suffix in ("png", "svg"):
                     (directory / f"{stem}.{suffix}").write_bytes(task.output_file(f"{stem}.{suffix}").read_bytes())
-            for stem, (header, rows) in (("paper_vs_ours", comparison), ("deadlocks", deadlocks), ("results", all_results)):
+            tables = report_tables(results, runs)
+            for stem, (header, rows) in tables.items():
                 write_csv(directory / f"{stem}.csv", pd.DataFrame(rows, columns=header))
                 (directory / f"{stem}.md").write_text(render_markdown(Document(stem, (table(header, rows),))), encoding="utf-8")
                 (directory / f"{stem}.tex").write_text(latex_table(header, rows), encoding="utf-8")
             write_csv(directory / "confidence.csv", results)
             page = report_page(
                 f"Coscheduling on coupled systems ({profile.name} profile)",
-                setup, comparison, deadlocks, trend_discussion(results), list(FIGURES), all_results,
+                setup_items(parameters, runs), claims, tables["workloads"], tables["deadlocks"], list(FIGURES),
+                tables["results"],
             )
             write_document(directory, "index", page)

@@ -1,8 +1,11 @@
 """Figures, tables and page of the coscheduling stage (paper Figs. 3-10, spec 000 targets).
 
-Input everywhere is the confidence table of ``simulators.cosched.experiments``: one row
-per (series, x, scheme, release, machine) with the mean over replications and the
+Figures and the results table read the confidence table the pipeline makes from the runs:
+one row per (series, x, scheme, release, machine) with the mean over replications and the
 half-width of its 95 % interval (``<metric>_ci``).  Only release-on rows make figures.
+The claims ledger (``reports.cosched_claims``) reads the per-seed runs table itself; the
+page's setup is generated from ``parameters.json``, the parameters the runs used, as the
+pipeline wrote them.  Nothing here imports the simulator.
 
 Figure kinds, as in the paper:
 
@@ -21,8 +24,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from reports.cosched_claims import CLAIMS, PAPER
 from reports.document import Document, Heading, Paragraph, BulletList, table
 from reports.document import Figure as FigureBlock
+from reports.ledger import ledger, ledger_blocks
 
 COMBINATIONS = ("HH", "HY", "YH", "YY")
 MACHINES = ("A", "B")
@@ -201,215 +206,95 @@ def latex_table(header, rows) -> str:
     return "\n".join(lines) + "\n"
 
 
-# --- paper versus ours ------------------------------------------------------------------------
-
-
-def _value(table_, series, x, scheme, machine, metric, scale=1.0) -> float:
-    return _cell(table_, series, x, scheme, machine, metric)[0] / scale
-
-
-def _extra_wait(table_, series, x, machine, schemes=COMBINATIONS) -> float:
-    base = _value(table_, series, x, "base", machine, "mean_wait", SECONDS_PER_MINUTE)
-    return max(_value(table_, series, x, s, machine, "mean_wait", SECONDS_PER_MINUTE) for s in schemes) - base
-
-
-def paper_comparison(table_: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Every number spec 000 lists as a paper target, beside ours (means over replications)."""
-    t = table_
-    loads, ratios = _xs(t, "load"), _xs(t, "ratio")
-    rows = []
-
-    def add(what, paper, ours):
-        rows.append([what, paper, ours])
-
-    def minutes(v):
-        return "-" if np.isnan(v) else f"{v:.1f} min"
-
-    if loads:
-        add("A baseline avg wait", "61 min", minutes(_value(t, "load", loads[0], "base", "A", "mean_wait", 60)))
-        add("A baseline avg slowdown (ours: bounded, tau 10 s, in brackets)", "6.1",
-            f"{_value(t, 'load', loads[0], 'base', 'A', 'mean_slowdown'):.1f} "
-            f"({_value(t, 'load', loads[0], 'base', 'A', 'mean_bsld'):.1f})")
-        add("B baseline slowdowns by load (ours: bounded in brackets)", "1.7 / 12.5 / 37.1",
-            " / ".join(f"{_value(t, 'load', x, 'base', 'B', 'mean_slowdown'):.1f}" for x in loads)
-            + " (" + " / ".join(f"{_value(t, 'load', x, 'base', 'B', 'mean_bsld'):.1f}" for x in loads) + ")")
-        targets = {0.25: "< 4 min", 0.5: "< 10 min", 0.75: "42 min"}
-        for x in loads:
-            add(f"A extra avg wait (worst scheme), B load {x:.2f}", targets.get(x, "-"), minutes(_extra_wait(t, "load", x, "A")))
-        if 0.75 in loads:
-            add("A extra avg wait without hold on A (YH, YY), B load 0.75", "< 25 min",
-                minutes(_extra_wait(t, "load", 0.75, "A", ("YH", "YY"))))
-        add("B extra avg wait, worst over loads and schemes", "<= 8 min",
-            minutes(max(_extra_wait(t, "load", x, "B") for x in loads)))
-        add("A sync time with local hold (HH, HY) by load", "< 10 -> ~50 -> > 150 min",
-            " -> ".join(f"{min(_value(t, 'load', x, s, 'A', 'mean_sync', 60) for s in ('HH', 'HY')):.0f}"
-                        f"-{max(_value(t, 'load', x, s, 'A', 'mean_sync', 60) for s in ('HH', 'HY')):.0f}" for x in loads) + " min")
-        add("B sync time, local hold / local yield", "35-111 / 52-137 min",
-            _range(t, "load", loads, ("HH", "YH"), "B", "mean_sync", 60) + " / " + _range(t, "load", loads, ("HY", "YY"), "B", "mean_sync", 60) + " min")
-        held, yielded = _hold_beats_yield(t, "load", loads)
-        add("Hold gives lower sync than yield (same load, same remote scheme)", "yes (one tie)", f"{held} of {held + yielded} comparisons")
-        add("A SU loss by load (local hold)", "0.46 %..4.6 %", _range(t, "load", loads, ("HH", "HY"), "A", "su_loss_share", 0.01) + " %")
-        add("B SU loss by load (local hold)", "3.5 %..4.9 %", _range(t, "load", loads, ("HH", "YH"), "B", "su_loss_share", 0.01) + " %")
-    if ratios:
-        add("A SU loss by paired share (local hold)", "0.7 %..9.3 %", _range(t, "ratio", ratios, ("HH", "HY"), "A", "su_loss_share", 0.01) + " %")
-        add("B SU loss by paired share (local hold)", "1 %..21 %", _range(t, "ratio", ratios, ("HH", "YH"), "B", "su_loss_share", 0.01) + " %")
-        low = [x for x in ratios if x <= 0.10 + 1e-9]
-        if low:
-            rel = [100 * _extra_wait(t, "ratio", x, "A") / _value(t, "ratio", x, "base", "A", "mean_wait", 60) for x in low]
-            add("A relative wait increase at <= 10 % paired (worst scheme)", "5-22 %", f"{min(rel):.0f}-{max(rel):.0f} %")
-        top = max(ratios)
-        add(f"A avg wait at {100 * top:g} % paired: with hold (HH, HY) / yield (YH, YY)", "up to 187 min / ~100 min",
-            f"up to {max(_value(t, 'ratio', top, s, 'A', 'mean_wait', 60) for s in ('HH', 'HY')):.0f} min / "
-            f"{_range(t, 'ratio', [top], ('YH', 'YY'), 'A', 'mean_wait', 60)} min")
-        add("A sync with local hold by paired share", "75-88 min (HH 124)", _range(t, "ratio", ratios, ("HH", "HY"), "A", "mean_sync", 60) + " min")
-        add("B sync with local hold by paired share", "60-122 min", _range(t, "ratio", ratios, ("HH", "YH"), "B", "mean_sync", 60) + " min")
-    return ["paper statement", "paper", "ours"], rows
-
-
-def _range(t, series, xs, schemes, machine, metric, scale) -> str:
-    values = [_value(t, series, x, s, machine, metric, scale) for x in xs for s in schemes]
-    values = [v for v in values if not np.isnan(v)]
-    return f"{min(values):.2f}..{max(values):.2f}" if values else "-"
-
-
-def _hold_beats_yield(t, series, xs) -> tuple[int, int]:
-    """Count (machine, x, remote) groups where local hold has the lower mean sync time."""
-    held = yielded = 0
-    for machine in MACHINES:
-        for x in xs:
-            for remote in ("H", "Y"):
-                hold = _value(t, series, x, _combination(machine, "H", remote), machine, "mean_sync")
-                yield_ = _value(t, series, x, _combination(machine, "Y", remote), machine, "mean_sync")
-                if np.isnan(hold) or np.isnan(yield_):
-                    continue
-                if hold <= yield_:
-                    held += 1
-                else:
-                    yielded += 1
-    return held, yielded
-
-
 # --- page ---------------------------------------------------------------------------------------
 
-WHY_DIFFERENT = (
-    "Inputs. The paper used Intrepid's and Eureka's 2010 logs, which are not public; the PWA's ANL-Intrepid-2009-1 "
-    "is not available offline here. Machine A is therefore a synthetic stand-in (Lublin-Feitelson jobs in 512-node "
-    "steps, Intrepid's size and job count), tuned only to Intrepid's month (9,219 jobs, 30 days) and an offered load of "
-    "0.7 (chosen for Intrepid's 'high and stable' load before any run), which gives a baseline wait near the paper's 61 min; no constant was tuned to any other published "
-    "number. The Lublin model has many jobs of seconds to minutes, so the plain slowdown on A is an order of magnitude "
-    "above Intrepid's 6.1; the bounded slowdown is the fairer figure.",
-    "Machine B is synthesized from a model fitted on KTH-SP2 (100 nodes): its jobs are wider and longer relative to the "
-    "machine than Eureka's seem to be, so at the same utilization B queues much longer (baseline slowdowns far above "
-    "1.7 / 12.5 / 37.1). Paired jobs wait for mates on B, so everything that depends on B's queue (A's sync time, the "
-    "node-hours A holds, A's extra wait) grows faster with B's load than in the paper, most visibly at 0.75.",
-    "Holding on a 40,960-node machine whose jobs are whole partitions is expensive: a held job keeps up to tens of "
-    "thousands of nodes idle. When a third of the jobs are paired, hold-hold lets holds pile up on both machines between "
-    "releases (the release frees them for one pass only), so A's wait explodes (far above the paper's 187 min) while "
-    "yield on A stays near the baseline, as in the paper. The direction of every trend matches; the size of the hold "
-    "penalty at high B load or high paired share is larger here.",
-    "Pairing in the ratio series: B's k-th job is submitted with A's k-th job (the paper does not say how its special "
-    "workload was placed in time); pairing equal ranks of two independent arrival processes instead left paired jobs "
-    "hours apart and made every hold wait for a mate not yet submitted.",
-)
+
+def report_tables(confidence: pd.DataFrame, runs: pd.DataFrame) -> dict[str, tuple[list[str], list[list[str]]]]:
+    """The tables the report writes as CSV, Markdown and LaTeX (by file stem), beside ``runs.csv`` and the ledger."""
+    return {"deadlocks": deadlock_table(confidence), "results": results_table(confidence),
+            "workloads": workloads_table(runs)}
+
+
+def claims_ledger(runs: pd.DataFrame, profile: str) -> pd.DataFrame:
+    """The stage's claims judged on the per-seed runs table."""
+    return ledger(PAPER, CLAIMS, {"runs": runs}, profile)
+
+
+def _estimates(source: str, exact_share: float) -> str:
+    if exact_share >= 1.0:
+        return "exact estimates (requested time equals run time for every job)"
+    return f"requested times {source} ({100 * exact_share:.0f} % of jobs exact)"
+
+
+def workloads_table(runs: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Per point and machine: the load offered, the utilization reached and the paired share,
+    means over the seeds of the baseline runs (the workloads are the same for every scheme)."""
+    header = ["series", "x", "machine", "offered load", "achieved utilization", "paired (%)", "exact estimates (%)"]
+    base = runs[(runs["scheme"] == "base") & runs["release"]]
+    coscheduled = runs[(runs["scheme"] == "HH") & runs["release"]]
+    paired_share = coscheduled.groupby(["series", "x", "machine"])["paired_share"].mean()
+    rows = []
+    for (series, x, machine), group in base.groupby(["series", "x", "machine"], sort=True):
+        share = paired_share.get((series, x, machine), np.nan)
+        rows.append([series, x_label(series, x), machine, f"{group['offered_load'].mean():.3f}",
+                     f"{group['utilization'].mean():.3f}", "-" if np.isnan(share) else f"{100 * share:.1f}",
+                     f"{100 * group['exact_estimate_share'].mean():.0f}"])
+    return header, rows
+
+
+def setup_items(parameters: dict, runs: pd.DataFrame) -> list[str]:
+    """The setup section, every number from the parameters the runs used and the runs themselves."""
+    profile, a, b, rules = parameters["profile"], parameters["machine_a"], parameters["machine_b"], parameters["coscheduling"]
+    runs_a = runs[(runs["machine"] == "A") & (runs["scheme"] == "base")]
+    offered_a = runs_a["offered_load"].mean()
+    kind = "synthetic stand-in (not a real log)" if a["synthetic"] else f"real trace {a['source']}"
+    b_loads = ", ".join(f"{x:g}" for x in profile["loads"])
+    ratios = ", ".join(f"{100 * x:g} %" for x in profile["ratios"])
+    release = (f"held nodes released every {rules['release_period'] / 60:g} min for jobs held >= "
+               f"{rules['release_after'] / 60:g} min (lowest priority in that pass)")
+    caps = (f"held-share cap {rules['max_held_share']:g} (1 = none), yield cap "
+            f"{'none' if rules['max_yields'] is None else rules['max_yields']}")
+    return [
+        f"Profile {profile['name']}: seeds {', '.join(map(str, profile['seeds']))} for every scheme and the baseline "
+        f"(common random numbers); hold-hold without release on seeds {', '.join(map(str, profile['deadlock_seeds']))} "
+        f"at each B load.",
+        f"Machine A: {kind}, {a['description']}; {a['jobs']:,} jobs over {profile['days']:g} days on {a['procs']:,} "
+        f"nodes; offered load {offered_a:.3f}; {_estimates(a['estimate_source'], runs_a['exact_estimate_share'].mean())}.",
+        f"Machine B: {b['procs']} nodes, jobs synthesized from a model fitted on {b['model_trace']}; "
+        f"{_estimates(b['estimate_source'], runs.loc[runs['machine'] == 'B', 'exact_estimate_share'].mean())}. "
+        f"By load: arrival gaps scaled to offered load {b_loads}, pairs by a {parameters['pairing_window_seconds']:g}-s "
+        f"submit window. By ratio: A's job count and span at offered load {parameters['ratio_series_load']:g}, "
+        f"{ratios} of jobs paired. Offered and achieved loads per point: workloads table below.",
+        f"Both machines: {parameters['policy']}; {release}; {caps}.",
+    ]
 
 
 def report_page(
     title: str,
     setup: list[str],
-    comparison: tuple[list[str], list[list[str]]],
+    claims: pd.DataFrame,
+    workloads: tuple[list[str], list[list[str]]],
     deadlocks: tuple[list[str], list[list[str]]],
-    discussion: list[str],
     figures: list[FigureSpec],
     results: tuple[list[str], list[list[str]]],
 ) -> Document:
     blocks = [
         Heading("Setup"),
         BulletList(tuple((item,) for item in setup)),
-        Heading("Paper versus ours"),
-        table(*comparison),
+        *ledger_blocks(claims, heading="Paper versus ours: claims ledger"),
+        Heading("Workloads: offered load, achieved utilization, pairs"),
+        table(*workloads, right_aligned=range(3, len(workloads[0]))),
         Heading("Deadlock: periodic release on and off"),
         Paragraph((
             "A run deadlocks either by a circular wait, found as soon as it forms (held jobs whose mates can never "
             "fit beside the holds of that set: the run stops there, dated by that pass), or by a stall: jobs left "
-            "that never started when the events ran out (holds starved a queue head that never fits beside them), "
-            "dated by the arrival of the first job that never started. The day is the earliest over the seeds.",
+            "that never started when the events ran out, dated by the arrival of the first job that never started. "
+            "The day is the earliest over the seeds.",
         )),
         table(*deadlocks, right_aligned=(2, 3)),
-        Heading("Comparison"),
-        *(Paragraph((text,)) for text in discussion),
-        Heading("Why our numbers differ"),
-        *(Paragraph((text,)) for text in WHY_DIFFERENT),
         Heading("Figures"),
         *(FigureBlock(spec.stem, f"Fig. {spec.number}: {spec.title}") for spec in figures),
         Heading("All results (mean ± 95 % CI half-width over replications)"),
         table(*results, right_aligned=range(4, len(results[0]))),
     ]
     return Document(title, tuple(blocks))
-
-
-def _trend(statement: str, holds: bool, detail: str) -> str:
-    return f"{'Holds' if holds else 'Does not hold'}: {statement} ({detail})."
-
-
-def _count_trend(statement: str, agreeing: int, total: int, detail: str) -> str:
-    """A trend checked over several comparisons: all, most, or not most of them agree."""
-    verdict = "Holds" if agreeing == total else "Mostly holds" if 2 * agreeing > total else "Does not hold"
-    return f"{verdict}: {statement} ({agreeing} of {total} {detail})."
-
-
-def trend_discussion(table_: pd.DataFrame) -> list[str]:
-    """The paper's qualitative findings, each checked against our means."""
-    t = table_
-    loads, ratios = _xs(t, "load"), _xs(t, "ratio")
-    paragraphs = []
-    if loads:
-        extra = [_extra_wait(t, "load", x, "A") for x in loads]
-        paragraphs.append(_trend(
-            "the extra wait coscheduling causes on A grows with B's load",
-            all(np.diff(extra) >= 0), "worst-scheme extra wait " + " -> ".join(f"{v:.1f}" for v in extra) + " min"))
-        costs = []
-        for x in loads[1:]:
-            for remote in ("H", "Y"):
-                for machine in MACHINES:
-                    hold = _value(t, "load", x, _combination(machine, "H", remote), machine, "mean_wait")
-                    yield_ = _value(t, "load", x, _combination(machine, "Y", remote), machine, "mean_wait")
-                    costs.append(hold >= yield_)
-        paragraphs.append(_count_trend(
-            "at medium and high B load, local hold gives a higher average wait than local yield (same remote scheme)",
-            sum(costs), len(costs), "comparisons"))
-        held, yielded = _hold_beats_yield(t, "load", loads)
-        paragraphs.append(_count_trend(
-            "local hold gives a shorter sync time than local yield", held, held + yielded, "comparisons by load"))
-        sync = [max(_value(t, "load", x, s, "A", "mean_sync", 60) for s in ("HH", "HY")) for x in loads]
-        paragraphs.append(_trend(
-            "A's sync time with local hold rises with B's load", all(np.diff(sync) >= 0),
-            " -> ".join(f"{v:.0f}" for v in sync) + " min"))
-        loss = [max(_value(t, "load", x, s, "A", "su_loss_share", 0.01) for s in ("HH", "HY")) for x in loads]
-        paragraphs.append(_trend(
-            "A's service-unit loss rises with B's load", all(np.diff(loss) >= 0),
-            " -> ".join(f"{v:.2f}" for v in loss) + " % of capacity"))
-    if ratios:
-        waits = [max(_value(t, "ratio", x, s, "A", "mean_wait", 60) for s in COMBINATIONS) for x in ratios]
-        paragraphs.append(_trend(
-            "A's average wait grows with the paired proportion", all(np.diff(waits) >= 0),
-            " -> ".join(f"{v:.0f}" for v in waits) + " min, worst scheme"))
-        top = max(ratios)
-        hold_top = max(_value(t, "ratio", top, s, "A", "mean_wait", 60) for s in ("HH", "HY"))
-        yield_top = max(_value(t, "ratio", top, s, "A", "mean_wait", 60) for s in ("YH", "YY"))
-        paragraphs.append(_trend(
-            f"at {100 * top:g} % paired, hold on A costs more wait than yield on A", hold_top > yield_top,
-            f"{hold_top:.0f} vs {yield_top:.0f} min"))
-        loss = [max(_value(t, "ratio", x, s, "A", "su_loss_share", 0.01) for s in ("HH", "HY")) for x in ratios]
-        paragraphs.append(_trend(
-            "A's service-unit loss rises with the paired proportion", all(np.diff(loss) >= 0),
-            " -> ".join(f"{v:.2f}" for v in loss) + " %"))
-    released = t[(t["machine"] == "A") & (t["scheme"] != "base") & t["release"]]
-    unreleased = t[(t["machine"] == "A") & (t["scheme"] == "HH") & ~t["release"]]
-    paragraphs.append(_trend(
-        "with the periodic release no run deadlocks", int(released["deadlocks"].sum()) == 0,
-        f"{int(released['deadlocks'].sum())} of {int(released['replications'].sum())} runs deadlocked"))
-    if len(unreleased):
-        paragraphs.append(_trend(
-            "without the release, hold-hold deadlocks", int(unreleased["deadlocks"].sum()) > 0,
-            f"{int(unreleased['deadlocks'].sum())} of {int(unreleased['replications'].sum())} HH runs deadlocked"))
-    return paragraphs

@@ -18,8 +18,14 @@ def test_quick_profile_report(tmp_path, monkeypatch):
     report = CoschedReport(profile="quick")
     assert luigi.build([report], local_scheduler=True, workers=2)
     out = report.output_dir()
-    for name in ("index.md", "index.html", "paper_vs_ours.tex", "results.csv", "deadlocks.md"):
+    for name in ("index.md", "index.html", "claims.csv", "claims.tex", "runs.csv", "parameters.json",
+                 "results.csv", "deadlocks.md", "workloads.md"):
         assert (out / name).is_file()
+    claims = pd.read_csv(out / "claims.csv")
+    assert all((out / link).is_file() for link in claims["link"])
+    decided = claims[claims["verdict"].isin(["reproduced", "partial", "not_reproduced"])]
+    counts_over_all_runs = {"sec5b-pairs-together", "sec5b-release-completes"}  # one number, not per seed
+    assert (decided[~decided["claim_id"].isin(counts_over_all_runs)]["seeds"] >= 5).all()
     for spec in FIGURES:
         assert (out / f"{spec.stem}.png").is_file() and (out / f"{spec.stem}.svg").is_file()
     deadlocks = pd.read_csv(out / "deadlocks.csv")
