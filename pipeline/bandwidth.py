@@ -23,7 +23,7 @@ import pandas as pd
 from pipeline.base import SchedlabTask, read_json, write_json
 from reports.bandwidth import write_bandwidth_report
 from simulators.bandwidth import workload as workloads
-from simulators.bandwidth.experiments import LIMITS, PROFILES, SWEPT, WORKLOADS, points
+from simulators.bandwidth.experiments import LIMITS, PROFILES, SWEPT, WORKLOADS, Profile, points
 from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD, STRATEGIES
 from simulators.bandwidth.sharing import PROCESSING_SHARE
 from simulators.bandwidth.simulate import MAX_WAITING, Point, simulate
@@ -80,9 +80,8 @@ def workload_recipes() -> dict[str, str]:
     }
 
 
-def report_parameters(profile_name: str) -> dict:
+def report_parameters(profile_name: str, profile: Profile) -> dict:
     """Everything the page says about the setup, taken from the objects the runs used."""
-    profile = PROFILES[profile_name]
     topology = star_4x100()
     total_nodes = int(topology.total_nodes)
     recipes = workload_recipes()
@@ -131,7 +130,7 @@ class BandwidthReport(SchedlabTask):
 
     def run(self):
         tables = result_tables(read_json(task.output_file("summary.json")) for task in self.requires())
-        parameters = report_parameters(self.profile)
+        parameters = report_parameters(self.profile, PROFILES[self.profile])
         with self.writing_output() as directory:
             write_bandwidth_report(directory, tables, parameters)
         logger.info("bandwidth report: %s", self.output_file("index.html"))

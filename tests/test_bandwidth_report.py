@@ -11,7 +11,7 @@ import pytest
 
 from pipeline import settings
 from pipeline.base import read_json
-from pipeline.bandwidth import BandwidthPoint
+from pipeline.bandwidth import BandwidthPoint, report_parameters, result_tables
 from reports.bandwidth import write_bandwidth_report
 from simulators.bandwidth.experiments import Profile, points
 from simulators.bandwidth.simulate import Point, simulate
@@ -21,18 +21,17 @@ TINY = Profile(jobs_per_cluster=300, ppbws=(20.0, 300.0), information=(0.0, 0.5,
 
 @pytest.fixture(scope="module")
 def tiny():
-    rows, queue = [], {}
+    summaries = []
     for point in points(TINY):
         run, metrics = simulate(point)
-        rows.append({**dataclasses.asdict(point), **metrics})
-        if point.strategy == "migration_only" and point.workload in ("realistic", "synthetic") and point.seed == 1:
-            queue[point.workload] = run.queue_by_hour
-    return pd.DataFrame(rows).astype({"ppbw": float}), queue
+        summaries.append({"point": dataclasses.asdict(point), "metrics": metrics,
+                          "queue_by_hour": run.queue_by_hour.tolist()})
+    return result_tables(summaries), report_parameters("tiny", TINY)
 
 
 def write(directory, tiny):
-    runs, queue = tiny
-    write_bandwidth_report(directory, runs, queue, "tiny", TINY)
+    tables, parameters = tiny
+    write_bandwidth_report(directory, tables, parameters)
 
 
 def test_report_has_every_figure_and_table(tmp_path, tiny):
@@ -40,19 +39,21 @@ def test_report_has_every_figure_and_table(tmp_path, tiny):
     for number in range(5, 14):
         stems = [p.stem for p in tmp_path.glob(f"fig{number:02d}_*.png")]
         assert len(stems) == 1 and (tmp_path / f"{stems[0]}.svg").exists(), number
-    for stem in ("table1_improvement", "table2_workloads", "headline", "orderings", "ordering_points", "runs",
-                 "fig09_queue_depth"):
+    for stem in ("table1_improvement", "table2_workloads", "headline", "workloads", "ppbw_sweeps", "runs",
+                 "queue_depth", "claims"):
         for suffix in ("csv", "md", "tex"):
             assert (tmp_path / f"{stem}.{suffix}").exists()
     index = (tmp_path / "index.md").read_text()
-    assert "Table 1" in index and "Table 2" in index and "Written comparison" in index
+    assert "Table 1" in index and "Table 2" in index and "## Claims ledger" in index
     table1 = pd.read_csv(tmp_path / "table1_improvement.csv")
     assert table1.loc[table1.strategy == "LSLT+CS", "S paper"].item() == "22 %"
-    assert " ± " in table1.loc[table1.strategy == "ICS (best: full information)", "S ours"].item()
-    points = pd.read_csv(tmp_path / "ordering_points.csv")
-    assert len(points) == 6 * len(TINY.ppbws) and (points.seeds == 2).all()
-    assert set(points.verdict) <= {"holds", "within noise", "broken"}
-    assert "every point on 2 seed(s) (1, 2)" in index and "Ordering Zero Comm. <= ICS <= Migration Only" in index
+    assert " [" in table1.loc[table1.strategy == "ICS", "S ours"].item()
+    sweeps = pd.read_csv(tmp_path / "ppbw_sweeps.csv")
+    assert (sweeps.seeds == 2).all() and len(sweeps[(sweeps.strategy == "ICS")]) == 6 * len(TINY.ppbws)
+    assert "every point on 2 seed(s) (1, 2)" in index
+    # two seeds decide nothing: every claim is inconclusive (or not attempted), never a verdict from means
+    claims = pd.read_csv(tmp_path / "claims.csv")
+    assert set(claims.verdict) <= {"inconclusive", "not_attempted"} and (claims.seeds <= 2).all()
 
 
 def test_report_is_byte_identical_from_one_run_to_the_next(tmp_path, tiny):
