@@ -22,7 +22,8 @@ def batch(rows, capacity):
 
 
 def test_without_reservations_it_is_the_counting_engine_job_for_job():
-    jobs = default_inputs(lublin_feitelson_jobs(300, 32, seed=3, target_utilization=1.2), 32, "requested")
+    # Exact estimates: node-bound runs need jobs that run exactly their requested time, as the COSY workloads do.
+    jobs = default_inputs(lublin_feitelson_jobs(300, 32, seed=3, target_utilization=1.2, exact_estimates=True), 32, "requested")
     node_level = simulate_node_bound(jobs, 32).schedule["start_time"].to_numpy()
     counting = simulate_cosy(jobs, 32).schedule["start_time"].to_numpy()
     assert np.array_equal(node_level, counting)
