@@ -37,8 +37,8 @@ from reports.document import (
     render_markdown,
 )
 from reports.figures import save_figure
-from reports.koala_claims import RUNS, first_saturated_load, koala_ledger
-from reports.ledger import INTERVAL_METHOD, interval, ledger_blocks, write_ledger
+from reports.koala_claims import CLAIMS, RUNS, first_saturated_load
+from reports.ledger import INTERVAL_METHOD, interval, ledger, ledger_blocks, write_ledger
 from reports.tables import document_table, write_table
 
 RUNS_FILE, PARAMETERS_FILE = "runs.csv", "parameters.json"
@@ -295,7 +295,7 @@ def write_koala_report(directory, runs: pd.DataFrame, parameters: dict) -> pd.Da
     (directory / PARAMETERS_FILE).write_text(json.dumps(parameters, indent=2, sort_keys=True) + "\n",
                                              encoding="utf-8")
     runs = pd.read_csv(directory / RUNS_FILE)
-    claims_frame = koala_ledger({RUNS: runs}, parameters["profile_name"])
+    claims_frame = ledger("koala", CLAIMS, {RUNS: runs}, parameters["profile_name"])
     write_ledger(directory, claims_frame, "koala: claims ledger")
 
     labels = {name: policy["label"] for name, policy in parameters["policies"].items()}

@@ -33,7 +33,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from reports.ledger import Claim, Measurement, NotMeasured, Part, ledger, paired, part, per_seed
+from reports.ledger import Claim, Measurement, NotMeasured, Part, paired, part, per_seed
 
 RUNS = "runs"
 """The result table the claims read: one row per run."""
@@ -610,18 +610,3 @@ CLAIMS = (
         link=FIG10,
     ),
 )
-
-
-UNDECIDED_REASON = "no finite value to judge"
-"""The engine's reason for a part without values; for a claim of one part it loses the part's label."""
-
-
-def koala_ledger(results, profile: str) -> pd.DataFrame:
-    """The stage's ledger; a claim left undecided because its only part was not compared (a saturated
-    load, say) gets that part's label as its reason, so the page says why."""
-    frame = ledger("koala", CLAIMS, results, profile)
-    for index, claim in enumerate(CLAIMS):
-        if frame.at[index, "reason"] == UNDECIDED_REASON:
-            labels = "; ".join(p.label for p in claim.compute(results).parts)
-            frame.at[index, "reason"] = f"{labels}: {UNDECIDED_REASON}"
-    return frame

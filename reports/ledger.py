@@ -233,7 +233,11 @@ HOLDING = ("reproduced", "partial")
 
 def _combine(parts: Sequence[tuple[Part, Verdict]]) -> Verdict:
     if len(parts) == 1:
-        return parts[0][1]
+        part_, verdict = parts[0]
+        if not part_.label:
+            return verdict
+        return Verdict(verdict.verdict, verdict.ours, verdict.low, verdict.high, verdict.seeds,
+                       f"{part_.label}: {verdict.reason}")
     verdicts = [v.verdict for _, v in parts]
     holding = [p.label for p, v in parts if v.verdict in HOLDING]
     broken = [p.label for p, v in parts if v.verdict == "not_reproduced"]

@@ -11,8 +11,8 @@ import pytest
 
 from pipeline.koala import report_parameters
 from reports.koala import write_koala_report
-from reports.koala_claims import CLAIMS, RUNS, koala_ledger
-from reports.ledger import judge
+from reports.koala_claims import CLAIMS, RUNS
+from reports.ledger import judge, ledger
 from simulators.koala.experiments import Profile, points
 
 SEEDS = (1, 2, 3, 4, 5)
@@ -185,5 +185,5 @@ def test_model_section_says_what_the_execution_model_does(pages, tmp_path):
 
 
 def test_the_ledger_reads_only_the_runs_table():
-    assert koala_ledger({}, "tiny")["verdict"].isin(["not_attempted"]).all()
-    assert math.isnan(koala_ledger({}, "tiny")["ours"].iloc[0])
+    assert ledger("koala", CLAIMS, {}, "tiny")["verdict"].isin(["not_attempted"]).all()
+    assert math.isnan(ledger("koala", CLAIMS, {}, "tiny")["ours"].iloc[0])

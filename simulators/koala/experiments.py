@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-import pandas as pd
 
 from simulators.koala.simulate import Point
 
@@ -98,77 +96,3 @@ def points(profile: Profile) -> list[Point]:
                     point = Point(line.app, policy, utilization, seed, line.config, line.sizes, profile.hours)
                     unique[point] = None
     return list(unique)
-
-
-RUN_KEYS = ["app", "policy", "config", "sizes", "net_utilization"]
-
-
-def mean_over_seeds(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per (app, policy, config, sizes, utilization): means over seeds; saturated by majority."""
-    runs = runs.assign(sizes=runs["sizes"].map(_sizes_key))
-    grouped = runs.groupby(RUN_KEYS, sort=True)
-    table = grouped[
-        ["mean_response_time", "mean_wait_time", "mean_run_time", "observed_utilization",
-         "coallocated_fraction", "net_utilization_realized"]
-    ].mean()
-    table["saturated_runs"] = grouped["saturated"].sum()
-    table["runs"] = grouped["saturated"].size()
-    table["saturated"] = table["saturated_runs"] * 2 > table["runs"]
-    return table.reset_index()
-
-
-def comparison_table(means: pd.DataFrame, line: Comparison) -> pd.DataFrame:
-    """Per utilization: both policies' mean response times and the % change (treatment vs baseline)."""
-    sizes = _sizes_key(line.sizes)
-    mine = means[(means.app == line.app) & (means.config == line.config) & (means.sizes == sizes)]
-    columns = ["net_utilization", "mean_response_time", "observed_utilization", "saturated", "coallocated_fraction"]
-    base = mine[mine.policy == line.baseline][columns].set_index("net_utilization")
-    treated = mine[mine.policy == line.treatment][columns].set_index("net_utilization")
-    joined = base.merge(treated, left_index=True, right_index=True, suffixes=("_baseline", "_treatment"))
-    joined["percent_change"] = 100.0 * (
-        joined["mean_response_time_treatment"] / joined["mean_response_time_baseline"] - 1.0
-    )
-    return joined.reset_index().assign(experiment=line.experiment, label=line.label)
-
-
-def saturation_interval(utilization: np.ndarray, saturated: np.ndarray) -> tuple[float | None, float | None]:
-    """(highest utilization below the first saturated one, first saturated one); None where open."""
-    order = np.argsort(utilization)
-    utilization, saturated = np.asarray(utilization)[order], np.asarray(saturated)[order]
-    hits = np.flatnonzero(saturated)
-    if hits.size == 0:
-        return (float(utilization[-1]), None) if utilization.size else (None, None)
-    first = hits[0]
-    return (float(utilization[first - 1]) if first > 0 else None, float(utilization[first]))
-
-
-def format_interval(interval: tuple[float | None, float | None]) -> str:
-    low, high = interval
-    if high is None:
-        return f"> {100 * low:.0f} %" if low is not None else "n/a"
-    if low is None:
-        return f"<= {100 * high:.0f} %"
-    return f"{100 * low:.0f}-{100 * high:.0f} %"
-
-
-def _sizes_key(sizes) -> str:
-    return "/".join(map(str, sizes))
-
-
-def line_tables(means: pd.DataFrame, profile: Profile) -> dict[str, pd.DataFrame]:
-    return {line.label: comparison_table(means, line) for line in comparisons(profile)}
-
-
-def saturation_intervals(means: pd.DataFrame, profile: Profile) -> dict[tuple[str, str], tuple]:
-    """(comparison label, policy) -> saturation interval of that policy on that line's workloads."""
-    intervals = {}
-    for line in comparisons(profile):
-        for policy in (line.baseline, line.treatment):
-            rows = means[
-                (means.app == line.app) & (means.config == line.config)
-                & (means.sizes == _sizes_key(line.sizes)) & (means.policy == policy)
-            ]
-            intervals[(line.label, policy)] = saturation_interval(
-                rows["net_utilization"].to_numpy(), rows["saturated"].to_numpy()
-            )
-    return intervals
