@@ -184,9 +184,10 @@ class CoschedFigure(CoschedSetup, SchedlabTask):
 
 
 class CoschedReport(CoschedSetup, SchedlabTask):
-    """The stage report: ``index.md`` / ``index.html``, the figures, the tables (CSV, MD, LaTeX)."""
+    """The stage report: ``index.md`` / ``index.html``, the figures, the tables (CSV, MD, LaTeX),
+    ``runs.csv``, ``parameters.json`` and the claims ledger judged on them."""
 
-    code_modules = ("reports.cosched",)
+    code_modules = ("reports.cosched", "reports.cosched_claims")
 
     def requires(self):
         return {
@@ -215,14 +216,14 @@ class CoschedReport(CoschedSetup, SchedlabTask):
     def run(self):
         profile = PROFILES[self.profile]
         machine = read_json(self.requires()["a"].output_file("machine.json"))
-        points = self.requires()["points"]
-        results = results_of(points)
+        written_runs = runs_of(self.requires()["points"], profile.days)
+        results = confidence_table(written_runs)
         with self.writing_output() as directory:
             write_json(directory / "parameters.json", self.parameters(machine))
-            write_csv(directory / "runs.csv", runs_of(points, profile.days))
+            write_csv(directory / "runs.csv", written_runs)
             # The report reads back what it wrote: the page shows exactly the published tables.
             parameters = read_json(directory / "parameters.json")
-            runs = pd.read_csv(directory / "runs.csv", keep_default_na=True)
+            runs = pd.read_csv(directory / "runs.csv")
             claims = claims_ledger(runs, profile.name)
             write_ledger(directory, claims)
             for task in self.requires()["figures"]:
