@@ -18,8 +18,9 @@ strategies by several, more than the gaps the orderings are about near the ends 
 sweep (ICS places like Zero Comm. where no link binds and approaches Migration Only as
 PPBW grows).  So every point of ``quick`` runs on five seeds, the
 same seeds for every strategy and PPBW (common random numbers: a seed fixes arrivals,
-sizes, runtimes and rho), and ``simulators.bandwidth.results`` reports means over seeds
-with Student-t intervals of the paired differences.
+sizes, runtimes and rho), and the claims ledger (``reports.bandwidth_claims``) judges every
+claim on the per-seed paired statistics.  The paper profile's single seed decides no claim
+(the ledger needs five): its verdicts are all inconclusive until it runs more seeds.
 """
 
 from __future__ import annotations
