@@ -1,32 +1,50 @@
 """Luigi tasks of the ics stage (implicit coscheduling and PROC, Yu, Kim and Maeng).
 
-    IcsPoint(scheme, workload, load, n_jobs, skew, compression, nodes, mpl, ...) --> IcsReport(profile)
+    IcsPoint(scheme, workload, load, n_jobs, skew, compression, nodes, mpl, seed, ...) --> IcsReport(profile)
 
 ``IcsPoint`` simulates one experiment point (``simulators.ics.experiments.Point``) and
 writes ``jobs.parquet`` (one row per job: job_id, kind, procs, submit, start, end,
-wait, execution, response, slowdown) and ``summary.json`` (the point, its metrics and
-its event count).  ``IcsReport(profile="quick"|"paper")`` requires every point of the
-profile and writes ``index.md`` / ``index.html``, the figures (PNG + SVG) and the tables
-(CSV, Markdown, LaTeX) built by ``reports.ics``.
+wait, execution, response, slowdown) and ``summary.json`` (the point, its metrics, its
+event count and the offered load of its workload).  ``IcsReport(profile="quick"|"paper")``
+requires every point of the profile (each figure's points once per seed of the profile)
+and writes the stage's result tables into its directory: ``runs.csv`` (one row per
+figure, group, scheme and seed), ``schemes.csv`` (each scheme and how it waits) and
+``parameters.json`` (the profile and the model constants the runs used).  The page,
+figures, tables and claims ledger are then built from those files alone by
+``reports.ics.write_report``, which imports nothing from the simulator.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 
 import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
-from pipeline.report_tasks import write_csv, write_document
+from pipeline.report_tasks import write_csv
 from reports import ics as report
-from reports.document import Document, render_markdown
-from reports.figures import save_figure
-from reports.tables import latex_table
-from simulators.ics.experiments import PROFILES, Point, profile_points
+from simulators.ics import kernel, network, tstable, workload
+from simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point, Profile, profile_points
+from simulators.ics.run import IcsResult
+from simulators.ics.schemes import BLOCKING, SPINNING, base, gang, proc, spinning
+from simulators.ics.state import CPU_CATEGORIES
 
 logger = logging.getLogger("luigi-interface")
+
+
+def offered_load(jobs: pd.DataFrame, nodes: int) -> float | None:
+    """Dedicated processor-seconds of the workload over the node-seconds until the last arrival.
+
+    Arrival times are sums of inter-arrival gaps from time 0, so the last submit time is
+    the span of all the workload's gaps.  None when every job arrives at time 0 (a
+    closed batch has no arrival rate)."""
+    span = float(jobs["submit"].max())
+    if span <= 0:
+        return None
+    return float((jobs["procs"] * jobs["dedicated"]).sum() / (nodes * span))
 
 
 class IcsPoint(SchedlabTask):
@@ -58,22 +76,99 @@ class IcsPoint(SchedlabTask):
     def label(self) -> str:
         point = self.point()
         what = "-".join(point.apps) if point.family == "npb" else f"{point.workload}-{point.load}"
-        return f"{point.scheme}_{what}_mpl{point.mpl}_n{point.n_jobs}"
+        return f"{point.scheme}_{what}_mpl{point.mpl}_n{point.n_jobs}_s{point.seed}"
 
     def run(self):
         point = self.point()
-        self.set_status_message(f"simulating {point.scheme} on {point.family} {point.workload}")
-        result = point.run()
+        self.set_status_message(f"simulating {point.scheme} on {point.family} {point.workload} seed {point.seed}")
+        summary, result = point_summary(point)
         with self.writing_output() as directory:
             result.jobs.to_parquet(directory / "jobs.parquet", index=False)
-            write_json(directory / "summary.json", {"point": point.parameters(), "metrics": result.summary})
+            write_json(directory / "summary.json", summary)
+
+
+def scheme_table() -> pd.DataFrame:
+    """Every scheme in the paper's order, with how a process waits for a message (Table 1)."""
+    def waiting(scheme: str) -> str:
+        if scheme in SPINNING:
+            return "spinning"
+        if scheme in BLOCKING:
+            return "blocking"
+        return "gang" if scheme == "GS" else "space sharing"
+
+    return pd.DataFrame({"scheme": list(ALL_SCHEMES), "waiting": [waiting(s) for s in ALL_SCHEMES]})
+
+
+def model_parameters() -> dict:
+    """The simulator's constants, as the runs used them, for the report's setup section."""
+    return {
+        "cpu_categories": list(CPU_CATEGORIES),
+        "network": {
+            "one_way_16k_s": network.ONE_WAY_16K, "startup_s": network.STARTUP,
+            "seconds_per_byte": network.SECONDS_PER_BYTE,
+        },
+        "costs_s": {
+            "ICS context switch": base.ICS_SWITCH_COST, "gang context switch": gang.GANG_SWITCH_COST,
+            "gang quantum": gang.GANG_QUANTUM, "interrupt": kernel.INTERRUPT_COST,
+            "pending-message check per process": base.CHECK_COST, "move a process in the queue": base.MOVE_COST,
+            "PROC upload": proc.UPLOAD_COST, "PROC download": proc.DOWNLOAD_COST,
+            "PT entry update": proc.PT_ENTRY_COST, "PB boost period": spinning.PeriodicBoost.boost_period,
+        },
+        "scheduler": {"levels": tstable.LEVELS, "quantum_s_min": min(tstable.QUANTUM),
+                      "quantum_s_max": max(tstable.QUANTUM), "ewma_weight": kernel.EWMA_WEIGHT},
+        "synthetic": {
+            "mean_interarrival_s": dict(workload.MEAN_INTERARRIVAL), "mean_runtime_s": workload.MEAN_RUNTIME,
+            "sizes": [workload.MIN_SIZE, workload.MAX_SIZE],
+            "job_types": {name: list(shares) for name, shares in workload.JOB_TYPES.items()},
+            "workloads": {name: list(types) for name, types in workload.WORKLOADS.items()},
+            "arrivals": "exponential inter-arrival times", "runtimes": "exponential dedicated run times",
+            "size_distribution": "uniform on the integer sizes",
+        },
+        "npb": {
+            "nodes": workload.NPB_NODES, "mg_all_to_all_every": workload.MG_ALL_TO_ALL_EVERY,
+            "apps": {name: dataclasses.asdict(app) for name, app in workload.NPB_APPS.items()},
+        },
+    }
+
+
+def run_row(figure: str, key: tuple, summary: dict) -> dict:
+    """One row of ``runs``: the figure's coordinates (group, scheme, seed), the point's parameters, its metrics."""
+    group, scheme, seed = key
+    point = {k: v for k, v in summary["point"].items() if k not in ("scheme", "seed")}
+    point["apps"] = "+".join(point["apps"])
+    metrics = {k: (math.nan if v is None else v) for k, v in summary["metrics"].items()
+               if k not in ("scheme", "nodes", "mpl")}
+    return {"figure": figure, "group": group, "scheme": scheme, "seed": seed, **point, **metrics}
+
+
+def run_rows(figure_tasks: dict[str, dict[tuple, IcsPoint]]) -> pd.DataFrame:
+    """``runs``: one row per figure, group, scheme and seed."""
+    return pd.DataFrame([
+        run_row(figure, key, read_json(task.output_file("summary.json")))
+        for figure, tasks in figure_tasks.items()
+        for key, task in tasks.items()
+    ])
+
+
+def point_summary(point: Point) -> tuple[dict, IcsResult]:
+    """What ``IcsPoint`` writes to ``summary.json`` (the point, its metrics with the offered load), and the run."""
+    result = point.run()
+    metrics = {**result.summary, "offered_load": offered_load(result.jobs, point.nodes)}
+    return {"point": point.parameters(), "metrics": metrics}, result
+
+
+def write_results(directory, profile: Profile, runs: pd.DataFrame) -> None:
+    """The result tables the report (and its claims) read back."""
+    write_csv(directory / "runs.csv", runs)
+    write_csv(directory / "schemes.csv", scheme_table())
+    write_json(directory / "parameters.json", {"profile": dataclasses.asdict(profile), "model": model_parameters()})
 
 
 class IcsReport(SchedlabTask):
-    """Figs. 7-14 and Tables 3-4 of the paper regenerated, with the paper's numbers beside ours."""
+    """Figs. 7-14 and Tables 3-4 of the paper regenerated, and the paper's claims judged on them."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
-    code_modules = ("reports.ics",)
+    code_modules = ("reports.ics", "reports.ics_claims")
 
     def figure_tasks(self) -> dict[str, dict[tuple, IcsPoint]]:
         return {
@@ -86,70 +181,8 @@ class IcsReport(SchedlabTask):
         return [unique[key] for key in sorted(unique)]
 
     def run(self):
-        frames = {}
-        events = 0
-        for figure, tasks in self.figure_tasks().items():
-            rows = []
-            for (group, scheme), task in tasks.items():
-                metrics = read_json(task.output_file("summary.json"))["metrics"]
-                rows.append({"group": group, **metrics, "scheme": scheme})
-                events += metrics["events"]
-            frames[figure] = report.figure_table(rows)
-        profile = PROFILES[self.profile]
+        runs = run_rows(self.figure_tasks())
         with self.writing_output() as directory:
-            write_ics_report(directory, profile, frames, events)
+            write_results(directory, PROFILES[self.profile], runs)
+            report.write_report(directory)
         logger.info("ics report: %s", self.output_file("index.html"))
-
-
-def write_table(directory, stem: str, frame: pd.DataFrame) -> None:
-    write_csv(directory / f"{stem}.csv", frame)
-    (directory / f"{stem}.tex").write_text(latex_table(frame), encoding="utf-8")
-    page = Document(stem.replace("_", " "), (report.markdown_table(frame),))
-    (directory / f"{stem}.md").write_text(render_markdown(page), encoding="utf-8")
-
-
-def write_ics_report(directory, profile, frames: dict[str, pd.DataFrame], events: int) -> None:
-    figures = []
-
-    def figure(stem, built, caption):
-        save_figure(built, directory, stem)
-        figures.append((stem, caption))
-
-    tables = {}
-    for name, frame in frames.items():
-        title = report.FIGURE_TITLES[name]
-        tables[f"{name}_results"] = report.main_table(frame)
-        if name in ("fig7", "fig8", "fig9", "fig10", "fig12", "compression"):
-            figure(f"{name}_response", report.response_figure(frame, title), f"{title}: mean response time")
-        if name in ("fig11", "fig13"):
-            base = "BATCH" if name == "fig13" else None
-            figure(f"{name}_turnaround", report.turnaround_figure(frame, title, base), f"{title}: turnaround")
-        if name == "fig14":
-            figure(f"{name}_response", report.lines_figure(frame, "mean_response", title, "mean response (compressed s)"),
-                   f"{title}: mean response time")
-        figure(f"{name}_profile", report.cpu_profile_figure(frame, title), f"{title}: CPU profile")
-        if name in report.PAPER_BCR_FDR:
-            tables[f"{name}_bcr_fdr"] = report.bcr_fdr_table(frame, report.PAPER_BCR_FDR[name])
-        if name == "fig12":
-            tables["fig12_fairness"] = report.fairness_table(frame)
-            figure("fig12_slowdown", report.slowdown_by_type_figure(frame, title), f"{title}: slowdown per job type")
-        if name == "fig13":
-            tables["fig13_vs_batch"] = report.npb_speedup_table(frame)
-        if name == "compression":
-            tables["compression_ranking"] = report.compression_table(frame)
-    tables["paper_reductions"] = report.reductions_table(frames)
-    for stem, frame in tables.items():
-        write_table(directory, stem, frame)
-    checks = report.ranking_checks(frames["fig8"], "heavy") if "fig8" in frames else []
-    setup = {
-        "profile": profile.name,
-        "synthetic jobs per workload": profile.n_jobs,
-        "time compression (synthetic)": f"{profile.compression:g}",
-        "NPB jobs, compression": f"{profile.npb_jobs}, {profile.npb_compression:g}",
-        "figures": ", ".join(profile.figures),
-    }
-    speed = {"simulated events over all points": f"{events:,}",
-             "events per second": "printed by bench/bench_ics.py (wall time is not part of any output)"}
-    page = report.report_page(setup, figures, tables, checks, report.discussion(frames, checks), speed)
-    write_document(directory, "index", page)
-    write_json(directory / "ranking_checks.json", [{"ranking": n, "holds": ok, "values": d} for n, ok, d in checks])

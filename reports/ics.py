@@ -1,23 +1,33 @@
-"""The ICS stage report: figures, tables and the comparison with Yu, Kim and Maeng's numbers.
+"""The ICS stage report: figures, tables, the claims ledger and the page, from result tables only.
 
-Input: one results table per figure (``figure_table``): a row per point with its
-figure coordinates (``group``, ``scheme``) and the run's summary metrics
-(``simulators.ics.metrics.summarize``).  Output: matplotlib figures (object API, saved
-deterministically by ``reports.figures.save_figure``), tables as DataFrames, and the
-page as a ``reports.document.Document``.
+Input: the files ``pipeline.ics.IcsReport`` writes into the report directory
+(``read_results``): ``runs.csv`` (one row per figure, group, scheme and seed with the
+run's metrics), ``schemes.csv`` (each scheme and how it waits for a message) and
+``parameters.json`` (the profile and the model constants the runs used).  Output
+(``write_report``): matplotlib figures of the per-seed means (object API, saved
+deterministically by ``reports.figures.save_figure``), tables (CSV, Markdown, LaTeX),
+the claims ledger of Yu, Kim and Maeng's evaluation (``reports.ics_claims``) and the
+page, whose every number and verdict comes from those files.
 """
 
 from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from reports.document import BulletList, Document, Heading, Link, paragraph, table
+from reports.document import BulletList, Document, Heading, Link, paragraph, render_html, render_markdown
 from reports.document import Figure as FigureBlock
-from simulators.ics.state import CPU_CATEGORIES
+from reports.figures import save_figure
+from reports.ics_claims import CLAIMS
+from reports.ledger import interval, ledger, ledger_blocks, write_ledger
+from reports.tables import document_table, write_table
 
-SCHEME_ORDER = ("LOCAL", "DCS", "PB", "PROC-S", "SB", "HYBRID", "PROC-B", "GS", "BATCH")
+PAPER = "ics"
 PROFILE_COLORS = ("#4c72b0", "#dd8452", "#c7c7c7", "#8c8c8c", "#55a868", "#c44e52")
 
 FIGURE_TITLES = {
@@ -49,28 +59,32 @@ PAPER_FIG11C = {
     "v = 60%": {"PB": (66.30, 73.43), "PROC-S": (68.63, 36.09), "SB": (40.17, 61.12), "PROC-B": (38.84, 28.66), "HYBRID": (37.86, 55.94)},
 }
 PAPER_FAIRNESS = {"LOCAL": 1.0743, "DCS": 0.5371, "PB": 0.1369, "PROC-S": 0.1153, "SB": 0.1374, "PROC-B": 0.0803, "HYBRID": 0.1105, "GS": 0.0456}
-PAPER_BCR_FDR = {"fig9": PAPER_TABLE3, "fig10": PAPER_TABLE4, "fig11": PAPER_FIG11C}
-PAPER_REDUCTIONS = (  # (figure, group, scheme, baseline, metric, paper's reduction in %)
-    ("fig8", "heavy", "PROC-B", "SB", "mean_response", 42.3),
-    ("fig8", "heavy", "PROC-B", "HYBRID", "mean_response", 33.2),
-    ("fig8", "heavy", "PROC-S", "PB", "mean_response", 27.7),
-    ("fig8", "heavy", "PROC-B", "SB", "fdr", 52.5),
-    ("fig8", "heavy", "PROC-S", "PB", "fdr", 51.8),
-    ("fig9", "wl3", "PROC-B", "SB", "mean_response", 50.4),
-    ("fig9", "wl3", "PROC-B", "BATCH", "mean_response", 72.5),
-)
-RANKINGS = (  # Sect. 5.1: each chain must be increasing in mean response time
-    ("PROC-B", "HYBRID", "SB"),
-    ("PROC-S", "PB"),
-)
+PAPER_BCR_FDR = {  # Fig. 8c is the MPL-5 column of Table 4 (same experiment)
+    "fig8": {"heavy": PAPER_TABLE4["MPL 5"]}, "fig9": PAPER_TABLE3, "fig10": PAPER_TABLE4, "fig11": PAPER_FIG11C,
+}
 
 
-def figure_table(rows: list[dict]) -> pd.DataFrame:
-    """Rows of (group, scheme, summary...) -> a table sorted by group order and scheme order."""
-    frame = pd.DataFrame(rows)
-    frame["scheme"] = pd.Categorical(frame["scheme"], categories=SCHEME_ORDER, ordered=True)
-    groups = list(dict.fromkeys(frame["group"]))
-    frame["group"] = pd.Categorical(frame["group"], categories=groups, ordered=True)
+# --- result tables -----------------------------------------------------------------------
+
+RESULT_TABLES = ("runs", "schemes")
+
+
+def read_results(directory) -> tuple[dict[str, pd.DataFrame], dict]:
+    """The result tables (``runs``, ``schemes``) and ``parameters.json`` of a report directory."""
+    directory = Path(directory)
+    results = {name: pd.read_csv(directory / f"{name}.csv") for name in RESULT_TABLES}
+    parameters = json.loads((directory / "parameters.json").read_text(encoding="utf-8"))
+    return results, parameters
+
+
+def figure_means(runs: pd.DataFrame, figure: str, scheme_order) -> pd.DataFrame:
+    """One row per group and scheme of ``figure``: every metric's mean over the seeds, and the seed count."""
+    part = runs[runs["figure"] == figure]
+    numeric = [c for c in part.columns if pd.api.types.is_numeric_dtype(part[c]) and c != "seed"]
+    grouped = part.groupby(["group", "scheme"], sort=False)
+    frame = grouped[numeric].mean().join(grouped["seed"].nunique().rename("seeds")).reset_index()
+    frame["scheme"] = pd.Categorical(frame["scheme"], categories=list(scheme_order), ordered=True)
+    frame["group"] = pd.Categorical(frame["group"], categories=list(dict.fromkeys(part["group"])), ordered=True)
     return frame.sort_values(["group", "scheme"]).reset_index(drop=True)
 
 
@@ -81,10 +95,6 @@ def _value(frame: pd.DataFrame, group: str, scheme: str, metric: str) -> float:
 
 def _groups(frame: pd.DataFrame) -> list[str]:
     return [g for g in frame["group"].cat.categories if (frame["group"] == g).any()]
-
-
-def _schemes(frame: pd.DataFrame, group: str) -> list[str]:
-    return [str(s) for s in frame.loc[frame["group"] == group, "scheme"]]
 
 
 def _panels(frame: pd.DataFrame, height: float = 3.6):
@@ -120,9 +130,9 @@ def response_figure(frame: pd.DataFrame, title: str) -> Figure:
                         "mean response time (compressed s)")
 
 
-def cpu_profile_figure(frame: pd.DataFrame, title: str) -> Figure:
-    columns = [f"share_{name}" for name in CPU_CATEGORIES]
-    return stacked_bars(frame, columns, CPU_CATEGORIES, title, "share of CPU time", PROFILE_COLORS)
+def cpu_profile_figure(frame: pd.DataFrame, categories, title: str) -> Figure:
+    columns = [f"share_{name}" for name in categories]
+    return stacked_bars(frame, columns, categories, title, "share of CPU time", PROFILE_COLORS)
 
 
 def turnaround_figure(frame: pd.DataFrame, title: str, relative_to: str | None = None) -> Figure:
@@ -160,7 +170,7 @@ def lines_figure(frame: pd.DataFrame, metric: str, title: str, ylabel: str, scal
     figure = Figure(figsize=(7.0, 4.0), layout="constrained")
     ax = figure.add_subplot()
     groups = _groups(frame)
-    for scheme in [s for s in SCHEME_ORDER if (frame["scheme"] == s).any()]:
+    for scheme in [s for s in frame["scheme"].cat.categories if (frame["scheme"] == s).any()]:
         values = [_value(frame, g, scheme, metric) * (scale_by_group(g) if scale_by_group else 1.0) for g in groups]
         ax.plot(range(len(groups)), values, marker="o", label=scheme)
     ax.set_xticks(range(len(groups)), groups)
@@ -174,253 +184,248 @@ def lines_figure(frame: pd.DataFrame, metric: str, title: str, ylabel: str, scal
 # --- tables ---------------------------------------------------------------------------
 
 MAIN_COLUMNS = (
-    "mean_response", "mean_wait", "mean_execution", "turnaround", "utilization", "mean_slowdown",
-    "fairness_cv", "bcr", "fdr", *(f"share_{name}" for name in CPU_CATEGORIES),
+    "seeds", "mean_response", "mean_wait", "mean_execution", "turnaround", "utilization", "mean_slowdown",
+    "fairness_cv", "bcr", "fdr",
 )
 
 
 def main_table(frame: pd.DataFrame) -> pd.DataFrame:
-    columns = ["group", "scheme", *[c for c in MAIN_COLUMNS if c in frame.columns]]
+    """Means over the seeds, per group and scheme (per-seed values are in ``runs.csv``)."""
+    shares = [c for c in frame.columns if c.startswith("share_")]
+    columns = ["group", "scheme", *[c for c in MAIN_COLUMNS if c in frame.columns], *shares]
     shown = frame[columns].copy()
     shown["group"] = shown["group"].astype(str)
     shown["scheme"] = shown["scheme"].astype(str)
     return shown
 
 
-def bcr_fdr_table(frame: pd.DataFrame, paper: dict) -> pd.DataFrame:
-    """Ours beside the paper's BCR and FDR (%), for the five ICS schemes the paper tabulates."""
+def _interval_text(values: pd.Series, scale: float = 1.0) -> str:
+    mean, low, high = interval((values * scale).to_numpy())
+    if not math.isfinite(mean):
+        return "n/a"
+    if not math.isfinite(low):
+        return f"{mean:.3g}"
+    return f"{mean:.3g} [{low:.3g}, {high:.3g}]"
+
+
+def _per_seed(runs: pd.DataFrame, figure: str, group: str, scheme: str, metric: str) -> pd.Series:
+    chosen = runs[(runs["figure"] == figure) & (runs["group"] == group) & (runs["scheme"] == scheme)]
+    return chosen.set_index("seed")[metric].sort_index()
+
+
+def bcr_fdr_table(runs: pd.DataFrame, figure: str, paper: dict) -> pd.DataFrame:
+    """Ours (mean over seeds [95 % interval]) beside the paper's BCR and FDR (%), for the paper's five schemes."""
     rows = []
     for group, schemes in paper.items():
         for scheme, (bcr, fdr) in schemes.items():
             rows.append({
                 "group": group, "scheme": scheme,
-                "BCR % (ours)": 100 * _value(frame, group, scheme, "bcr"), "BCR % (paper)": bcr,
-                "FDR % (ours)": 100 * _value(frame, group, scheme, "fdr"), "FDR % (paper)": fdr,
+                "BCR % (ours)": _interval_text(_per_seed(runs, figure, group, scheme, "bcr"), 100.0),
+                "BCR % (paper)": bcr,
+                "FDR % (ours)": _interval_text(_per_seed(runs, figure, group, scheme, "fdr"), 100.0),
+                "FDR % (paper)": fdr,
             })
     return pd.DataFrame(rows)
 
 
-def fairness_table(frame: pd.DataFrame) -> pd.DataFrame:
-    rows = [{"scheme": s, "CV (ours)": _value(frame, "wl5", s, "fairness_cv"), "CV (paper)": cv}
+def fairness_table(runs: pd.DataFrame) -> pd.DataFrame:
+    rows = [{"scheme": s, "CV (ours)": _interval_text(_per_seed(runs, "fig12", "wl5", s, "fairness_cv")), "CV (paper)": cv}
             for s, cv in PAPER_FAIRNESS.items()]
     return pd.DataFrame(rows)
 
 
-def reduction(frame: pd.DataFrame, group: str, scheme: str, baseline: str, metric: str) -> float:
-    """Per cent by which ``scheme`` lowers ``metric`` relative to ``baseline`` (NaN if the baseline is 0)."""
-    base = _value(frame, group, baseline, metric)
-    return 100.0 * (1.0 - _value(frame, group, scheme, metric) / base) if base else float("nan")
+def reduction_per_seed(runs: pd.DataFrame, figure: str, group: str, scheme: str, baseline: str,
+                       metric: str) -> pd.Series:
+    """Per seed, the per cent by which ``scheme`` lowers ``metric`` against ``baseline`` on that seed."""
+    return 100.0 * (1.0 - _per_seed(runs, figure, group, scheme, metric) / _per_seed(runs, figure, group, baseline, metric))
 
 
-def reductions_table(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def npb_speedup_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 13: turnaround reduction against BATCH per application (mean over seeds [95 % interval])."""
+    apps = list(dict.fromkeys(runs.loc[runs["figure"] == "fig13", "group"]))
     rows = []
-    for figure, group, scheme, baseline, metric, paper in PAPER_REDUCTIONS:
-        if figure in frames:
-            rows.append({
-                "experiment": f"{figure} {group}", "metric": metric, "comparison": f"{scheme} vs {baseline}",
-                "reduction % (ours)": reduction(frames[figure], group, scheme, baseline, metric),
-                "reduction % (paper)": paper,
-            })
-    return pd.DataFrame(rows)
-
-
-def npb_speedup_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 13: turnaround of PROC-B and PROC-S relative to BATCH per application."""
-    rows = []
-    for app in _groups(frame):
+    for app in apps:
         row = {"application": app}
         for scheme in ("PROC-B", "PROC-S", "SB", "HYBRID", "GS"):
-            row[f"{scheme} vs BATCH %"] = reduction(frame, app, scheme, "BATCH", "turnaround")
+            row[f"{scheme} vs BATCH %"] = _interval_text(reduction_per_seed(runs, "fig13", app, scheme, "BATCH", "turnaround"))
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def compression_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per factor: the schemes ordered by mean response, and the response scaled back to full length."""
+    """Per factor: the schemes ordered by mean response (mean over seeds), and that response scaled to full length."""
     rows = []
     for group in _groups(frame):
-        factor = float(group.removeprefix("factor "))
         part = frame[frame["group"] == group].sort_values("mean_response")
-        row = {"factor": factor, "ranking (best first)": " < ".join(str(s) for s in part["scheme"])}
+        factor = float(part["compression"].iloc[0])
+        row = {"factor": factor, "ranking of the seed means (best first)": " < ".join(str(s) for s in part["scheme"])}
         for _, r in part.iterrows():
             row[f"{r['scheme']} response x factor (s)"] = r["mean_response"] * factor
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def pair_stability(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
-    """Scheme pairs ordered alike by mean response in every group, and pairs whose order flips."""
-    groups = _groups(frame)
-    schemes = [s for s in SCHEME_ORDER if (frame["scheme"] == s).any()]
-    stable, swapped = [], []
-    for i, a in enumerate(schemes):
-        for b in schemes[i + 1:]:
-            signs = {_value(frame, g, a, "mean_response") < _value(frame, g, b, "mean_response") for g in groups}
-            if len(signs) == 1:
-                stable.append(f"{a} < {b}" if signs.pop() else f"{b} < {a}")
+# --- the setup section, generated from parameters.json and runs.csv ------------------------
+
+RUNTIME_ESTIMATES = ("none: allocation is first-come first-served without backfilling and never reads a requested "
+                     "time, so the jobs carry no run-time estimates (neither exact nor user-supplied)")
+
+
+def _nominal_load(model: dict, load: str, nodes: int) -> float:
+    synthetic = model["synthetic"]
+    mean_size = sum(synthetic["sizes"]) / 2.0  # uniform on the integer sizes
+    return mean_size * synthetic["mean_runtime_s"] / (nodes * synthetic["mean_interarrival_s"][load])
+
+
+def experiments_table(runs: pd.DataFrame, model: dict) -> pd.DataFrame:
+    """One row per figure and group: what was run, on which seeds, and the workload's offered load."""
+    rows = []
+    for (figure, group), part in runs.groupby(["figure", "group"], sort=False):
+        first = part.iloc[0]
+        synthetic = first["family"] == "synthetic"
+        closed = bool(first["simultaneous"]) or (not synthetic and first["mean_interarrival"] <= 0)
+        if closed:
+            arrivals, nominal, measured = "all jobs at time 0", "closed batch", "closed batch"
+        else:
+            per_seed = part.drop_duplicates("seed")["offered_load"]
+            measured = f"{per_seed.mean():.2f} [{per_seed.min():.2f}-{per_seed.max():.2f}]"
+            if synthetic:
+                gap = model["synthetic"]["mean_interarrival_s"][first["load"]]
+                arrivals = f"exponential, mean {gap:g} s / {first['compression']:g}"
+                nominal = f"{_nominal_load(model, first['load'], int(first['nodes'])):.2f}"
             else:
-                swapped.append(f"{a} / {b}")
-    return stable, swapped
+                arrivals = f"exponential, mean {first['mean_interarrival']:g} compressed s"
+                nominal = "not set (NPB mix)"
+        rows.append({
+            "figure": figure, "group": group,
+            "workload": first["workload"] if synthetic else f"NPB {first['apps']}",
+            "load": first["load"] if synthetic else "",
+            "jobs": int(first["n_jobs"]), "nodes": int(first["nodes"]), "MPL": int(first["mpl"]),
+            "skew": float(first["skew"]), "compression": float(first["compression"]),
+            "seeds": " ".join(str(s) for s in sorted(part["seed"].unique())),
+            "arrivals": arrivals, "offered load (model means)": nominal,
+            "offered load (measured, mean [range] over seeds)": measured,
+        })
+    return pd.DataFrame(rows)
 
 
-def ranking_checks(frame: pd.DataFrame, group: str) -> list[tuple[str, bool, str]]:
-    """The paper's response-time orderings, each with whether it holds here and the values."""
-    checks = []
-    for chain in RANKINGS:
-        values = [_value(frame, group, s, "mean_response") for s in chain]
-        holds = all(a < b for a, b in zip(values, values[1:]))
-        detail = " < ".join(f"{s} ({v:.3f} s)" for s, v in zip(chain, values))
-        checks.append((" < ".join(chain), holds, detail))
-    return checks
+def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
+    profile, model = parameters["profile"], parameters["model"]
+    synthetic, network, npb = model["synthetic"], model["network"], model["npb"]
+    types = ", ".join(f"{name} {'/'.join(f'{100 * s:g}' for s in shares)}" for name, shares in synthetic["job_types"].items())
+    mixes = ", ".join(f"{name} = {'+'.join(kinds)}" for name, kinds in synthetic["workloads"].items())
+    shares = ", ".join(f"{name} {100 * app['communication_share']:g} %" for name, app in npb["apps"].items())
+    costs = ", ".join(f"{name} {1e6 * seconds:g} us" for name, seconds in model["costs_s"].items())
+    facts = [
+        f"Profile {profile['name']}: seeds {', '.join(str(s) for s in profile['seeds'])} for every point and every "
+        f"scheme (common random numbers); figures run: {', '.join(profile['figures'])}.",
+        f"Synthetic workloads: {profile['n_jobs']} jobs, job lengths and inter-arrival times divided by "
+        f"{profile['compression']:g} (compressed seconds; per-iteration costs, quanta and latencies kept). "
+        f"{synthetic['arrivals']} of mean {synthetic['mean_interarrival_s']['heavy']:g} s (heavy) or "
+        f"{synthetic['mean_interarrival_s']['light']:g} s (light), {synthetic['runtimes']} of mean "
+        f"{synthetic['mean_runtime_s']:g} s, sizes {synthetic['size_distribution']} {synthetic['sizes'][0]}-"
+        f"{synthetic['sizes'][1]}: the paper's published means, not its SDSC-SP2 fit.",
+        f"Job types (compute/communication/I-O %): {types}; workloads {mixes}.",
+        f"Run-time estimates: {RUNTIME_ESTIMATES}.",
+        f"NPB-like workloads: {profile['npb_jobs']} jobs of {npb['nodes']} processes, iterations divided by "
+        f"{profile['npb_compression']:g}; assumed communication shares (Table 2 gives none): {shares}; MG is "
+        f"all-to-all one iteration in {npb['mg_all_to_all_every']}.",
+        f"Network: 16 KB one way {1e6 * network['one_way_16k_s']:g} us, split (our assumption) into a "
+        f"{1e6 * network['startup_s']:g} us start-up and {1e9 * network['seconds_per_byte']:.4g} ns per byte, one FIFO "
+        "send interface per node.",
+        f"Costs: {costs}; {model['scheduler']['levels']} priority levels, quanta {1e3 * model['scheduler']['quantum_s_min']:g}-"
+        f"{1e3 * model['scheduler']['quantum_s_max']:g} ms; PROC's EWMA weight {model['scheduler']['ewma_weight']:g}.",
+        "BCR and FDR are pooled over the nodes (the paper averages them per node). No constant was tuned to "
+        "approach a published number.",
+    ]
+    experiments = experiments_table(runs, model)
+    return [
+        Heading("Setup (generated from the parameters the runs used)"),
+        BulletList(tuple((fact,) for fact in facts)),
+        Heading("Experiments run", 3),
+        document_table(experiments),
+    ]
 
 
-def markdown_table(frame: pd.DataFrame):
-    def cell(value):
-        return f"{value:.4g}" if isinstance(value, float) else str(value)
+# --- writing the report ---------------------------------------------------------------
 
-    numeric = [i for i, c in enumerate(frame.columns) if pd.api.types.is_numeric_dtype(frame[c])]
-    return table(frame.columns, [[cell(v) for v in row] for row in frame.itertuples(index=False)], numeric)
+def _figures(directory: Path, runs: pd.DataFrame, scheme_order, categories) -> tuple[list, dict]:
+    figures, tables = [], {}
+
+    def figure(stem, built, caption):
+        save_figure(built, directory, stem)
+        figures.append((stem, caption))
+
+    for name in dict.fromkeys(runs["figure"]):
+        frame = figure_means(runs, name, scheme_order)
+        title = f"{FIGURE_TITLES[name]}, mean of {int(frame['seeds'].min())} seeds"
+        tables[f"{name}_results"] = main_table(frame)
+        if name in ("fig7", "fig8", "fig9", "fig10", "fig12", "compression"):
+            figure(f"{name}_response", response_figure(frame, title), f"{title}: mean response time")
+        if name in ("fig11", "fig13"):
+            base = "BATCH" if name == "fig13" else None
+            figure(f"{name}_turnaround", turnaround_figure(frame, title, base), f"{title}: turnaround")
+        if name == "fig14":
+            figure(f"{name}_response", lines_figure(frame, "mean_response", title, "mean response (compressed s)"),
+                   f"{title}: mean response time")
+        figure(f"{name}_profile", cpu_profile_figure(frame, categories, title), f"{title}: CPU profile")
+        if name in PAPER_BCR_FDR:
+            tables[f"{name}_bcr_fdr"] = bcr_fdr_table(runs, name, PAPER_BCR_FDR[name])
+        if name == "fig12":
+            tables["fig12_fairness"] = fairness_table(runs)
+            figure("fig12_slowdown", slowdown_by_type_figure(frame, title), f"{title}: slowdown per job type")
+        if name == "fig13":
+            tables["fig13_vs_batch"] = npb_speedup_table(runs)
+        if name == "compression":
+            tables["compression_ranking"] = compression_table(frame)
+    return figures, tables
 
 
-# --- the page ---------------------------------------------------------------------------
+def claims_ledger(results: dict[str, pd.DataFrame], profile: str, directory: Path | None = None) -> pd.DataFrame:
+    """The ledger of this stage; with ``directory``, links to files the report did not write are dropped."""
+    frame = ledger(PAPER, CLAIMS, results, profile)
+    if directory is not None:
+        frame["link"] = [link if link and (directory / link).exists() else "" for link in frame["link"]]
+    return frame
 
 
-def report_page(profile: dict, figures: list[tuple[str, str]], tables: dict[str, pd.DataFrame],
-                checks: list[tuple[str, bool, str]], discussion: list[str], speed: dict) -> Document:
+def write_report(directory) -> None:
+    """Figures, tables, ``claims.csv/.md/.tex`` and ``index.md/.html`` from the result tables in ``directory``."""
+    directory = Path(directory)
+    results, parameters = read_results(directory)
+    runs = results["runs"]
+    scheme_order = list(results["schemes"]["scheme"])
+    figures, tables = _figures(directory, runs, scheme_order, parameters["model"]["cpu_categories"])
+    for stem, frame in tables.items():
+        write_table(directory, stem, frame, stem.replace("_", " "))
+    claims = claims_ledger(results, parameters["profile"]["name"], directory)
+    write_ledger(directory, claims)
+    events = int(runs["events"].sum())
+    page = report_page(parameters, runs, claims, figures, tables, events)
+    (directory / "index.md").write_text(render_markdown(page), encoding="utf-8")
+    (directory / "index.html").write_text(render_html(page), encoding="utf-8")
+
+
+def report_page(parameters: dict, runs: pd.DataFrame, claims: pd.DataFrame, figures: list[tuple[str, str]],
+                tables: dict[str, pd.DataFrame], events: int) -> Document:
     blocks = [
         paragraph(
             "Reproduction of Yu, Kim and Maeng, \"A runtime resolution scheme for priority boost conflict in "
-            "implicit coscheduling\": nine schemes (LOCAL, DCS, PB, PROC-S, SB, HYBRID, PROC-B, GS, BATCH) "
-            "simulated process by process and message by message on a cluster of single-CPU nodes."
+            "implicit coscheduling\": the schemes of ", Link("schemes.csv", "schemes.csv"),
+            " simulated process by process and message by message on a cluster of single-CPU nodes. Per-seed "
+            "results: ", Link("runs.csv", "runs.csv"), "; parameters: ", Link("parameters.json", "parameters.json"), ".",
         ),
-        Heading("Setup"),
-        BulletList(tuple((f"{k}: {v}",) for k, v in profile.items())),
-        Heading("Ranking checks (mean response time, wl4 heavy)"),
-        BulletList(tuple((f"{'HOLDS' if ok else 'DOES NOT HOLD'}: {name}; ours: {detail}",) for name, ok, detail in checks)),
-        Heading("Comparison with the paper"),
-        BulletList(tuple((text,) for text in discussion)),
+        *setup_blocks(parameters, runs),
+        *ledger_blocks(claims),
+        paragraph("As ", Link("CSV", "claims.csv"), ", ", Link("Markdown", "claims.md"), " and ",
+                  Link("LaTeX", "claims.tex"), "."),
     ]
     for stem, frame in tables.items():
-        blocks += [Heading(stem.replace("_", " "), 3), markdown_table(frame),
+        blocks += [Heading(stem.replace("_", " "), 3), document_table(frame),
                    paragraph("As ", Link("CSV", f"{stem}.csv"), " and ", Link("LaTeX", f"{stem}.tex"), ".")]
     blocks.append(Heading("Figures"))
     blocks += [FigureBlock(stem, caption) for stem, caption in figures]
-    blocks += [Heading("Simulation speed"), BulletList(tuple((f"{k}: {v}",) for k, v in speed.items()))]
+    blocks += [Heading("Simulation speed"),
+               BulletList(((f"simulated events over all points and seeds: {events:,}",),
+                           ("events per second: printed by bench/bench_ics.py (wall time is not part of any output)",)))]
     return Document("Stage ics: implicit coscheduling and PROC", tuple(blocks))
-
-
-MODEL_CAVEATS = (
-    ("Workload: the SDSC SP2 trace the paper fits its model on is not available offline; arrivals, run "
-     "times and sizes follow the paper's published means instead (see simulators/ics/workload.py), and "
-     "the NPB-like jobs assume communication shares of 15/35/35/60/60 % (BT/MG/FT/IS/CG) that Table 2 "
-     "does not give."),
-    ("Times are in compressed seconds: every job length and inter-arrival time is divided by the profile's "
-     "compression factor while per-iteration costs (microseconds), quanta and latencies are kept.  The "
-     "paper's bars are in full-length seconds, so only relative numbers (reductions in %, BCR, FDR, CV) "
-     "can be compared."),
-    ("Network: the paper gives only the 16 KB one-way latency (229.9 us); our split into a 9.9 us start-up "
-     "and 220 us of transmission per 16 KB, serialized per sending interface, is an assumption."),
-    ("No constant was tuned to approach a published number."),
-)
-
-
-def _compare(ours: float, paper: float) -> str:
-    return f"ours {ours:.1f} %, paper {paper:.1f} %"
-
-
-def discussion(frames: dict[str, pd.DataFrame], checks) -> list[str]:
-    """Plain statements comparing this run with the paper, derived from the numbers."""
-    lines = []
-    for name, holds, detail in checks:
-        verdict = "holds" if holds else "does NOT hold"
-        lines.append(f"The paper's ordering {name} (wl4, heavy load) {verdict} here: {detail}.")
-    if checks and not all(holds for _, holds, _ in checks) and "fig8" in frames:
-        frame = frames["fig8"]
-        lines.append(
-            "Why an ordering fails here: PROC can only help at a boost conflict, and in our model few "
-            f"context switches are conflicts (BCR of PROC-B {100 * _value(frame, 'heavy', 'PROC-B', 'bcr'):.1f} %, "
-            f"of PROC-S {100 * _value(frame, 'heavy', 'PROC-S', 'bcr'):.1f} %, against about 43 % and 68 % in the "
-            "paper), while its costs are paid on every message (2 us upload, 1 us download) and every context "
-            "switch (2 us per process checked): overhead share of CPU "
-            f"{100 * _value(frame, 'heavy', 'PROC-B', 'share_overhead'):.1f} % for PROC-B against "
-            f"{100 * _value(frame, 'heavy', 'SB', 'share_overhead'):.1f} % for SB and "
-            f"{100 * _value(frame, 'heavy', 'HYBRID', 'share_overhead'):.1f} % for HYBRID.  HYBRID also profits "
-            "from the all-to-all half of the jobs, whose collective phases it favours, and one seed of a small "
-            "workload leaves gaps of this size within run-to-run noise.  PROC still cuts the false decision "
-            "ratio (see below), the mechanism the paper credits."
-        )
-    for figure, group in (("fig8", "heavy"), ("fig7", "light"), ("fig9", "wl3")):
-        if figure not in frames:
-            continue
-        frame = frames[figure]
-        spinning = min(_value(frame, group, s, "mean_response") for s in ("LOCAL", "DCS", "PB", "PROC-S"))
-        blocking = max(_value(frame, group, s, "mean_response") for s in ("SB", "HYBRID", "PROC-B"))
-        verdict = "beats" if blocking < spinning else "does not beat"
-        lines.append(
-            f"{figure} ({group}): the worst blocking scheme ({blocking:.3f} s) {verdict} the best spinning "
-            f"scheme ({spinning:.3f} s); the paper finds blocking better in all cases."
-        )
-        fdr = [(s, b) for s, b in (("PROC-B", "SB"), ("PROC-S", "PB"))]
-        for scheme, base in fdr:
-            lines.append(
-                f"{figure} ({group}): FDR reduction of {scheme} vs {base}: "
-                f"{reduction(frame, group, scheme, base, 'fdr'):.1f} % (the paper: about halved, 52.5 % / 51.8 %)."
-            )
-        bcr_spin = np.mean([_value(frame, group, s, "bcr") for s in ("PB", "PROC-S")])
-        bcr_block = np.mean([_value(frame, group, s, "bcr") for s in ("SB", "HYBRID", "PROC-B")])
-        lines.append(
-            f"{figure} ({group}): mean BCR {100 * bcr_spin:.1f} % for spinning PB/PROC-S and "
-            f"{100 * bcr_block:.1f} % for blocking SB/HYBRID/PROC-B (paper on wl4 heavy: about 66-68 % and "
-            "43-46 %).  Two causes in our model: interrupt-and-boost runs a woken process at once unless the "
-            "runner is itself at the top level, so few boosted processes queue up; and our workload (spec means, "
-            "no SDSC SP2 fit) keeps fewer processes resident per node than the paper's heavy load, under which "
-            "every scheme queues jobs for long (BCR grows with the number of resident processes, see MPL below)."
-        )
-    if "fig10" in frames:
-        frame = frames["fig10"]
-        bcr = {g: np.mean([_value(frame, g, s, "bcr") for s in ("PB", "PROC-S", "SB", "PROC-B", "HYBRID")])
-               for g in _groups(frame)}
-        rising = all(a <= b for a, b in zip(bcr.values(), list(bcr.values())[1:]))
-        lines.append(
-            "BCR against MPL (mean of the five ICS schemes): "
-            + ", ".join(f"{g}: {100 * v:.1f} %" for g, v in bcr.items())
-            + (" - it grows with MPL, as in the paper (Table 4)." if rising else
-               " - it does NOT grow monotonically with MPL, unlike the paper (Table 4).")
-        )
-    if "fig12" in frames:
-        frame = frames["fig12"]
-        cvs = {s: _value(frame, "wl5", s, "fairness_cv") for s in PAPER_FAIRNESS}
-        order = " < ".join(s for s, _ in sorted(cvs.items(), key=lambda item: item[1]))
-        paper = " < ".join(s for s, _ in sorted(PAPER_FAIRNESS.items(), key=lambda item: item[1]))
-        lines.append(f"Fairness (CV of slowdown per job type, wl5): ours {order}; paper {paper}.")
-    if "fig13" in frames:
-        table_ = npb_speedup_table(frames["fig13"])
-        best_b = table_["PROC-B vs BATCH %"].max()
-        best_s = table_["PROC-S vs BATCH %"].max()
-        lines.append(
-            f"NPB-like applications: PROC-B is at best {best_b:.1f} % and PROC-S {best_s:.1f} % faster than "
-            "BATCH in turnaround (paper: up to 25.6 % and 13.5 %).  PROC-S against PB per application: "
-            + ", ".join(
-                f"{app} {reduction(frames['fig13'], app, 'PROC-S', 'PB', 'turnaround'):.1f} %"
-                for app in _groups(frames["fig13"])
-            )
-            + " shorter turnaround; where PROC-S loses to BATCH, PB and DCS lose as much: boosting busy-waiting "
-            "processes of 64-process jobs thrashes (spin share of CPU in the CPU profile)."
-        )
-    if "compression" in frames:
-        table_ = compression_table(frames["compression"])
-        rankings = table_["ranking (best first)"].tolist()
-        same = len(set(rankings)) == 1
-        lines.append(
-            "Time compression: the ranking of PB, PROC-S, SB, PROC-B and HYBRID is "
-            + ("the same at every factor tried." if same else
-               "NOT identical across factors: " + "; ".join(
-                   f"{f:g}: {r}" for f, r in zip(table_["factor"], rankings)) + ".")
-        )
-        stable, swapped = pair_stability(frames["compression"])
-        lines.append(
-            "Pairs of schemes in the same order at every factor: " + (", ".join(stable) or "none")
-            + "; pairs whose order changes with the factor: " + (", ".join(swapped) or "none") + "."
-        )
-    lines += list(MODEL_CAVEATS)
-    return lines

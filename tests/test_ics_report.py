@@ -1,54 +1,68 @@
-"""The ICS report: every file written, deterministic bytes, ranking checks stated."""
+"""The ICS report: every file written from simulated results, deterministic bytes, every point on every seed."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
-from pipeline.ics import IcsPoint, IcsReport, write_ics_report
+from pipeline.ics import IcsPoint, IcsReport, point_summary, run_row, write_results
 from reports import ics as report
-from simulators.ics.experiments import PROFILES, Profile, figure_points
+from simulators.ics.experiments import PROFILES, Profile, figure_points, profile_points
 
 TINY = Profile(
     name="tiny", n_jobs=4, compression=80000.0, npb_jobs=2, npb_compression=2048.0, npb_rates=(0.1,),
-    compression_factors=(80000.0,), figures=("fig8", "fig12", "fig13"),
+    compression_factors=(80000.0,), figures=("fig8", "fig12", "fig13"), seeds=(1, 2),
 )
 
 
 @pytest.fixture(scope="module")
-def frames():
-    built = {}
-    for figure in TINY.figures:
-        rows = []
-        for (group, scheme), point in figure_points(TINY, figure).items():
-            rows.append({"group": group, **point.run().summary, "scheme": scheme})
-        built[figure] = report.figure_table(rows)
-    return built
+def runs():
+    return pd.DataFrame([
+        run_row(figure, key, point_summary(point)[0])
+        for figure, points in profile_points(TINY).items()
+        for key, point in points.items()
+    ])
 
 
-def test_report_files_are_complete_and_deterministic(frames, tmp_path):
+def test_report_files_are_complete_and_deterministic(runs, tmp_path):
     first, second = tmp_path / "a", tmp_path / "b"
     for directory in (first, second):
         directory.mkdir()
-        write_ics_report(directory, TINY, frames, events=1)
+        write_results(directory, TINY, runs)
+        report.write_report(directory)
     names = sorted(p.name for p in first.iterdir())
     for stem in ("fig8_response", "fig8_profile", "fig12_slowdown", "fig13_turnaround"):
         assert f"{stem}.png" in names and f"{stem}.svg" in names
-    for stem in ("fig8_results", "fig12_fairness", "fig13_vs_batch", "paper_reductions"):
+    for stem in ("fig8_results", "fig8_bcr_fdr", "fig12_fairness", "fig13_vs_batch", "claims"):
         assert {f"{stem}.csv", f"{stem}.md", f"{stem}.tex"} <= set(names)
-    assert "index.md" in names and "index.html" in names
+    assert {"index.md", "index.html", "runs.csv", "schemes.csv", "parameters.json"} <= set(names)
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     index = (first / "index.md").read_text()
-    assert "Ranking checks" in index and "PROC-S < PB" in index
+    assert "Claims ledger" in index and "fig8-ranking" in index
+    assert "nan %" not in index
+    # two seeds cannot decide a stochastic claim: no claim measured here is decided either way
+    claims = pd.read_csv(first / "claims.csv")
+    measured = claims[claims["verdict"] != "not_attempted"]
+    assert len(measured) and set(measured["verdict"]) == {"inconclusive"}
 
 
-def test_ranking_check_detects_a_violation():
-    rows = [
-        {"group": "heavy", "scheme": s, "mean_response": r}
-        for s, r in (("PROC-B", 3.0), ("HYBRID", 2.0), ("SB", 4.0), ("PROC-S", 5.0), ("PB", 6.0))
-    ]
-    checks = {name: holds for name, holds, _ in report.ranking_checks(report.figure_table(rows), "heavy")}
-    assert checks == {"PROC-B < HYBRID < SB": False, "PROC-S < PB": True}
+def test_runs_table_has_one_row_per_figure_group_scheme_and_seed(runs):
+    assert not runs.duplicated(["figure", "group", "scheme", "seed"]).any()
+    per_point = runs.groupby(["figure", "group", "scheme"])["seed"].apply(lambda s: tuple(sorted(s)))
+    assert set(per_point) == {TINY.seeds}
+    heavy = runs[runs["figure"] == "fig8"]
+    assert heavy["offered_load"].notna().all()
+    assert runs.loc[runs["figure"] == "fig13", "offered_load"].isna().all()  # every NPB job at time 0
+
+
+def test_every_profile_runs_every_point_on_at_least_five_common_seeds():
+    for profile in PROFILES.values():
+        assert len(profile.seeds) >= 5
+        for figure in profile.figures:
+            keys = figure_points(profile, figure)
+            assert {seed for _, _, seed in keys} == set(profile.seeds)
+            assert all(point.seed == key[2] for key, point in keys.items())
 
 
 def test_report_task_requires_each_point_once():
