@@ -83,7 +83,7 @@ class CoschedSetup:
 class CoschedMachineA(CoschedSetup, SchedlabTask):
     """Machine A's workload: ``jobs.parquet`` and ``machine.json`` (processors, description)."""
 
-    code_modules = ("simulators.cosched.workloads",)
+    code_modules = ("simulators.cosched.workloads", "simulators.cosched.experiments")  # the profile's days and jobs
 
     def requires(self):
         if self.machine_a == STANDIN:
@@ -124,7 +124,7 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
     scheme = luigi.ChoiceParameter(choices=SCHEMES)
     seed = luigi.IntParameter()
     release = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
-    code_modules = ("simulators.cosched",)
+    code_modules = ("simulators.cosched", "simulators.cosched.experiments")  # run_point and the summary it writes
 
     def requires(self):
         return {
