@@ -44,8 +44,8 @@ def test_confidence_interval_is_the_student_t_interval():
 def test_paper_grid_counts():
     paper = PROFILES["paper"]
     points = grid(paper)
-    # (3 loads + 5 ratios) x (4 combinations + baseline) x 10 seeds, + 3 loads x 3 hold-hold release-off runs
-    assert len(points) == 8 * 5 * 10 + 3 * 3
+    # (3 loads + 5 ratios) x (4 combinations + baseline) x 10 seeds, + 3 loads x 10 hold-hold release-off runs
+    assert len(points) == 8 * 5 * 10 + 3 * 10
     assert len(set(points)) == len(points)
 
 
