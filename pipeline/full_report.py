@@ -10,6 +10,7 @@ module's writers, and ``FullReport`` imports the stage modules (``pipeline.stage
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import socket
@@ -19,12 +20,14 @@ import luigi
 import pandas as pd
 
 from pipeline import settings
-from pipeline.base import SchedlabTask, read_json
+from pipeline.base import PROJECT_ROOT, SchedlabTask, read_json
 from pipeline.report_tasks import ReplayChoices, TraceReport, write_csv, write_document
 from pipeline.stages import STAGE_NAMES, STAGE_PROFILES, missing_traces, stage
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import find_traces
 from reports.document import Code, Document, paragraph
+from reports.headline import headline_blocks, stacked_ledger, stale_papers, with_other_profile
+from reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_ledger
 from reports.metrics import combined_metrics_table
 from reports.pages import index_page
 from reports.stage_index import provenance_table, stages_section
@@ -33,6 +36,13 @@ logger = logging.getLogger("luigi-interface")
 
 RUN_TIMES_FILE = "run-times.csv"
 """Below the work directory: one line per task run, appended when it finishes."""
+
+PUBLISHED_LEDGER = PROJECT_ROOT / "docs" / "results" / "paper-ledger.csv"
+"""The paper-profile ledger committed to the repository (``pipeline.publish_ledger`` writes it)."""
+
+
+def published_ledger() -> pd.DataFrame | None:
+    return read_ledger(PUBLISHED_LEDGER) if PUBLISHED_LEDGER.exists() else None
 
 
 @SchedlabTask.event_handler(luigi.Event.PROCESSING_TIME)
@@ -87,6 +97,8 @@ class FullReport(ReplayChoices, SchedlabTask):
     tasks behind it (all of them, one row per task, in ``provenance.csv``).
     """
 
+    code_modules = ("reports.pages", "reports.stage_index", "reports.headline", "pipeline.stages")
+
     synthetic_machine_procs = luigi.ListParameter(default=(128, 256))
     synthetic_jobs = luigi.IntParameter(default=3000)
     synthetic_seed = luigi.IntParameter(default=1)
@@ -106,8 +118,12 @@ class FullReport(ReplayChoices, SchedlabTask):
         return self.trace_names() or synthetic
 
     def input_fingerprint(self):
-        """With the synthetic default, the index names the trace directories searched in vain."""
-        return None if self.trace_names() else {"searched": [str(d) for d in settings.trace_dirs()]}
+        """The published paper-profile ledger shown beside this run, and with the synthetic
+        default the trace directories searched in vain (the index names them)."""
+        fingerprint = {} if self.trace_names() else {"searched": [str(d) for d in settings.trace_dirs()]}
+        if PUBLISHED_LEDGER.exists():
+            fingerprint["published_ledger"] = hashlib.sha256(PUBLISHED_LEDGER.read_bytes()).hexdigest()
+        return fingerprint or None
 
     def workload_reports(self) -> list[TraceReport]:
         return [
@@ -147,6 +163,24 @@ class FullReport(ReplayChoices, SchedlabTask):
             "tasks": [read_json(task.output_file("task.json")) for task in dependency_closure(report)],
         }
 
+    def claims_ledger(self) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, bool]]:
+        """Every stage's claims (those of a stage left out for a missing trace as not attempted);
+        the published paper-profile ledger; which of its papers are stale."""
+        stage_ledgers = {
+            name: (read_ledger(report.output_file(f"{LEDGER_STEM}.csv")), self.relative_link(report))
+            for name, report in self.stage_reports().items()
+        }
+        for name, traces in self.stages_left_out().items():
+            reason = f"stage left out: it needs the trace(s) {', '.join(traces)}, not in the trace directories"
+            stage_ledgers[name] = (unattempted_ledger(name, stage(name).claims, self.stage_profile, reason), "")
+        ledger = stacked_ledger({name: stage_ledgers[name] for name in STAGE_NAMES if name in stage_ledgers})
+        published = published_ledger()
+        if published is None:
+            return ledger, None, {}
+        current = {name: stage(name).report("paper").task_key() for name in set(published["paper"])}
+        other = published if self.stage_profile != "paper" else None
+        return with_other_profile(ledger, other), published, stale_papers(published, current)
+
     def run(self):
         entries, tables = [], {}
         for report in self.workload_reports():
@@ -154,8 +188,7 @@ class FullReport(ReplayChoices, SchedlabTask):
             tables[workload["name"]] = pd.read_csv(report.output_file("metrics.csv"))
             entries.append((workload, f"{self.relative_link(report)}/report"))
         combined = combined_metrics_table(tables)
-        fingerprint = self.input_fingerprint()
-        searched = fingerprint["searched"] if fingerprint else None
+        searched = None if self.trace_names() else [str(d) for d in settings.trace_dirs()]
         self.set_status_message("reading the provenance of every stage's tasks")
         stage_entries = [self.stage_entry(name, report) for name, report in self.stage_reports().items()]
         trace_dirs = [str(d) for d in settings.trace_dirs()]
@@ -166,9 +199,16 @@ class FullReport(ReplayChoices, SchedlabTask):
         )
         index = index_page(entries, combined, self.replay_settings(), searched)
         stages = stages_section(stage_entries, self.stages_left_out(), trace_dirs)
-        index = Document(index.title, (*index.blocks, *stages, run_times))
+        self.set_status_message("stacking the stages' claims ledgers")
+        ledger, published, stale = self.claims_ledger()
+        captions = {entry["name"]: f"{entry['name']}: {entry['paper']}" for entry in stage_entries}
+        headline = headline_blocks(ledger, published, stale, "paper-ledger.csv", captions)
+        index = Document(index.title, (*headline, *index.blocks, *stages, run_times))
         with self.writing_output() as directory:
             write_document(directory, "index", index)
+            write_ledger(directory, ledger, "Claims ledger of every paper")
+            if published is not None:
+                write_csv(directory / "paper-ledger.csv", published)
             write_csv(directory / "metrics.csv", combined)
             write_csv(directory / "provenance.csv", provenance_table(stage_entries))
         logger.info("schedlab report: %s", self.output_file("index.html"))

@@ -18,6 +18,8 @@ from pipeline.cosched import DEFAULT_ANALYSIS_MODEL, CoschedReport
 from pipeline.cosy import CosyReport
 from pipeline.ics import IcsReport
 from pipeline.koala import KoalaReport
+from reports import bandwidth_claims, cosched_claims, cosy_claims, ics_claims, koala_claims
+from reports.ledger import Claim
 from schedlab.errors import SchedlabError
 
 STAGE_PROFILES = ("quick", "paper")
@@ -25,11 +27,13 @@ STAGE_PROFILES = ("quick", "paper")
 
 @dataclass(frozen=True)
 class Stage:
-    """A stage: its name, the paper it reproduces, its report task, and the traces it cannot do without."""
+    """A stage: its name, the paper it reproduces, its report task, the paper's claims
+    (``reports.<stage>_claims``), and the traces it cannot do without."""
 
     name: str
     paper: str
     task: type[SchedlabTask]
+    claims: tuple[Claim, ...]
     needs_traces: tuple[str, ...] = ()
 
     def report(self, profile: str) -> SchedlabTask:
@@ -41,24 +45,28 @@ STAGES = (
         "cosched",
         "Job Coscheduling on Coupled High-End Computing Systems (Argonne: Intrepid + Eureka)",
         CoschedReport,
+        cosched_claims.CLAIMS,
         needs_traces=(DEFAULT_ANALYSIS_MODEL,),  # machine B's workload model is fitted on it
     ),
     Stage(
         "ics",
         "A runtime resolution scheme for priority boost conflict in implicit coscheduling (Yu, Kim, Maeng)",
         IcsReport,
+        ics_claims.CLAIMS,
     ),
-    Stage("cosy", "Queue Scheduling and Advance Reservations with COSY (IPDPS 2004)", CosyReport),
+    Stage("cosy", "Queue Scheduling and Advance Reservations with COSY (IPDPS 2004)", CosyReport, cosy_claims.CLAIMS),
     Stage(
         "koala",
         "On the Benefit of Processor Coallocation in Multicluster Grid Systems (Sonmez, Mohamed, Epema, TPDS 2010)",
         KoalaReport,
+        koala_claims.CLAIMS,
     ),
     Stage(
         "bandwidth",
         "The Impact of Information Availability and Workload Characteristics on the Performance of Job "
         "Co-allocation in Multi-clusters (Jones, Ligon, Shrivastava, ICPADS 2006)",
         BandwidthReport,
+        bandwidth_claims.CLAIMS,
     ),
 )
 
