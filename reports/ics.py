@@ -321,13 +321,13 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
         f"scheme (common random numbers); figures run: {', '.join(profile['figures'])}.",
         f"Synthetic workloads: {profile['n_jobs']} jobs, job lengths and inter-arrival times divided by "
         f"{profile['compression']:g} (compressed seconds; per-iteration costs, quanta and latencies kept). "
-        f"{synthetic['arrivals']} of mean {synthetic['mean_interarrival_s']['heavy']:g} s (heavy) or "
+        f"{synthetic['arrivals'].capitalize()} of mean {synthetic['mean_interarrival_s']['heavy']:g} s (heavy) or "
         f"{synthetic['mean_interarrival_s']['light']:g} s (light), {synthetic['runtimes']} of mean "
         f"{synthetic['mean_runtime_s']:g} s, sizes {synthetic['size_distribution']} {synthetic['sizes'][0]}-"
         f"{synthetic['sizes'][1]}: the paper's published means, not its SDSC-SP2 fit.",
         f"Job types (compute/communication/I-O %): {types}; workloads {mixes}.",
         f"Run-time estimates: {RUNTIME_ESTIMATES}.",
-        f"NPB-like workloads: {profile['npb_jobs']} jobs of {npb['nodes']} processes, iterations divided by "
+        f"NPB-like workloads (Figs. 13-14): {profile['npb_jobs']} jobs of {npb['nodes']} processes, iterations divided by "
         f"{profile['npb_compression']:g}; assumed communication shares (Table 2 gives none): {shares}; MG is "
         f"all-to-all one iteration in {npb['mg_all_to_all_every']}.",
         f"Network: 16 KB one way {1e6 * network['one_way_16k_s']:g} us, split (our assumption) into a "
