@@ -131,7 +131,7 @@ def test_pipeline_point_runs_through_luigi(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def quick_summary():
     """The quick profile's paper-size variant (100 jobs, 30 workloads), summarized per point."""
-    from simulators.cosy.experiment import summarize
+    from reports.cosy import summarize
 
     quick = PROFILES["quick"]
     paper_size = Profile("quick-100", quick.variants[:1], quick.shares, quick.factors, oracle_factors=(), requeue_factors=(),
@@ -158,7 +158,8 @@ def test_paper_trend_queue_wait_grows_at_n_one_and_with_p(quick_summary):
 
 def test_steady_log_uniform_workloads_slow_the_queue_when_refusals_are_requeued():
     """The paper's first trend in the one setting where our model shows it (the report's diagnostic)."""
-    from simulators.cosy.experiment import run_points, summarize
+    from reports.cosy import summarize
+    from simulators.cosy.experiment import run_points
 
     quick = PROFILES["quick"]
     jobs, count = next((jobs, count) for model, jobs, count in quick.regime_variants if model == "log-uniform")

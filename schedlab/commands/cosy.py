@@ -94,7 +94,8 @@ def print_regime(workloads, tried: int) -> None:
     """Mean [95 % interval] of q, u, r and measured n at every point of the diagnostic grid."""
     import pandas as pd
 
-    from simulators.cosy.experiment import MACHINE_NODES, PROFILES, run_points, summarize
+    from reports.cosy import summarize
+    from simulators.cosy.experiment import MACHINE_NODES, PROFILES, run_points
 
     profile = PROFILES["quick"]
     runs = pd.concat(

@@ -47,7 +47,7 @@ is then against the same node-level simulator without reservations.
 Per run: ``q = wq / wq0`` against the same workload's baseline; ``q_matched``, the mean
 wait of this run's queue jobs over the baseline mean wait of the same jobs (equal to
 ``q`` in expectation when the queue jobs are a random subset, as in the paper's design,
-but not when refusals pick out large jobs); and the metrics of ``simulators.cosy.simulate``.  ``summarize`` gives mean and 95 % t-interval over seeds.
+but not when refusals pick out large jobs); and the metrics of ``simulators.cosy.simulate``.  ``reports.cosy.summarize`` gives mean and 95 % t-interval over seeds.
 """
 
 from __future__ import annotations
@@ -57,7 +57,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from schedlab.errors import SchedlabError
 from simulators.batch.conventions import default_inputs
@@ -328,32 +327,6 @@ def run_points(workloads, nodes: int, share: float, policy: str, factor: float |
         {"seed": w.seed, "share": share, "policy": policy, "factor": factor, **run_point(w, nodes, share, policy, factor)}
         for w in workloads
     ]
-    return pd.DataFrame(rows)
-
-
-def mean_interval(values) -> tuple[float, float, float]:
-    """Mean and two-sided 95 % Student t-interval of the finite values."""
-    values = np.asarray(values, dtype=np.float64)
-    values = values[np.isfinite(values)]
-    if values.size == 0:
-        return math.nan, math.nan, math.nan
-    mean = float(values.mean())
-    if values.size == 1:
-        return mean, math.nan, math.nan
-    half = float(stats.t.ppf(0.975, values.size - 1) * values.std(ddof=1) / math.sqrt(values.size))
-    return mean, mean - half, mean + half
-
-
-def summarize(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per (share, policy, factor): mean, low and high of each point metric over seeds."""
-    rows = []
-    keys = ["share", "policy", "factor"]
-    for key, group in runs.groupby(keys, sort=True, dropna=False):
-        row = dict(zip(keys, key))
-        row["seeds"] = len(group)
-        for metric in POINT_METRICS:
-            row[metric], row[f"{metric}_low"], row[f"{metric}_high"] = mean_interval(group[metric])
-        rows.append(row)
     return pd.DataFrame(rows)
 
 
