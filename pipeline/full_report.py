@@ -163,7 +163,7 @@ class FullReport(ReplayChoices, SchedlabTask):
             "tasks": [read_json(task.output_file("task.json")) for task in dependency_closure(report)],
         }
 
-    def claims_ledger(self) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, bool]]:
+    def claims_ledger(self) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, str]]:
         """Every stage's claims (those of a stage left out for a missing trace as not attempted);
         the published paper-profile ledger; which of its papers are stale."""
         stage_ledgers = {
@@ -177,7 +177,10 @@ class FullReport(ReplayChoices, SchedlabTask):
         published = published_ledger()
         if published is None:
             return ledger, None, {}
-        current = {name: stage(name).report("paper").task_key() for name in set(published["paper"])}
+        left_out = self.stages_left_out()
+        current = {
+            name: stage(name).report("paper").task_key() for name in set(published["paper"]) if name not in left_out
+        }
         other = published if self.stage_profile != "paper" else None
         return with_other_profile(ledger, other), published, stale_papers(published, current)
 

@@ -65,7 +65,7 @@ def ledger_page(frame: pd.DataFrame) -> Document:
         table(header, rows, range(2, len(header))),
         paragraph(f"{len(differ)} claim(s) get a different verdict at the quick profile "
                   "(column 'verdict at the other profile')."),
-        *ledger_blocks(frame, name_with_paper=True),
+        *ledger_blocks(frame.assign(link=""), name_with_paper=True),  # links name files of stage directories
     ))
 
 

@@ -47,15 +47,24 @@ def with_other_profile(ledger: pd.DataFrame, other: pd.DataFrame | None) -> pd.D
 
 
 def differing(ledger: pd.DataFrame) -> pd.DataFrame:
-    """The claims of a ``with_other_profile`` ledger whose two verdicts differ."""
+    """The claims of a ``with_other_profile`` ledger judged at both profiles with different verdicts
+    (a claim not attempted at one of them, say because that profile skips its figure, is not a flip)."""
     other = ledger[OTHER_PROFILE_VERDICT]
-    return ledger[(other != "") & (other != ledger["verdict"])]
+    judged = ~other.isin(["", "not_attempted"]) & (ledger["verdict"] != "not_attempted")
+    return ledger[judged & (other != ledger["verdict"])]
 
 
-def stale_papers(published: pd.DataFrame, current_versions: Mapping[str, str]) -> dict[str, bool]:
-    """Per paper of the published ledger: True when its stage's key now differs from the one it was run with."""
+CURRENT, STALE, UNCHECKED = "current", "stale: code or inputs changed since", "not checked: the stage did not run here"
+
+
+def stale_papers(published: pd.DataFrame, current_versions: Mapping[str, str]) -> dict[str, str]:
+    """Per paper of the published ledger: whether its stage's key is still the one it was run with
+    (``current_versions`` lacks the stages that could not run here)."""
     recorded = published.groupby("paper", sort=False)["code_version"].first()
-    return {paper: current_versions.get(paper) != version for paper, version in recorded.items()}
+    return {
+        paper: UNCHECKED if paper not in current_versions else CURRENT if current_versions[paper] == version else STALE
+        for paper, version in recorded.items()
+    }
 
 
 def key_figures(ledger: pd.DataFrame) -> dict[str, str]:
@@ -73,7 +82,7 @@ def _counts_rows(counts: pd.DataFrame) -> list[tuple]:
     return [(row["paper"], *(str(int(row[v])) for v in VERDICTS), str(int(row["claims"]))) for _, row in counts.iterrows()]
 
 
-def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale: Mapping[str, bool],
+def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale: Mapping[str, str],
                     published_href: str, figure_captions: Mapping[str, str]) -> list:
     """The headline: verdict counts per paper (this run, and the published paper profile), key figures, every claim."""
     header = ("paper", *(v.replace("_", " ") for v in VERDICTS), "claims")
@@ -93,7 +102,7 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
         for row in _counts_rows(verdict_counts(published)):
             paper = row[0]
             stamp = published.loc[published["paper"] == paper].iloc[0]
-            state = "stale: code or inputs changed since" if stale.get(paper, True) else "current"
+            state = stale.get(paper, UNCHECKED)
             rows.append((*row, stamp["run_date"], f"{float(stamp['wall_seconds']):.0f}", state))
         blocks += [
             paragraph(

@@ -11,11 +11,10 @@ import math
 import os
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from reports.document import Document, render_markdown
-from reports.headline import differing, headline_blocks, key_figures, stacked_ledger, stale_papers, with_other_profile
+from reports.headline import CURRENT, STALE, UNCHECKED, differing, headline_blocks, key_figures, stacked_ledger, stale_papers, with_other_profile
 from reports.ledger import LEDGER_COLUMNS, Claim, Measurement, Part, ledger, read_ledger, write_ledger
 
 SEEDS = (1, 2, 3, 4, 5)
@@ -56,9 +55,10 @@ def test_verdicts_that_differ_between_profiles_are_flagged_and_stale_papers_name
     paper = stage_ledger("a", rising=False).assign(code_version="old", run_date="2026-11-01", wall_seconds=12.0)
     flagged = with_other_profile(quick, paper)
     assert list(differing(flagged)["claim_id"]) == ["trend"]
-    assert stale_papers(paper, {"a": "new"}) == {"a": True}
-    assert stale_papers(paper, {"a": "old"}) == {"a": False}
-    page = render_markdown(Document("index", tuple(headline_blocks(flagged, paper, {"a": True}, "paper-ledger.csv", {}))))
+    assert stale_papers(paper, {"a": "new"}) == {"a": STALE}
+    assert stale_papers(paper, {"a": "old"}) == {"a": CURRENT}
+    assert stale_papers(paper, {}) == {"a": UNCHECKED}
+    page = render_markdown(Document("index", tuple(headline_blocks(flagged, paper, {"a": STALE}, "paper-ledger.csv", {}))))
     assert "stale: code or inputs changed since" in page
     assert "a trend (reproduced here, not reproduced at paper scale)" in page
     assert "not reproduced (differs)" in page
