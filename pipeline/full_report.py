@@ -177,10 +177,8 @@ class FullReport(ReplayChoices, SchedlabTask):
         published = published_ledger()
         if published is None:
             return ledger, None, {}
-        left_out = self.stages_left_out()
-        current = {
-            name: stage(name).report("paper").task_key() for name in set(published["paper"]) if name not in left_out
-        }
+        running = self.stage_reports()  # the others' inputs may be missing here: they stay unchecked
+        current = {name: stage(name).report("paper").task_key() for name in set(published["paper"]) if name in running}
         other = published if self.stage_profile != "paper" else None
         return with_other_profile(ledger, other), published, stale_papers(published, current)
 
