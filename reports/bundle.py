@@ -5,8 +5,9 @@ A bundle is a gzip'd tar whose single top directory ``schedlab-bundle/`` holds
 - ``work/``: the report's output directory and the output directory of every task it
   depends on, laid out as in the work directory (``<TaskFamily>/<label>-<key>/``), so
   that each carries its ``task.json`` (parameters, seeds, code versions, input checksums);
-- ``source/``: the project's source packages, ``pyproject.toml`` and ``luigi.cfg``, so
-  that the recipe can run elsewhere with exactly the code that made the outputs;
+- ``source/``: the project's source packages, ``pyproject.toml``, ``luigi.cfg`` and the
+  published paper-profile ledger (an input of the front page), so that the recipe can
+  run elsewhere with exactly the code and inputs that made the outputs;
 - ``recipe.json``: the root task, its parameters, the ``[schedlab]`` settings it ran
   with and the report's path inside ``work/``;
 - ``inputs.json``: every external input the tasks read (trace checksums), one per task;
@@ -44,7 +45,7 @@ from schedlab.errors import SchedlabError
 BUNDLE_ROOT = "schedlab-bundle"
 MANIFEST = "MANIFEST.sha256"
 SOURCE_PACKAGES = ("parsers", "workloads", "simulators", "pipeline", "reports", "schedlab")
-SOURCE_FILES = ("pyproject.toml", "luigi.cfg")
+SOURCE_FILES = ("pyproject.toml", "luigi.cfg", "docs/results/paper-ledger.csv")  # the last: shown by FullReport
 RUN_TIMES = "run-times.csv"
 """The work directory's log of task run times, carried along but not compared on verify."""
 
