@@ -14,6 +14,10 @@ accepts, because the data they carry is sound:
   (missing where a line has fewer), left out with ``extra_columns="drop"``;
 * no header: the machine size is then the ``machine_procs`` argument, or else
   inferred from the jobs, with a warning;
+* jobs asking for more processors than the header's machine size (real logs have a
+  few: ALCF Theta's has 8 of 8,401 above its MaxNodes): kept, with a warning counting
+  them and naming the first line; ``parsers.cleaning`` drops them, counted, since no
+  replay could start them;
 * submit times out of order: jobs are stably sorted by submit time, with a warning
   counting the jobs that moved, since every replay assumes arrival order;
 * absolute submit times (Unix times, where SWF wants seconds from the log's start):
@@ -24,8 +28,7 @@ accepts, because the data they carry is sound:
 
 What would give a wrong table is refused instead: a line with fewer than 18 fields, a
 non-numeric or non-finite (nan, inf) value, a non-integral value in an integer field,
-a negative submit time, a duplicate job id, allocated or requested processors above
-the header's machine size.  In strict mode (default) the first such line raises
+a negative submit time, a duplicate job id.  In strict mode (default) the first such line raises
 :class:`InputError` with its 1-based line number; in lenient mode such lines are
 skipped and counted by kind in ``Trace.skipped``.  File-level problems (missing file,
 directory, binary content, corrupt or fake gzip) raise ``InputError(path, None, ...)``
@@ -78,7 +81,6 @@ JOB_PROBLEM_KINDS = (
     "not_finite",
     "not_integer",
     "negative_submit_time",
-    "procs_above_machine",
     "duplicate_job_id",
 )
 
@@ -157,6 +159,7 @@ def read_swf(
     warnings += header_warnings
     job_lines = _JobLines([lines[i] for i in job_indexes], np.array(job_indexes) + 1, header.declared_machine_size())
     jobs = job_lines.to_table(problems, keep_extra_columns=extra_columns == "keep")
+    warnings += job_lines.oversize_warnings()
     warnings += _machine_size_warnings(header, jobs, machine_procs)
     warnings += _job_count_warnings(header, len(job_indexes))
     if not job_indexes:
@@ -302,15 +305,25 @@ class _JobLines:
         exact = (integers == np.trunc(integers)) & (np.abs(integers) <= EXACT_INTEGER_LIMIT)
         flag("not_integer", ~exact.all(axis=1))
         flag("negative_submit_time", self.values[:, SUBMIT] < 0)
-        if self.machine_size is not None:
-            size = self.machine_size[0]
-            flag("procs_above_machine", (self.values[:, ALLOCATED] > size) | (self.values[:, REQUESTED] > size))
         candidates = kinds == 0
         ids = pd.Series(self.values[candidates, 0])
         duplicate = np.zeros(len(self.texts), dtype=bool)
         duplicate[candidates] = ids.duplicated(keep="first").to_numpy()
         flag("duplicate_job_id", duplicate)
         return kinds
+
+    def oversize_warnings(self) -> list[str]:
+        """After :meth:`classify`: how many good lines ask for more processors than the header's machine."""
+        if self.machine_size is None:
+            return []
+        size, key = self.machine_size
+        allocated = self.values[:, ALLOCATED]
+        asked = np.where(allocated > 0, allocated, self.values[:, REQUESTED])  # as cleaning reads a size
+        over = np.flatnonzero((self.kinds == 0) & (asked > size))
+        if not len(over):
+            return []
+        return [f"{len(over)} job(s) ask for more than the machine's {size} processors (header {key}), up to "
+                f"{asked[over].max():.0f}, first on line {self.line_numbers[over[0]]}: kept here, dropped by cleaning"]
 
     def message(self, code: int, row: int) -> str:
         """Why line ``row`` (an index into the job lines) is bad, naming the field."""
@@ -333,10 +346,6 @@ class _JobLines:
             return f"{_field_name(index)} must be a whole number, got {tokens[index]!r}"
         if kind == "negative_submit_time":
             return f"{_field_name(SUBMIT)} is negative: {tokens[SUBMIT]!r}"
-        if kind == "procs_above_machine":
-            size, key = self.machine_size
-            index = ALLOCATED if values[ALLOCATED] > size else REQUESTED
-            return f"{_field_name(index)} {tokens[index]} is above the machine's {size} processors (header {key})"
         earlier_good = (self.values[:row, 0] == values[0]) & (self.kinds[:row] == 0)
         first = np.flatnonzero(earlier_good)[0]
         return f"duplicate job id {tokens[0]} (first on line {self.line_numbers[first]})"

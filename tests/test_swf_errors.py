@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from parsers.cleaning import clean
 from parsers.swf import read_swf
 from schedlab.errors import InputError
 
@@ -32,16 +33,6 @@ BAD_LINES = [
     ("not_integer", job("4.0001", 40), "field 1 (job_id) must be a whole number, got '4.0001'"),
     ("not_integer", job(4, 40, requested="1e30"), "field 8 (requested_procs) must be a whole number, got '1e30'"),
     ("negative_submit_time", job(4, -1), "field 2 (submit_time) is negative: '-1'"),
-    (
-        "procs_above_machine",
-        job(4, 40, procs=65),
-        "field 5 (allocated_procs) 65 is above the machine's 64 processors (header MaxProcs)",
-    ),
-    (
-        "procs_above_machine",
-        job(4, 40, procs=-1, requested=100),
-        "field 8 (requested_procs) 100 is above the machine's 64 processors (header MaxProcs)",
-    ),
     ("duplicate_job_id", job(2, 40), "duplicate job id 2 (first on line 5)"),
 ]
 BAD_LINE_NUMBER = HEADER_LINES + 4
@@ -125,6 +116,18 @@ def test_lenient_mode_reports_several_kinds(tmp_path):
         "negative_submit_time": 1,
     }
     assert trace.jobs["job_id"].tolist() == [1, 4]
+
+
+def test_jobs_above_the_machine_are_kept_with_a_warning_and_dropped_by_cleaning(tmp_path):
+    """A real log with a few jobs above its header's size (ALCF Theta's) must stay readable."""
+    lines = [job(1, 0), job(2, 10, procs=65), job(3, 20, procs=-1, requested=100), job(4, 30)]
+    trace = read_swf(write_trace(tmp_path, lines))
+    assert trace.jobs["job_id"].tolist() == [1, 2, 3, 4]
+    assert any("2 job(s) ask for more than the machine's 64 processors (header MaxProcs), up to 100, "
+               f"first on line {HEADER_LINES + 2}" in warning for warning in trace.warnings)
+    kept, report = clean(trace.jobs, trace.machine_procs)
+    assert kept["job_id"].tolist() == [1, 4]
+    assert {step.name: step.removed for step in report.steps}["drop_oversized"] == 2
 
 
 def _gzip_truncated(path: Path) -> None:
