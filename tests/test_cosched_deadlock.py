@@ -8,6 +8,7 @@ side, so they queue.  Circular wait: nothing can ever start.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from simulators.cosched import CoschedSettings, cosimulate
@@ -43,3 +44,40 @@ def test_release_resolves_it_as_the_paper_describes():
     assert a == {1: 4800.0, 2: 1200.0}
     assert b == {1: 1200.0, 2: 4800.0}
     assert result.metrics["A"]["releases"] == 1
+
+
+def test_fig2_is_resolved_only_when_a_job_yields_while_the_remote_machine_is_mid_pass():
+    """The paper's IV-E1 walk-through needs the mid-pass yield: with the local scheme deciding
+    instead, b1 (ahead of the released b2 in B's pass) holds b2's nodes, a2 holds in turn,
+    and the circle closes again at every release."""
+    jobs_a = make_jobs([(0, 6, HOUR, HOUR), (10, 6, HOUR, HOUR)])
+    jobs_b = make_jobs([(0, 6, HOUR, HOUR), (10, 6, HOUR, HOUR)])
+    pairs = pd.DataFrame({"job_id_a": [1, 2], "job_id_b": [2, 1]})
+    strict = CoschedSettings(("hold", "hold"), release_period=1200.0, yield_when_remote_busy=False)
+    result = cosimulate(jobs_a, 10, jobs_b, 10, pairs, strict)
+    assert result.deadlock["deadlock"] and result.deadlock["unstarted"] == {"A": 2, "B": 2}
+    assert result.metrics["B"]["yields"] == 0  # nobody ever gave way
+    assert result.metrics["A"]["releases"] >= 2  # the release went round without effect
+    assert not fig2_run(1200.0).deadlock["deadlock"]
+
+
+def test_mid_pass_option_trades_yields_for_holds():
+    """On a hold machine, only the mid-pass rule ever makes a job yield: off, the local
+    scheme decides and the machine never yields; on, it does, and every run completes."""
+    rng = np.random.default_rng(11)
+    tables = []
+    for _ in range(2):
+        n = 150
+        submit = np.sort(rng.integers(0, 30_000, n))
+        run = rng.integers(60, 3_000, n)
+        tables.append(make_jobs(list(zip(submit, rng.integers(1, 9, n), run + rng.integers(0, 600, n), run))))
+    paired = pd.DataFrame({"job_id_a": np.arange(1, 151, 2), "job_id_b": np.arange(1, 151, 2)})
+    counts = {}
+    for option in (True, False):
+        settings = CoschedSettings(("hold", "yield"), yield_when_remote_busy=option)
+        result = cosimulate(tables[0], 10, tables[1], 10, paired, settings)
+        assert not result.deadlock["deadlock"]
+        counts[option] = (result.metrics["A"]["holds"], result.metrics["A"]["yields"])
+    (holds_on, yields_on), (holds_off, yields_off) = counts[True], counts[False]
+    assert yields_on > 0 and yields_off == 0
+    assert holds_on > 0 and holds_off > 0

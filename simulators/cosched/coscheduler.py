@@ -36,9 +36,16 @@ Modelling choices the paper leaves open (spec 000 DEFAULTs):
   processors as busy for as long as the job could still run once started.  Under EASY
   every booking starts at or before the present, so the extension always fits.
 - An extra pass is never nested inside a pass on the same machine: when the remote
-  machine is in the middle of its own pass, its mate counts as not startable now and
-  the remote machine gets one more pass at the same instant once the current passes
-  are over (repeated while they start or hold anything).
+  machine is in the middle of its own pass, its mate cannot be started now, and the
+  remote machine gets one more pass at the same instant once the current passes are
+  over (repeated while they start or hold anything).  What the job does meanwhile is
+  ``yield_when_remote_busy``: by default (True) it yields whatever its scheme, so that
+  the remote pass can still start the job that asked.  The paper states no such rule,
+  but its resolution of the Fig. 2 deadlock (IV-E1: a1 releases, "a2 can get the nodes
+  to start; so can b2") needs it: b1, ahead of the released b2 in B's pass, would
+  otherwise hold the nodes b2 needs and close the circle again (tested).  The price is
+  that a hold machine yields where the other machine is busy; runs report holds and
+  yields per machine, and ``False`` (the local scheme decides) is the named variant.
 - Both machines release on one clock: at a release instant the due holds of both go
   before either machine's pass, so each machine's extra passes see the other's freed
   processors.  Should release rounds still go round without any start while both
@@ -72,6 +79,7 @@ class CoschedSettings:
     release_after: float = DEFAULT_RELEASE_AFTER
     max_held_share: float = 1.0
     max_yields: int | None = None
+    yield_when_remote_busy: bool = True
 
     def __post_init__(self):
         if len(self.schemes) != 2 or any(s not in SCHEMES for s in self.schemes):
@@ -187,12 +195,12 @@ class Coscheduler:
         if mate_status == QUEUING:
             if self.states[remote].in_pass:
                 # The remote machine is mid-pass (this pass was itself asked for by one of its
-                # jobs): its scheduler cannot be asked now.  Yield rather than hold, so that
-                # this pass can still start the job that asked; the remote machine gets a
-                # further pass at this instant.
+                # jobs): its scheduler cannot be asked now.  It gets a further pass at this
+                # instant, which will find this job holding (or queued again, if it yielded).
                 self.states[remote].needs_pass = True
-                return self._yield(state, job)
-            if self._try_start_mate(remote, mate, (side, job), t):
+                if self.settings.yield_when_remote_busy:
+                    return self._yield(state, job)
+            elif self._try_start_mate(remote, mate, (side, job), t):
                 return self._started(t)
         if not self._may_hold(side, job):
             return self._yield(state, job)
