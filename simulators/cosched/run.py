@@ -31,9 +31,13 @@ SECONDS_PER_HOUR = 3600.0
 
 @dataclass
 class CoschedResult:
+    """``deadlock`` holds: ``deadlock`` (bool), ``kind`` ("circular wait", "stall" or None),
+    ``time``, ``stuck`` (held jobs of a circular wait), ``unstarted`` and ``last_start`` per
+    machine, and ``starved``: the machines left with unstarted jobs outside a deadlock."""
+
     schedules: dict[str, pd.DataFrame]  # per machine, one row per job
     metrics: dict[str, dict[str, float]]  # per machine
-    deadlock: dict  # {"deadlock", "kind" ("circular wait" | "stall" | None), "time", "stuck", "unstarted"}
+    deadlock: dict
 
 
 def _mate_indices(batches, pairs: pd.DataFrame | None) -> list[np.ndarray]:
@@ -77,6 +81,23 @@ def _machine_metrics(batch, capacity: int, start, mates, first_ready, holds, tau
     }
 
 
+def baseline_metrics(jobs: pd.DataFrame, procs: int, tau: float = BOUNDED_SLOWDOWN_TAU) -> dict[str, float]:
+    """One machine alone under WFP + EASY: what it would show in a no-coscheduling run.
+
+    Without coscheduling the two machines never interact, so this is the baseline's
+    machine as ``cosimulate`` would run it, at half the cost; calibrations iterate on it.
+    """
+    conventions = CONVENTIONS["default"]
+    batch = conventions.prepare(jobs, procs, "requested")
+    machine = Machine("baseline", int(procs), batch, EasyBackfilling(wfp))
+    Engine([machine], conventions.event_order).run()
+    start = np.array(machine.start_time, dtype=np.float64)
+    no_holds = np.zeros((0, 3))
+    check_machine("baseline", machine.capacity, batch, start, no_holds, False)
+    unpaired = np.full(len(batch), -1)
+    return _machine_metrics(batch, machine.capacity, start, unpaired, np.full(len(batch), np.nan), no_holds, tau)
+
+
 def cosimulate(
     jobs_a: pd.DataFrame,
     procs_a: int,
@@ -114,12 +135,16 @@ def cosimulate(
         )
     starts = [np.array(machine.start_time, dtype=np.float64) for machine in machines]
     unstarted = {name: int(np.isnan(start).sum()) for name, start in zip(MACHINE_NAMES, starts)}
-    if not verdict["deadlock"] and any(unstarted.values()):
-        # Release off: holds starved their machine's queue (a head that never fits beside
-        # them blocks the mates) until the events ran out.  Dated by the arrival of the
-        # first job that never started: from then on that job waited for good.
-        first_stuck = min(float(batch.submit[np.isnan(start)].min(initial=np.inf)) for batch, start in zip(batches, starts))
-        verdict.update(deadlock=True, kind="stall", time=first_stuck)
+    verdict["last_start"] = {name: float(np.nanmax(start, initial=-np.inf)) for name, start in zip(MACHINE_NAMES, starts)}
+    if not verdict["deadlock"] and all(unstarted.values()):
+        # Release off: holds starved both queues (a head that never fits beside them blocks
+        # the mates) until the events ran out.  Both queues then only grow, the paper's
+        # picture of a deadlock; it dates from the last start on either machine, after
+        # which nothing ran anywhere.  One machine left with unstarted jobs while the
+        # other kept starting is starvation, reported per machine, not a deadlock.
+        verdict.update(deadlock=True, kind="stall", time=max(verdict["last_start"].values()))
+    verdict["starved"] = [name for name in MACHINE_NAMES if unstarted[name] and not verdict["deadlock"]]
+    release_off = settings is not None and settings.release_period is None
     verdict["unstarted"] = unstarted
 
     schedules, metrics = {}, {}
@@ -129,7 +154,9 @@ def cosimulate(
         episodes = list(state.holds) if state else []
         episodes += [(job, hold.since, stop) for job, hold in (state.held.items() if state else [])]
         holds = np.array(episodes, dtype=np.float64).reshape(-1, 3)
-        check_machine(name, machine.capacity, batch, start, holds, verdict["deadlock"])
+        # Unstarted jobs are legitimate only in a reported deadlock, or as the starvation a
+        # run without the release may end in; anywhere else they are a bug.
+        check_machine(name, machine.capacity, batch, start, holds, verdict["deadlock"] or (release_off and name in verdict["starved"]))
         first_ready = np.full(len(batch), np.nan)
         if state:
             ready_jobs = np.fromiter(state.first_ready.keys(), dtype=np.int64, count=len(state.first_ready))
