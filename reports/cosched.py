@@ -1,16 +1,20 @@
 """Figures, tables and page of the coscheduling stage (paper Figs. 3-10, spec 000 targets).
 
-Figures and the results table read the confidence table the pipeline makes from the runs:
+The results and deadlock tables read the confidence table the pipeline makes from the runs:
 one row per (series, x, scheme, release, machine) with the mean over replications and the
-half-width of its 95 % interval (``<metric>_ci``).  Only release-on rows make figures.
-The claims ledger (``reports.cosched_claims``) reads the per-seed runs table itself; the
-page's setup is generated from ``parameters.json``, the parameters the runs used, as the
-pipeline wrote them.  Nothing here imports the simulator.
+half-width of its 95 % interval (``<metric>_ci``).  Figures read the per-seed runs table (one
+row per run and machine), because a scheme and the baseline ran on the same seeds: the
+interval of their per-seed difference is the one that says whether coscheduling costs
+anything, and only the seeds give it.  Only release-on rows make figures.  The claims ledger
+(``reports.cosched_claims``) reads the per-seed runs table too; the page's setup is generated
+from ``parameters.json``, the parameters the runs used, as the pipeline wrote them.  Nothing
+here imports the simulator.
 
 Figure kinds, as in the paper:
 
 ``bars``  (Figs. 3, 4, 7, 8) one group per x, bars HH / HY / YH / YY, the baseline
-          without coscheduling as a line over each group;
+          without coscheduling as a line over each group, each combination's extra over
+          the baseline as a line with points on the right-hand axis;
 ``sync``  (Figs. 5, 9) one group per (x, remote scheme), bars local hold / local yield;
 ``loss``  (Figs. 6, 10) one group per (x, remote scheme), the loss of local hold only
           (yield holds nothing), node-hours left, share of capacity on the right axis.
@@ -23,6 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from scipy import stats
 
 from reports.cosched_claims import CLAIMS, PAPER
 from reports.document import Document, Heading, Paragraph, BulletList, table
@@ -30,8 +36,15 @@ from reports.document import Figure as FigureBlock
 from reports.ledger import ledger, ledger_blocks
 
 COMBINATIONS = ("HH", "HY", "YH", "YY")
+BASELINE = "base"
+REMOTE_SCHEMES = ("H", "Y")
 MACHINES = ("A", "B")
 SECONDS_PER_MINUTE = 60.0
+CONFIDENCE_LEVEL = 0.95
+PAIR_GAP = 0.6  # blank between the groups of two x values, in group widths
+PAIR_LABEL_PAD = 20.0  # points: the x labels' row sits below the remote schemes' row
+# inches: the ratio series has five x values, each labelled on two lines, where the load series has three
+FIGURE_WIDTH = {"load": 11.0, "ratio": 14.0}
 
 
 @dataclass(frozen=True)
@@ -66,91 +79,174 @@ def x_label(series: str, x: float) -> str:
     return f"{x:.2f}" if series == "load" else f"{100 * x:g}%"
 
 
-def _cell(table_: pd.DataFrame, series: str, x: float, scheme: str, machine: str, metric: str) -> tuple[float, float]:
-    row = table_[
-        (table_["series"] == series)
-        & (table_["x"] == x)
-        & (table_["scheme"] == scheme)
-        & (table_["machine"] == machine)
-        & (table_["release"])
-    ]
-    if row.empty:
-        return np.nan, np.nan
-    return float(row[metric].iloc[0]), float(row[f"{metric}_ci"].iloc[0])
+def _released(runs: pd.DataFrame, series: str) -> pd.DataFrame:
+    """The runs one figure draws: release-on runs of its series (release off only feeds the deadlock table)."""
+    return runs[runs["release"].astype(bool) & (runs["series"] == series)]
 
 
-def _xs(table_: pd.DataFrame, series: str) -> list[float]:
-    return sorted(table_.loc[table_["series"] == series, "x"].unique())
+def _xs(runs: pd.DataFrame) -> list[float]:
+    return sorted(runs["x"].unique())
 
 
-def _local_scheme(machine: str, combination: str) -> str:
-    return combination[0] if machine == "A" else combination[1]
+def _per_seed(runs: pd.DataFrame, x: float, scheme: str, machine: str, metric: str) -> pd.Series:
+    """One value per seed, indexed by seed, so that a scheme can be paired with the baseline on the seed."""
+    rows = runs[(runs["x"] == x) & (runs["scheme"] == scheme) & (runs["machine"] == machine)]
+    return rows.set_index("seed")[metric].dropna()
+
+
+def _paired_difference(runs: pd.DataFrame, x: float, scheme: str, machine: str, metric: str) -> pd.Series:
+    """Scheme minus baseline on the same seed.  Both ran the same workload (common random numbers),
+    so the difference is free of the workload's own variation, which separate intervals of the two
+    means would count (twice) as uncertainty of the effect.  Seeds only one of the two ran drop out."""
+    return (_per_seed(runs, x, scheme, machine, metric) - _per_seed(runs, x, BASELINE, machine, metric)).dropna()
+
+
+def _t_half_width(values: pd.Series) -> float:
+    """Half-width of the Student-t interval of the mean; NaN below two values, whose spread is unknown."""
+    if len(values) < 2:
+        return np.nan
+    quantile = stats.t.ppf(0.5 + CONFIDENCE_LEVEL / 2, len(values) - 1)
+    return float(quantile * values.std(ddof=1) / np.sqrt(len(values)))
+
+
+def _error_lengths(half_widths: list[float]) -> np.ndarray:
+    """A group without an interval draws no error bar rather than none of the figure."""
+    return np.nan_to_num(np.array(half_widths, dtype=float))
+
+
+def _tick_label(runs: pd.DataFrame, series: str, x: float) -> str:
+    """The point as asked for and, below, what it reached: machine B's offered load for the load
+    series (the arrival gaps aim at the target, the sampled jobs decide), machine A's paired share
+    for the ratio series (pairs are drawn at random)."""
+    at_x = runs[runs["x"] == x]
+    if series == "load":
+        reached = f"offered {at_x.loc[at_x['machine'] == 'B', 'offered_load'].mean():.2f}"
+    elif "paired_share" in runs:
+        coscheduled_a = at_x[(at_x["machine"] == "A") & (at_x["scheme"] != BASELINE)]
+        reached = f"paired {100 * coscheduled_a['paired_share'].mean():.1f}%"
+    else:
+        return x_label(series, x)
+    return f"{x_label(series, x)}\n({reached})"
 
 
 def _combination(machine: str, local: str, remote: str) -> str:
     return local + remote if machine == "A" else remote + local
 
 
-def _bars_panel(axes, table_, spec: FigureSpec, machine: str) -> None:
-    xs = _xs(table_, spec.series)
+def _bars_panel(axes, runs: pd.DataFrame, spec: FigureSpec, machine: str) -> list:
+    """Bars of each combination's mean with the paired interval of its difference to the baseline
+    centred on the bar top; the baseline as a black line over each group; on the right-hand axis
+    each combination's mean extra over the baseline (the paper's "line with points"), same interval."""
+    xs = _xs(runs)
     width = 0.8 / len(COMBINATIONS)
+    extra_axes = axes.twinx()
+    extra_axes.axhline(0.0, color="grey", linewidth=0.6, linestyle=":")
+    handles = []
     for k, combination in enumerate(COMBINATIONS):
-        cells = [_cell(table_, spec.series, x, combination, machine, spec.metric) for x in xs]
-        means = np.array([c[0] for c in cells]) / spec.scale
-        errors = np.nan_to_num(np.array([c[1] for c in cells]) / spec.scale)
-        axes.bar(np.arange(len(xs)) - 0.4 + width * (k + 0.5), means, width, yerr=errors, capsize=2, label=combination)
-    for i, x in enumerate(xs):
-        base, _ = _cell(table_, spec.series, x, "base", machine, spec.metric)
-        axes.hlines(base / spec.scale, i - 0.45, i + 0.45, colors="black", linewidth=1.5,
-                    label="baseline (no coscheduling)" if i == 0 else None)
-    axes.set_xticks(np.arange(len(xs)), [x_label(spec.series, x) for x in xs])
+        colour = f"C{k}"
+        positions = np.arange(len(xs)) - 0.4 + width * (k + 0.5)
+        means = [_per_seed(runs, x, combination, machine, spec.metric).mean() / spec.scale for x in xs]
+        differences = [_paired_difference(runs, x, combination, machine, spec.metric) / spec.scale for x in xs]
+        errors = _error_lengths([_t_half_width(difference) for difference in differences])
+        handles.append(axes.bar(positions, means, width, yerr=errors, capsize=2, color=colour, alpha=0.75,
+                                label=combination))
+        extra_axes.errorbar(positions, [difference.mean() for difference in differences], yerr=errors,
+                            color=colour, marker="o", markersize=4.5, markeredgecolor="white", linewidth=1.0,
+                            elinewidth=0.7, capsize=1.5, label=f"{combination} - {BASELINE}")
+    baselines = [_per_seed(runs, x, BASELINE, machine, spec.metric).mean() / spec.scale for x in xs]
+    baseline_lines = axes.hlines(baselines, np.arange(len(xs)) - 0.45, np.arange(len(xs)) + 0.45, colors="black",
+                                 linewidth=1.5, label="baseline (no coscheduling)")
+    extra_axes.set_ylabel(f"extra over baseline ({spec.unit})")
+    axes.set_xticks(np.arange(len(xs)), [_tick_label(runs, spec.series, x) for x in xs])
+    marker = Line2D([], [], color="grey", marker="o", markersize=4, linewidth=0.9,
+                    label="extra over baseline: right axis, colour of the scheme, dotted = none")
+    return [*handles, baseline_lines, marker]
 
 
-def _pair_groups(table_, series: str) -> list[tuple[float, str]]:
-    return [(x, remote) for x in _xs(table_, series) for remote in ("H", "Y")]
+def _pair_groups(runs: pd.DataFrame) -> tuple[list[tuple[float, str]], np.ndarray]:
+    """Groups (x, remote scheme) and their positions: the two remote schemes of one x side by side,
+    a gap between x values so that each x reads as one block."""
+    xs = _xs(runs)
+    groups = [(x, remote) for x in xs for remote in REMOTE_SCHEMES]
+    block = len(REMOTE_SCHEMES) + PAIR_GAP
+    positions = np.array([block * i + j for i in range(len(xs)) for j in range(len(REMOTE_SCHEMES))], float)
+    return groups, positions
 
 
-def _sync_panel(axes, table_, spec: FigureSpec, machine: str) -> None:
-    groups = _pair_groups(table_, spec.series)
+def _label_pair_groups(axes, runs: pd.DataFrame, spec: FigureSpec, positions: np.ndarray) -> None:
+    """Two rows of tick labels: the remote scheme under each group, the x value (and what it reached)
+    once under both groups of that x, so that no label repeats and none has to be squeezed."""
+    axes.set_xticks(positions, REMOTE_SCHEMES * (len(positions) // len(REMOTE_SCHEMES)), minor=True)
+    centres = positions.reshape(-1, len(REMOTE_SCHEMES)).mean(axis=1)
+    axes.set_xticks(centres, [_tick_label(runs, spec.series, x) for x in _xs(runs)])
+    axes.tick_params(axis="x", which="major", length=0, pad=PAIR_LABEL_PAD)
+
+
+def _sync_panel(axes, runs: pd.DataFrame, spec: FigureSpec, machine: str) -> list:
+    """Mean sync time of local hold and local yield per (x, remote scheme), interval over seeds."""
+    groups, positions = _pair_groups(runs)
+    handles = []
     for k, local in enumerate(("H", "Y")):
-        cells = [_cell(table_, spec.series, x, _combination(machine, local, remote), machine, spec.metric) for x, remote in groups]
-        means = np.array([c[0] for c in cells]) / spec.scale
-        errors = np.nan_to_num(np.array([c[1] for c in cells]) / spec.scale)
-        axes.bar(np.arange(len(groups)) - 0.2 + 0.4 * k, means, 0.4, yerr=errors, capsize=2,
-                 label="local hold" if local == "H" else "local yield")
-    axes.set_xticks(np.arange(len(groups)), [f"{x_label(spec.series, x)}/{remote}" for x, remote in groups])
+        values = [_per_seed(runs, x, _combination(machine, local, remote), machine, spec.metric) / spec.scale
+                  for x, remote in groups]
+        handles.append(axes.bar(positions - 0.2 + 0.4 * k, [v.mean() for v in values], 0.4,
+                                yerr=_error_lengths([_t_half_width(v) for v in values]), capsize=2,
+                                label="local hold" if local == "H" else "local yield"))
+    _label_pair_groups(axes, runs, spec, positions)
+    return handles
 
 
-def _loss_panel(axes, table_, spec: FigureSpec, machine: str) -> None:
-    groups = _pair_groups(table_, spec.series)
-    cells = [_cell(table_, spec.series, x, _combination(machine, "H", remote), machine, spec.metric) for x, remote in groups]
-    shares = [_cell(table_, spec.series, x, _combination(machine, "H", remote), machine, "su_loss_share")[0] for x, remote in groups]
-    means = np.array([c[0] for c in cells])
-    axes.bar(np.arange(len(groups)), means, 0.5, yerr=np.nan_to_num([c[1] for c in cells]), capsize=2, label="local hold")
-    axes.set_xticks(np.arange(len(groups)), [f"{x_label(spec.series, x)}/{remote}" for x, remote in groups])
-    ratio = np.nanmax(np.array(shares) / np.where(means > 0, means, np.nan)) if np.any(means > 0) else 0.0
-    if np.isfinite(ratio) and ratio > 0:
-        secondary = axes.secondary_yaxis("right", functions=(lambda v: 100 * v * ratio, lambda p: p / (100 * ratio)))
+def _capacity_share_per_unit(runs: pd.DataFrame, spec: FigureSpec, machine: str) -> float:
+    """Share of the machine's capacity one displayed unit of loss is, from the runs that lost some
+    (their loss and its share give the capacity); NaN when none lost anything."""
+    lost = runs[(runs["machine"] == machine) & (runs[spec.metric] > 0)]
+    return float((lost["su_loss_share"] * spec.scale / lost[spec.metric]).mean()) if len(lost) else np.nan
+
+
+def _loss_panel(axes, runs: pd.DataFrame, spec: FigureSpec, machine: str) -> list:
+    """Mean loss of local hold per (x, remote scheme), interval over seeds; yield holds nothing, so
+    loses nothing.  The right-hand axis reads the same bars as a share of capacity."""
+    groups, positions = _pair_groups(runs)
+    values = [_per_seed(runs, x, _combination(machine, "H", remote), machine, spec.metric) / spec.scale
+              for x, remote in groups]
+    bars = axes.bar(positions, [v.mean() for v in values], 0.5,
+                    yerr=_error_lengths([_t_half_width(v) for v in values]), capsize=2, label="local hold")
+    _label_pair_groups(axes, runs, spec, positions)
+    share_per_unit = _capacity_share_per_unit(runs, spec, machine)
+    if np.isfinite(share_per_unit) and share_per_unit > 0:
+        secondary = axes.secondary_yaxis("right", functions=(lambda v: 100 * v * share_per_unit,
+                                                             lambda p: p / (100 * share_per_unit)))
         secondary.set_ylabel("% of capacity")
+    return [bars]
 
 
 PANELS = {"bars": _bars_panel, "sync": _sync_panel, "loss": _loss_panel}
 
 
-def coscheduling_figure(table_: pd.DataFrame, spec: FigureSpec, machine_names: dict[str, str]) -> Figure:
-    """Panel (a) machine A, (b) machine B, like the paper's figures."""
-    figure = Figure(figsize=(11.0, 4.2), layout="constrained")
+def _statistics_line(runs: pd.DataFrame, spec: FigureSpec) -> str:
+    """What the bars and their error bars are, with the number of seeds the data hold."""
+    level = f"{100 * CONFIDENCE_LEVEL:g} %"
+    interval = "of the per-seed difference to the baseline" if spec.kind == "bars" else "over seeds"
+    return f"bars: means over {runs['seed'].nunique()} seeds; error bars: {level} t-interval {interval}"
+
+
+def coscheduling_figure(runs: pd.DataFrame, spec: FigureSpec, machine_names: dict[str, str]) -> Figure:
+    """Panel (a) machine A, (b) machine B, like the paper's figures, drawn from the per-seed runs
+    table (one row per run and machine): the intervals need the seeds, paired where a baseline is."""
+    released = _released(runs, spec.series)
+    figure = Figure(figsize=(FIGURE_WIDTH[spec.series], 4.6), layout="constrained")
     for letter, (axes, machine) in zip("ab", zip(figure.subplots(1, 2), MACHINES)):
-        PANELS[spec.kind](axes, table_, spec, machine)
+        handles = PANELS[spec.kind](axes, released, spec, machine)
         axes.set_title(f"({letter}) {machine_names[machine]}")
         axes.set_ylabel(spec.unit)
-        axes.set_xlabel("B utilization" if spec.series == "load" else "paired proportion")
+        axes.set_xlabel("B load" if spec.series == "load" else "paired proportion")
         if spec.kind != "bars":
-            axes.set_xlabel(axes.get_xlabel() + " / remote scheme")
+            axes.set_xlabel(axes.get_xlabel() + "; remote scheme H hold, Y yield")
         axes.set_ylim(bottom=0)  # an interval's lower end below 0 means nothing for these metrics
         axes.grid(True, axis="y", alpha=0.3)
-        axes.legend(fontsize="small")
-    figure.suptitle(f"Fig. {spec.number} (ours): {spec.title}; means over replications, bars = 95 % CI")
+        axes.tick_params(axis="x", which="both", labelsize="small")  # two-line labels, five side by side
+    figure.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize="small", frameon=False)
+    figure.suptitle(f"Fig. {spec.number} (ours): {spec.title}\n{_statistics_line(released, spec)}", fontsize="medium")
     return figure
 
 
