@@ -1,19 +1,20 @@
 """Coscheduling stage (spec 000): one task per experiment point, one per figure, the report.
 
-    FitWorkloadModel(B's source trace) --+--> CoschedMachineA --+
-                                         +----------------------+--> CoschedPoint (x grid)
-                                                                      --> CoschedFigure (Figs. 3-10)
-                                                                      --> CoschedReport
+    CleanTrace(A's log) or FitWorkloadModel (stand-in) --> CoschedMachineA --+
+    FitWorkloadModel(B's source trace) ------------------> CoschedMachineB --+--> CoschedPoint (x grid)
+                                                                                --> CoschedFigure (Figs. 3-10)
+                                                                                --> CoschedReport
 
 ``CoschedReport(profile="quick" | "paper")`` writes ``index.md``, ``index.html``, every
 figure (PNG + SVG), the tables (CSV, Markdown, LaTeX), the per-seed ``runs.csv`` the claims
 ledger is judged on, the ledger (``claims.csv``/``.md``/``.tex``) and ``parameters.json``
-(the profile, workloads and coscheduling rules the runs used, from which the page's setup
-is generated).  Machine A is the Intrepid
-stand-in (``intrepid-standin``, synthetic: the ANL-Intrepid log is not available offline)
-unless ``machine_a`` names a trace, of which a window of the profile's length from
-``start_day`` is used.  B's jobs come from a model fitted on ``analysis_model`` (a
-100-node trace, KTH-SP2 by default).
+(the profile, workloads, calibrations and coscheduling rules the runs used, from which the
+page's setup is generated).  Machine A is, with ``machine_a="auto"`` (default), the first
+real log of ``MACHINE_A_LOGS`` in the trace directories, a window of the profile's length
+from ``start_day``; the synthetic Intrepid stand-in only when none is there.  B's jobs come
+from a model fitted on ``analysis_model`` (a 100-node trace, KTH-SP2 by default).  Both
+machines are calibrated on their no-coscheduling baselines only, each by one constant
+(``CoschedMachineA``, ``CoschedMachineB``); no coscheduling result chooses anything.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.report_tasks import write_csv, write_document
-from pipeline.trace_tasks import CleanTrace, ParseTrace
+from pipeline import settings
+from pipeline.trace_tasks import CleanTrace, ParseTrace, find_traces
 from pipeline.workload_tasks import FitWorkloadModel
 from reports.cosched import (
     FIGURES,
@@ -43,6 +45,9 @@ from reports.ledger import write_ledger
 from simulators.cosched.coscheduler import CoschedSettings
 from simulators.cosched.experiments import (
     ANALYSIS_PROCS,
+    CALIBRATION_LOAD,
+    PAPER_A_BASE_WAIT,
+    PAPER_B_BASE_SLOWDOWN,
     COMBINATIONS,
     PAIRING_WINDOW_SECONDS,
     PROFILES,
@@ -50,24 +55,41 @@ from simulators.cosched.experiments import (
     SCHEMES,
     SERIES,
     Point,
+    calibrate_min_runtime,
+    calibrate_run_time_scale,
     confidence_table,
     grid,
     run_point,
     summary_rows,
 )
-from simulators.cosched.workloads import INTREPID_PROCS, intrepid_standin, trace_window
+from simulators.cosched.workloads import INTREPID_PROCS, intrepid_standin, scale_run_times, trace_window
+from workloads.load import offered_load
 from workloads.model import load_model
 
 STANDIN = "intrepid-standin"
+AUTO = "auto"
+MACHINE_A_LOGS = ("ANL-Intrepid-2009-1", "ALCF-Theta-2023H2", "CEA-Curie-2011-2.1-cln")
+"""Machine A's real logs in order of preference: Intrepid itself (PWA), then Theta (ALCF, run
+by Cobalt like Intrepid: capability jobs of 128+ nodes for hours), then CEA Curie."""
 DEFAULT_ANALYSIS_MODEL = "KTH-SP2-1996-2.2"
 STANDIN_LOAD = 0.7
+
+
+def machine_a_source(machine_a: str) -> str:
+    """The trace (or the stand-in) machine A runs: ``auto`` takes the first of
+    ``MACHINE_A_LOGS`` found in the trace directories, the synthetic stand-in if none is."""
+    if machine_a != AUTO:
+        return machine_a
+    found = find_traces(settings.trace_dirs())
+    return next((name for name in MACHINE_A_LOGS if name in found), STANDIN)
 
 
 class CoschedSetup:
     """Parameters every coscheduling task shares: the profile and where the two workloads come from."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
-    machine_a = luigi.Parameter(default=STANDIN, description=f"'{STANDIN}' or a trace name")
+    machine_a = luigi.Parameter(default=AUTO, description=f"'{AUTO}' (first real log found of {', '.join(MACHINE_A_LOGS)}; "
+                                f"else the synthetic stand-in), '{STANDIN}' or a trace name")
     start_day = luigi.FloatParameter(default=0.0, description="trace mode: first day of A's window")
     analysis_model = luigi.Parameter(default=DEFAULT_ANALYSIS_MODEL, description="trace B's model is fitted on")
 
@@ -81,24 +103,32 @@ class CoschedSetup:
 
 
 class CoschedMachineA(CoschedSetup, SchedlabTask):
-    """Machine A's workload: ``jobs.parquet`` and ``machine.json`` (processors, description)."""
+    """Machine A's workload, calibrated on its baseline: ``jobs.parquet`` and ``machine.json``.
+
+    A window of the profile's length from the log (or the stand-in), then every run and
+    requested time multiplied by the one factor whose no-coscheduling mean wait is the
+    paper's 61 minutes (``calibrate_run_time_scale``).  No coscheduling run is involved.
+    """
 
     code_modules = ("simulators.cosched.workloads", "simulators.cosched.experiments")  # the profile's days and jobs
 
+    def source(self) -> str:
+        return machine_a_source(self.machine_a)
+
     def requires(self):
-        if self.machine_a == STANDIN:
+        if self.source() == STANDIN:
             return {"model": FitWorkloadModel(trace=self.analysis_model)}
-        return {"clean": CleanTrace(trace=self.machine_a), "parse": ParseTrace(trace=self.machine_a)}
+        return {"clean": CleanTrace(trace=self.source()), "parse": ParseTrace(trace=self.source())}
 
     def run(self):
-        profile = PROFILES[self.profile]
-        if self.machine_a == STANDIN:
+        profile, source = PROFILES[self.profile], self.source()
+        if source == STANDIN:
             model = load_model(self.requires()["model"].output_file("model.json"))
             jobs = intrepid_standin(model, STANDIN_LOAD, seed=1, n_jobs=profile.a_jobs, days=profile.days)
             procs = INTREPID_PROCS
             description = (
-                f"Intrepid-like: Lublin-Feitelson jobs in 512-node partitions drawn at offered load {STANDIN_LOAD} "
-                "(ANL-Intrepid-2009 is not available offline)"
+                f"synthetic, Intrepid-like: Lublin-Feitelson jobs in 512-node partitions drawn at offered load "
+                f"{STANDIN_LOAD} (no real machine-A log in the trace directories: {', '.join(MACHINE_A_LOGS)})"
             )
             estimate_source = f"drawn from {self.analysis_model}'s requested/actual ratios"
         else:
@@ -106,13 +136,48 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
             jobs = trace_window(
                 pd.read_parquet(self.requires()["clean"].output_file("jobs.parquet")), self.start_day, profile.days
             )
-            description = f"{profile.days:g} days from day {self.start_day:g} of the log"
+            description = f"{profile.days:g} days from day {self.start_day:g} of the log (real jobs, submit times kept)"
             estimate_source = "from the log (SWF field 9)"
+        self.set_status_message("calibrating A's run-time scale on its baseline")
+        factor, base_wait = calibrate_run_time_scale(jobs, procs)
+        calibrated = scale_run_times(jobs, factor)
         with self.writing_output() as directory:
-            jobs.to_parquet(directory / "jobs.parquet", index=False)
+            calibrated.to_parquet(directory / "jobs.parquet", index=False)
             write_json(directory / "machine.json", {
-                "source": self.machine_a, "synthetic": self.machine_a == STANDIN, "procs": int(procs),
+                "source": source, "synthetic": source == STANDIN, "procs": int(procs),
                 "jobs": len(jobs), "description": description, "estimate_source": estimate_source,
+                "offered_load_of_source": offered_load(jobs, procs),
+                "run_time_scale": factor, "calibration_target_wait": PAPER_A_BASE_WAIT,
+                "calibrated_base_wait": base_wait,
+            })
+
+
+class CoschedMachineB(CoschedSetup, SchedlabTask):
+    """Machine B's calibration on its baseline: ``machine.json`` with the shortest run time kept.
+
+    B's jobs come from the model fitted on ``analysis_model``; those shorter than the cut
+    are left out, the cut being the one whose no-coscheduling mean slowdown at load 0.50,
+    over the profile's seeds, is the paper's 12.5 (``calibrate_min_runtime``).
+    """
+
+    code_modules = ("simulators.cosched.workloads", "simulators.cosched.experiments")
+
+    def requires(self):
+        return {"a": CoschedMachineA(**self.setup()), "model": FitWorkloadModel(trace=self.analysis_model)}
+
+    def run(self):
+        jobs_a = pd.read_parquet(self.requires()["a"].output_file("jobs.parquet"))
+        model = load_model(self.requires()["model"].output_file("model.json"))
+        seeds = PROFILES[self.profile].seeds
+        self.set_status_message("calibrating B's shortest run time on its baseline")
+        cut, slowdown = calibrate_min_runtime(model, jobs_a, seeds)
+        with self.writing_output() as directory:
+            write_json(directory / "machine.json", {
+                "procs": ANALYSIS_PROCS, "model_trace": self.analysis_model,
+                "estimate_source": f"drawn from {self.analysis_model}'s requested/actual ratios",
+                "min_runtime": cut, "calibration_load": CALIBRATION_LOAD,
+                "calibration_target_slowdown": PAPER_B_BASE_SLOWDOWN, "calibrated_base_slowdown": slowdown,
+                "calibration_seeds": list(seeds),
             })
 
 
@@ -129,6 +194,7 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
     def requires(self):
         return {
             "a": CoschedMachineA(**self.setup()),
+            "b": CoschedMachineB(**self.setup()),
             "model": FitWorkloadModel(trace=self.analysis_model),
         }
 
@@ -136,8 +202,9 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
         machine = read_json(self.requires()["a"].output_file("machine.json"))
         jobs_a = pd.read_parquet(self.requires()["a"].output_file("jobs.parquet"))
         model = load_model(self.requires()["model"].output_file("model.json"))
+        min_runtime = read_json(self.requires()["b"].output_file("machine.json"))["min_runtime"]
         point = Point(self.series, self.x, self.scheme, self.seed, self.release)
-        summary, schedule = run_point(point, jobs_a, machine["procs"], model)
+        summary, schedule = run_point(point, jobs_a, machine["procs"], model, min_runtime)
         with self.writing_output() as directory:
             schedule.to_parquet(directory / "schedule.parquet", index=False)
             write_json(directory / "summary.json", summary)
@@ -156,10 +223,6 @@ def runs_of(tasks, days: float) -> pd.DataFrame:
     return rows.assign(window_days=days).sort_values(keys, ignore_index=True)
 
 
-def results_of(tasks) -> pd.DataFrame:
-    return confidence_table(summary_rows([read_json(task.output_file("summary.json")) for task in tasks]))
-
-
 class CoschedFigure(CoschedSetup, SchedlabTask):
     """One of the paper's Figs. 3-10: ``<stem>.png``, ``<stem>.svg`` and its numbers in ``<stem>.csv``."""
 
@@ -175,12 +238,13 @@ class CoschedFigure(CoschedSetup, SchedlabTask):
 
     def run(self):
         spec = self.spec()
-        results = results_of(self.requires()["points"])
+        runs = runs_of(self.requires()["points"], PROFILES[self.profile].days)
         machine = read_json(self.requires()["a"].output_file("machine.json"))
-        names = {"A": f"A: {machine['procs']:,}-node compute machine", "B": "B: 100-node analysis cluster"}
+        names = {"A": f"A: {machine['procs']:,}-node compute machine ({machine['source']})",
+                 "B": "B: 100-node analysis cluster"}
         with self.writing_output() as directory:
-            save_figure(coscheduling_figure(results, spec, names), directory, spec.stem)
-            write_csv(directory / f"{spec.stem}.csv", results)
+            save_figure(coscheduling_figure(runs, spec, names), directory, spec.stem)
+            write_csv(directory / f"{spec.stem}.csv", runs)
 
 
 class CoschedReport(CoschedSetup, SchedlabTask):
@@ -192,21 +256,19 @@ class CoschedReport(CoschedSetup, SchedlabTask):
     def requires(self):
         return {
             "a": CoschedMachineA(**self.setup()),
+            "b": CoschedMachineB(**self.setup()),
             "figures": [CoschedFigure(**self.setup(), figure=str(spec.number)) for spec in FIGURES],
             "points": point_tasks(self.setup(), grid(PROFILES[self.profile])),
         }
 
-    def parameters(self, machine: dict) -> dict:
+    def parameters(self, machine: dict, machine_b: dict) -> dict:
         """What the runs used, for the page's generated setup: nothing on the page is typed by hand."""
         rules = asdict(CoschedSettings(COMBINATIONS["HH"]))
         del rules["schemes"]  # varies by run: the four combinations and the baseline
         return {
             "profile": asdict(PROFILES[self.profile]),
             "machine_a": machine,
-            "machine_b": {
-                "procs": ANALYSIS_PROCS, "model_trace": self.analysis_model,
-                "estimate_source": f"drawn from {self.analysis_model}'s requested/actual ratios",
-            },
+            "machine_b": machine_b,
             "pairing_window_seconds": PAIRING_WINDOW_SECONDS,
             "ratio_series_load": RATIO_SERIES_LOAD,
             "policy": "WFP priority + EASY backfilling, one event loop for both machines",
@@ -216,10 +278,11 @@ class CoschedReport(CoschedSetup, SchedlabTask):
     def run(self):
         profile = PROFILES[self.profile]
         machine = read_json(self.requires()["a"].output_file("machine.json"))
+        machine_b = read_json(self.requires()["b"].output_file("machine.json"))
         written_runs = runs_of(self.requires()["points"], profile.days)
         results = confidence_table(written_runs)
         with self.writing_output() as directory:
-            write_json(directory / "parameters.json", self.parameters(machine))
+            write_json(directory / "parameters.json", self.parameters(machine, machine_b))
             write_csv(directory / "runs.csv", written_runs)
             # The report reads back what it wrote: the page shows exactly the published tables.
             parameters = read_json(directory / "parameters.json")

@@ -46,6 +46,7 @@ MINUTE = 60.0
 PERCENT = 0.01
 SCHEMES = ("HH", "HY", "YH", "YY")
 LOADS = (0.25, 0.5, 0.75)
+CALIBRATION_LOAD = 0.5  # B's baseline slowdown is calibrated here (the stage's parameters.json says so)
 LOW_RATIOS = (0.025, 0.05, 0.10)
 TEXT_TOLERANCE = 0.10
 TEXT_TOLERANCE_WHY = "a number stated in the paper's text for one month, no spread given: 10 %"
@@ -238,13 +239,13 @@ def _base_claim(claim_id, location, statement, paper_value, measure, series_of, 
 
 
 CLAIMS = (
-    _base_claim(
+    Claim(
         "fig3-A-base-wait", "Fig. 3(a), Sec. V-D",
-        "Without coscheduling, jobs on the compute machine wait about an hour on average.",
-        "61 min", "runs: mean_wait of base on A (first B load), relative deviation ours / 61 min - 1",
-        lambda r: [part("A", relative_to_paper(metric(r, "mean_wait", "load", xs(r, "load")[0], "base", "A",
-                                                      scale=MINUTE), 61.0))],
-        WAIT_FIGURE_BY_LOAD,
+        "Without coscheduling, jobs on the compute machine wait about an hour on average.", "threshold", "61 min",
+        "parameters: calibrated_base_wait of machine A",
+        not_attempted="calibration: machine A's run times are scaled by the one factor that gives this baseline "
+                      "(the factor and the wait it reached are in the setup), so the number chose a constant",
+        link=WAIT_FIGURE_BY_LOAD,
     ),
     _base_claim(
         "fig4-A-base-slowdown", "Fig. 4(a), Sec. V-D",
@@ -257,10 +258,10 @@ CLAIMS = (
     _base_claim(
         "fig4-B-base-slowdown", "Fig. 4(b), Sec. V-D",
         "Without coscheduling, the analysis cluster's mean slowdown climbs steeply with its load.",
-        "1.7 / 12.5 / 37.1 at loads 0.25 / 0.50 / 0.75",
-        "runs: mean_slowdown of base on B per load, relative deviation from the paper's value",
+        "1.7 / 37.1 at loads 0.25 / 0.75 (12.5 at 0.50 is B's calibration target, not judged)",
+        "runs: mean_slowdown of base on B at loads 0.25 and 0.75, relative deviation from the paper's value",
         lambda r: [part(x_text("load", x), relative_to_paper(metric(r, "mean_slowdown", "load", x, "base", "B"), paper))
-                   for x, paper in zip(LOADS, (1.7, 12.5, 37.1))],
+                   for x, paper in zip(LOADS, (1.7, 12.5, 37.1)) if x != CALIBRATION_LOAD],
         SLOWDOWN_FIGURE_BY_LOAD,
     ),
     range_claim(

@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 
 from reports.cosched import FIGURES, claims_ledger, report_page, report_tables, setup_items
-from reports.cosched_claims import CLAIMS
+from reports.cosched_claims import CALIBRATION_LOAD, CLAIMS
 from reports.document import render_markdown
 from reports.ledger import judge
+from simulators.cosched import experiments
 from simulators.cosched.experiments import confidence_table
 
 SEEDS = (1, 2, 3, 4, 5)
@@ -100,13 +101,22 @@ def test_range_claim_measures_the_distance_from_the_middle_of_the_paper_range():
 
 def test_baseline_value_is_judged_on_its_relative_deviation():
     def metrics(series, x, scheme, seed, machine):
-        return {"mean_wait": 60.0 * (61.0 + 0.1 * seed)}  # 61.1-61.5 min, within 10 % of 61
+        return {"mean_slowdown": 6.1 + 0.01 * seed}  # within 10 % of 6.1
 
-    assert verdict("fig3-A-base-wait", make_runs(metrics)).verdict == "reproduced"
-    def short(series, x, scheme, seed, machine):
-        return {"mean_wait": 60.0 * (45.0 + 0.1 * seed)}  # about 26 % below 61 min
+    assert verdict("fig4-A-base-slowdown", make_runs(metrics)).verdict == "reproduced"
 
-    assert verdict("fig3-A-base-wait", make_runs(short)).verdict == "not_reproduced"
+    def high(series, x, scheme, seed, machine):
+        return {"mean_slowdown": 8.0 + 0.01 * seed}  # about 31 % above 6.1
+
+    assert verdict("fig4-A-base-slowdown", make_runs(high)).verdict == "not_reproduced"
+
+
+def test_calibration_targets_are_not_judged():
+    """A's baseline wait and B's baseline slowdown at 0.50 chose a constant each: no verdict on them."""
+    assert verdict("fig3-A-base-wait", make_runs()).verdict == "not_attempted"
+    assert CALIBRATION_LOAD == experiments.CALIBRATION_LOAD  # the claims skip the load the stage calibrates at
+    b_base = verdict("fig4-B-base-slowdown", make_runs())
+    assert "load 0.25" in b_base.reason and "load 0.75" in b_base.reason and "load 0.5" not in b_base.reason
 
 
 def test_deadlock_claims():

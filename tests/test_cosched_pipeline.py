@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+
 import luigi
 import pandas as pd
 
@@ -10,8 +13,9 @@ from tests.conftest import shared_path
 
 def test_quick_profile_report(tmp_path, monkeypatch):
     traces = shared_path("traces", "KTH-SP2-1996-2.2.swf").parent
+    machine_a_log = shared_path("traces-extra", "ALCF-Theta-2023H2.swf").parent
     monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tmp_path))
-    monkeypatch.setenv("SCHEDLAB_TRACE_DIRS", str(traces))
+    monkeypatch.setenv("SCHEDLAB_TRACE_DIRS", f"{traces}{os.pathsep}{machine_a_log}")
     from pipeline.cosched import CoschedReport
     from reports.cosched import FIGURES
 
@@ -28,6 +32,12 @@ def test_quick_profile_report(tmp_path, monkeypatch):
     assert (decided[~decided["claim_id"].isin(counts_over_all_runs)]["seeds"] >= 5).all()
     for spec in FIGURES:
         assert (out / f"{spec.stem}.png").is_file() and (out / f"{spec.stem}.svg").is_file()
+    parameters = json.loads((out / "parameters.json").read_text())
+    assert parameters["machine_a"]["source"] == "ALCF-Theta-2023H2" and not parameters["machine_a"]["synthetic"]
+    assert abs(parameters["machine_a"]["calibrated_base_wait"] / 60 - 61) < 1  # the calibration reached its target
+    runs = pd.read_csv(out / "runs.csv")
+    b_loads = runs[(runs["series"] == "load") & (runs["machine"] == "B")]
+    assert ((b_loads["offered_load"] - b_loads["x"]).abs() <= 0.03).all()  # points are what their labels say
     deadlocks = pd.read_csv(out / "deadlocks.csv")
     released = deadlocks[deadlocks["release"] == "on"]
     assert (released["deadlocked runs"] == 0).all()

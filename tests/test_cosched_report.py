@@ -10,8 +10,10 @@ import pytest
 
 from reports.cosched import FIGURES, coscheduling_figure, deadlock_table, latex_table
 from reports.figures import save_figure
-from simulators.cosched.experiments import PROFILES, confidence_table, grid, summary_rows
-from simulators.cosched.workloads import analysis_like, trace_window
+from simulators.cosched.experiments import PROFILES, calibrate_run_time_scale, confidence_table, grid, summary_rows
+from simulators.cosched.run import baseline_metrics
+from simulators.cosched.workloads import analysis_by_load, analysis_like, scale_run_times, trace_window
+from workloads.load import offered_load
 from workloads.model import builtin_lublin_feitelson_model
 
 
@@ -26,7 +28,8 @@ def summary(series, x, scheme, seed, wait_a, release=True, deadlock=False):
         "point": {"series": series, "x": x, "scheme": scheme, "seed": seed, "release": release},
         "workloads": {"A": workload, "B": workload},
         "metrics": {"A": metrics, "B": {**metrics, "mean_wait": 60.0}},
-        "deadlock": {"deadlock": deadlock, "kind": "stall" if deadlock else None, **({"day": 3.5} if deadlock else {})},
+        "deadlock": {"deadlock": deadlock, "kind": "stall" if deadlock else None, **({"day": 3.5} if deadlock else {}),
+                     "last_start_day": {"A": 3.5 if deadlock else 29.0, "B": 3.0 if deadlock else 29.5}, "starved": []},
         "max_pair_start_gap": 0.0,
     }
 
@@ -49,6 +52,26 @@ def test_paper_grid_counts():
     assert len(set(points)) == len(points)
 
 
+def test_analysis_by_load_offers_its_label_over_a_window_like_a():
+    reference = pd.DataFrame({"submit_time": np.linspace(5000.0, 5000.0 + 30 * 86400, 400)})
+    model = builtin_lublin_feitelson_model()
+    for load in (0.25, 0.5, 0.75):
+        jobs = analysis_by_load(model, 100, load, reference, seed=4, min_runtime=30)
+        assert abs(offered_load(jobs, 100) - load) < 0.001  # exact up to whole-second submit times
+        assert jobs["submit_time"].min() == 5000.0
+        assert 30 * 86400 <= jobs["submit_time"].max() - 5000.0 < 31 * 86400  # A's span, plus at most one job's
+        assert (jobs["run_time"] >= 30).all()
+
+
+def test_run_time_calibration_reaches_the_baseline_wait_it_is_asked_for():
+    model = builtin_lublin_feitelson_model()
+    jobs = analysis_by_load(model, 100, 0.8, pd.DataFrame({"submit_time": [0.0, 30 * 86400.0]}), seed=2)
+    for target in (600.0, 1800.0):
+        factor, wait = calibrate_run_time_scale(jobs, 100, target)
+        assert wait == pytest.approx(target, rel=0.05)  # a step function of the factor: near, not on
+        assert baseline_metrics(scale_run_times(jobs, factor), 100)["mean_wait"] == wait
+
+
 def test_analysis_like_keeps_count_span_and_load():
     reference = pd.DataFrame({"submit_time": [1000.0, 1000.0 + 30 * 86400]})
     reference = pd.concat([reference] * 300, ignore_index=True).sort_values("submit_time", ignore_index=True)
@@ -68,7 +91,7 @@ def test_trace_window_counts_days_from_the_first_submission():
 
 
 @pytest.fixture
-def full_table():
+def full_runs():
     summaries = []
     for (series, xs), scheme, seed in itertools.product(
         (("load", (0.25, 0.5, 0.75)), ("ratio", (0.025, 0.05, 0.1, 0.2, 0.33))), ("HH", "HY", "YH", "YY", "base"), (1, 2)
@@ -76,7 +99,12 @@ def full_table():
         for i, x in enumerate(xs):
             summaries.append(summary(series, x, scheme, seed, 3600.0 + 600 * i + (0 if scheme == "base" else 300) + seed))
     summaries.append(summary("load", 0.75, "HH", 1, 3600.0, release=False, deadlock=True))
-    return confidence_table(summary_rows(summaries))
+    return summary_rows(summaries)
+
+
+@pytest.fixture
+def full_table(full_runs):
+    return confidence_table(full_runs)
 
 
 def test_quick_profile_decides_on_five_common_seeds():
@@ -95,11 +123,11 @@ def test_deadlock_table(full_table):
     assert r"\hline" in latex_table(header, rows)
 
 
-def test_each_kind_of_figure_renders_deterministically(full_table, tmp_path):
+def test_each_kind_of_figure_renders_deterministically(full_runs, tmp_path):
     names = {"A": "A", "B": "B"}
     for spec in FIGURES[1:4]:  # Figs. 4, 5, 6: bars, sync, loss
-        save_figure(coscheduling_figure(full_table, spec, names), tmp_path / "one", spec.stem)
-        save_figure(coscheduling_figure(full_table, spec, names), tmp_path / "two", spec.stem)
+        save_figure(coscheduling_figure(full_runs, spec, names), tmp_path / "one", spec.stem)
+        save_figure(coscheduling_figure(full_runs, spec, names), tmp_path / "two", spec.stem)
         for suffix in ("png", "svg"):
             first = (tmp_path / "one" / f"{spec.stem}.{suffix}").read_bytes()
             assert first == (tmp_path / "two" / f"{spec.stem}.{suffix}").read_bytes()

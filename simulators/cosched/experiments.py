@@ -28,8 +28,14 @@ from scipy import stats
 
 from schedlab.errors import SchedlabError
 from simulators.cosched.coscheduler import HOLD, YIELD, CoschedSettings
-from simulators.cosched.run import MACHINE_NAMES, cosimulate
-from simulators.cosched.workloads import SECONDS_PER_DAY, analysis_by_load, analysis_like, make_pairs
+from simulators.cosched.run import MACHINE_NAMES, baseline_metrics, cosimulate
+from simulators.cosched.workloads import (
+    SECONDS_PER_DAY,
+    analysis_by_load,
+    analysis_like,
+    make_pairs,
+    scale_run_times,
+)
 from workloads.load import offered_load
 
 COMBINATIONS = {"HH": (HOLD, HOLD), "HY": (HOLD, YIELD), "YH": (YIELD, HOLD), "YY": (YIELD, YIELD)}
@@ -72,9 +78,9 @@ class Profile:
 DEADLOCK_SCHEME = "HH"
 
 PROFILES = {
-    # Five seeds, the fewest on which the claims ledger decides.  A point of a week costs
-    # well under a second, so the week (at the paper's 307 jobs a day) stays.
-    "quick": Profile("quick", 7.0, 2151, (0.25, 0.5, 0.75), (0.025, 0.05, 0.10, 0.20, 0.33), tuple(range(1, 6)),
+    # Five seeds, the fewest on which the claims ledger decides, over the paper's month
+    # (the deadlock claims are about its first ten days); a point costs about a second.
+    "quick": Profile("quick", 30.0, 9219, (0.25, 0.5, 0.75), (0.025, 0.05, 0.10, 0.20, 0.33), tuple(range(1, 6)),
                      tuple(range(1, 6))),
     "paper": Profile(
         "paper", 30.0, 9219, (0.25, 0.5, 0.75), (0.025, 0.05, 0.10, 0.20, 0.33), tuple(range(1, 11)),
@@ -99,15 +105,78 @@ def grid(profile: Profile) -> list[Point]:
     return points
 
 
-def analysis_workload(point: Point, model: dict, jobs_a: pd.DataFrame) -> pd.DataFrame:
+def analysis_workload(point: Point, model: dict, jobs_a: pd.DataFrame, min_runtime: float) -> pd.DataFrame:
     if point.series == "load":
-        return analysis_by_load(model, ANALYSIS_PROCS, point.x, jobs_a, point.seed)
-    return analysis_like(model, ANALYSIS_PROCS, RATIO_SERIES_LOAD, jobs_a, point.seed)
+        return analysis_by_load(model, ANALYSIS_PROCS, point.x, jobs_a, point.seed, min_runtime)
+    return analysis_like(model, ANALYSIS_PROCS, RATIO_SERIES_LOAD, jobs_a, point.seed, min_runtime)
 
 
-def run_point(point: Point, jobs_a: pd.DataFrame, procs_a: int, model: dict) -> tuple[dict, pd.DataFrame]:
+# --- calibration on the baselines only (no coscheduling run ever chooses a constant) ------
+
+PAPER_A_BASE_WAIT = 61 * 60.0
+"""Intrepid's mean wait without coscheduling (paper V-D, Fig. 3a), seconds: A's calibration target."""
+PAPER_B_BASE_SLOWDOWN = 12.5
+"""Eureka's mean slowdown without coscheduling at utilization 0.50 (paper V-D): B's calibration target."""
+CALIBRATION_LOAD = 0.5
+
+
+def calibrate_run_time_scale(jobs: pd.DataFrame, procs: int, target_wait: float = PAPER_A_BASE_WAIT,
+                             steps: int = 24) -> tuple[float, float]:
+    """The factor on A's run and requested times whose no-coscheduling mean wait is ``target_wait``.
+
+    Bisection on the log of the factor in [0.02, 2]: a shorter-running month is a lighter
+    one, and its queue shrinks with it.  Returns the factor (4 significant digits) and the
+    mean wait it gives (the wait is a step function of the factor, so it lands near the
+    target, not on it); at a bound, the bound (the target is then out of reach, and the
+    returned wait says by how much).
+    """
+    def wait(factor: float) -> float:
+        return baseline_metrics(scale_run_times(jobs, factor), procs)["mean_wait"]
+
+    low, high = np.log(0.02), np.log(2.0)
+    if wait(np.exp(high)) <= target_wait or wait(np.exp(low)) >= target_wait:
+        factor = float(np.exp(high if wait(np.exp(high)) <= target_wait else low))
+    else:
+        for _ in range(steps):
+            middle = (low + high) / 2
+            low, high = (middle, high) if wait(np.exp(middle)) < target_wait else (low, middle)
+        # The mean wait jumps where a job changes places in the queue: take whichever end
+        # of the last bracket comes closer.
+        factor = min((float(f"{np.exp(end):.4g}") for end in (low, high)), key=lambda f: abs(wait(f) - target_wait))
+    return factor, wait(factor)
+
+
+def calibrate_min_runtime(model: dict, reference: pd.DataFrame, seeds, target_slowdown: float = PAPER_B_BASE_SLOWDOWN,
+                          load: float = CALIBRATION_LOAD, longest: int = 3600) -> tuple[int, float]:
+    """The shortest run time (whole seconds) B's jobs may have for its baseline mean slowdown at
+    ``load``, averaged over ``seeds``, to come down to ``target_slowdown``.
+
+    An analysis cluster runs no one-second jobs, while the 100-node trace B is fitted on
+    (KTH-SP2) is full of them, and each such job that waits an hour adds thousands to a mean
+    slowdown; leaving jobs shorter than the cut out of B's stream is the one knob.  Integer
+    bisection on [0, ``longest``]; the slowdown falls as the cut rises.  Returns the cut and
+    the mean slowdown it gives.
+    """
+    def slowdown(cut: int) -> float:
+        return float(np.mean([
+            baseline_metrics(analysis_by_load(model, ANALYSIS_PROCS, load, reference, seed, cut), ANALYSIS_PROCS)[
+                "mean_slowdown"]
+            for seed in seeds
+        ]))
+
+    low, high = 0, longest
+    if slowdown(low) <= target_slowdown:
+        return low, slowdown(low)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if slowdown(middle) > target_slowdown else (low, middle)
+    return high, slowdown(high)
+
+
+def run_point(point: Point, jobs_a: pd.DataFrame, procs_a: int, model: dict,
+              min_runtime: float = 0.0) -> tuple[dict, pd.DataFrame]:
     """Simulate one point; returns its summary (JSON-able) and both schedules in one table."""
-    jobs_b = analysis_workload(point, model, jobs_a)
+    jobs_b = analysis_workload(point, model, jobs_a, min_runtime)
     if point.series == "load":
         pairing = make_pairs(jobs_a, jobs_b, "window", PAIRING_WINDOW_SECONDS)
     else:
@@ -116,8 +185,11 @@ def run_point(point: Point, jobs_a: pd.DataFrame, procs_a: int, model: dict) -> 
     if point.scheme != BASELINE:
         settings = CoschedSettings(COMBINATIONS[point.scheme], release_period=None if not point.release else 1200.0)
     result = cosimulate(jobs_a, procs_a, jobs_b, ANALYSIS_PROCS, pairing.pairs, settings)
+    window_start = float(jobs_a["submit_time"].min())
     if result.deadlock["deadlock"]:
-        result.deadlock["day"] = (result.deadlock["time"] - float(jobs_a["submit_time"].min())) / SECONDS_PER_DAY
+        result.deadlock["day"] = (result.deadlock["time"] - window_start) / SECONDS_PER_DAY
+    result.deadlock["last_start_day"] = {name: (t - window_start) / SECONDS_PER_DAY
+                                         for name, t in result.deadlock["last_start"].items()}
     summary = {
         "point": asdict(point),
         "pairing": {**pairing.summary(), "mean_abs_submit_gap": float(pairing.pairs["submit_gap"].abs().mean())},
@@ -169,6 +241,8 @@ def summary_rows(summaries: list[dict]) -> pd.DataFrame:
                     "releases": metrics["releases"],
                     "jobs": metrics["jobs"],
                     "unstarted": metrics["jobs"] - metrics["started"],
+                    "last_start_day": summary["deadlock"]["last_start_day"][machine],
+                    "starved": machine in summary["deadlock"]["starved"],
                     "utilization": metrics["utilization"],
                     **summary["workloads"][machine],
                     "deadlock": bool(summary["deadlock"]["deadlock"]),

@@ -6,10 +6,10 @@ synthesized from a model fitted on a real trace of a machine that size
 (``workloads.synthesis``), in one of two shapes:
 
 ``analysis_by_load``
-    as many jobs as fill A's window at the target utilization: jobs are drawn with
-    their arrival gaps scaled by one constant to the target load (the shape of the
-    arrival process kept, as the paper scales Eureka's real gaps), then those submitted
-    within the window are kept and shifted to its start.
+    jobs spanning A's window at exactly the target utilization, as the paper packs
+    Eureka's months into one: a stream drawn at the model's own rate, cut where its
+    work fills the window at the target, every arrival gap multiplied by one constant
+    (the shape of the arrival process kept).
 ``analysis_like``
     the paper's "special workload" for the runs by paired proportion: the same job
     count and the same span as A at about the target utilization.  Job shapes (sizes,
@@ -20,6 +20,10 @@ synthesized from a model fitted on a real trace of a machine that size
     one constant that makes the load the target.  Pairing equal ranks of independent
     arrival processes instead would leave paired jobs hours apart, so that a holding
     job would mostly wait for a mate not yet submitted.
+
+Both take ``min_runtime``: B's jobs shorter than it are left out of the stream (B's
+baseline calibration, ``simulators.cosched.experiments.calibrate_min_runtime``).
+``scale_run_times`` is A's load knob (its baseline calibration).
 
 Pairs come from ``workloads.pairing``: by submit-time window (2 minutes) or by ratio.
 """
@@ -54,23 +58,49 @@ def _span(jobs: pd.DataFrame) -> tuple[float, float]:
     return float(submit.min()), float(submit.max() - submit.min())
 
 
-def analysis_by_load(model: dict, machine_procs: int, load: float, reference: pd.DataFrame, seed: int) -> pd.DataFrame:
-    """Jobs filling the submission span of ``reference`` (A's window) at ``load``."""
+def analysis_stream(model: dict, machine_procs: int, n_jobs: int, seed: int, min_runtime: float) -> pd.DataFrame:
+    """``n_jobs`` drawn at the model's own arrival rate, less those shorter than ``min_runtime`` s."""
+    jobs = synthesize(model, n_jobs, machine_procs, None, seed)
+    return jobs[jobs["run_time"] >= min_runtime].reset_index(drop=True)
+
+
+def analysis_by_load(
+    model: dict, machine_procs: int, load: float, reference: pd.DataFrame, seed: int, min_runtime: float = 0.0
+) -> pd.DataFrame:
+    """Jobs spanning ``reference``'s (A's) submissions at offered load ``load`` exactly.
+
+    The paper packs months of Eureka's trace into one by multiplying every arrival gap by
+    one constant.  Here a stream drawn at the model's own rate is cut after the first job
+    whose cumulative work fills A's span at ``load``, and its gaps are multiplied by the
+    constant that makes those jobs offer exactly ``load`` (so B's span exceeds A's by at
+    most one job's share).  Cutting by submit time instead, after scaling a stream to the
+    load, left the window's own load to chance (0.135 for a label of 0.25 over a week).
+    """
     start, span = _span(reference)
+    wanted_work = load * machine_procs * span
     n_jobs = 256
     while True:
-        jobs = synthesize(model, n_jobs, machine_procs, load, seed)
-        if jobs["submit_time"].iloc[-1] > span:
+        jobs = analysis_stream(model, machine_procs, n_jobs, seed, min_runtime)
+        work = np.cumsum(jobs["allocated_procs"].to_numpy(dtype=float) * jobs["run_time"].to_numpy(dtype=float))
+        if len(work) > 1 and work[-1] >= wanted_work:
             break
         n_jobs *= 2
-    kept = jobs[jobs["submit_time"] <= span].reset_index(drop=True)
-    kept["submit_time"] = kept["submit_time"] + start
+    count = max(int(np.searchsorted(work, wanted_work)) + 1, 2)
+    kept = jobs.iloc[:count].copy()
+    arrivals = kept["submit_time"].to_numpy(dtype=float) - float(kept["submit_time"].iloc[0])
+    stretch = work[count - 1] / (machine_procs * load) / arrivals[-1]
+    kept["submit_time"] = start + np.round(arrivals * stretch)
     return kept
 
 
-def analysis_like(model: dict, machine_procs: int, load: float, reference: pd.DataFrame, seed: int) -> pd.DataFrame:
+def analysis_like(
+    model: dict, machine_procs: int, load: float, reference: pd.DataFrame, seed: int, min_runtime: float = 0.0
+) -> pd.DataFrame:
     """As many jobs as ``reference``, submitted at its submit times, offering ``load``."""
-    jobs = synthesize(model, len(reference), machine_procs, None, seed)
+    n_jobs = len(reference)
+    while len(jobs := analysis_stream(model, machine_procs, n_jobs, seed, min_runtime)) < len(reference):
+        n_jobs *= 2
+    jobs = jobs.iloc[: len(reference)].reset_index(drop=True)
     start, span = _span(reference)
     work = float((jobs["allocated_procs"] * jobs["run_time"]).sum())
     scale = load * machine_procs * span / work
@@ -79,6 +109,19 @@ def analysis_like(model: dict, machine_procs: int, load: float, reference: pd.Da
     for column in ("run_time", "requested_time"):
         scaled[column] = np.maximum(np.round(jobs[column].to_numpy(dtype=float) * scale), 1.0)
     scaled["requested_time"] = np.maximum(scaled["requested_time"], scaled["run_time"])
+    return scaled
+
+
+def scale_run_times(jobs: pd.DataFrame, factor: float) -> pd.DataFrame:
+    """Run and requested times multiplied by ``factor`` (whole seconds, at least 1): A's load knob.
+
+    Submit times stay, so the month, its job count and its arrival pattern (hence the
+    pairs a 2-minute window makes) are the log's; only how long jobs hold nodes changes.
+    """
+    scaled = jobs.copy()
+    for column in ("run_time", "requested_time"):
+        values = scaled[column].to_numpy(dtype=float)
+        scaled[column] = np.where(values > 0, np.maximum(np.round(values * factor), 1.0), values)
     return scaled
 
 
