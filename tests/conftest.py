@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from parsers.schema import as_job_table
@@ -17,6 +18,15 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"needs {path} (the shared traces and references beside the repository)")
     return path
+
+
+def random_jobs(rng, n: int, span: int, max_procs: int, runs: tuple[int, int], slack: int):
+    """``n`` jobs submitted uniformly over ``span`` s, 1..``max_procs`` processors, run times
+    uniform on ``runs``, each requested time its run time plus up to ``slack``."""
+    submit = np.sort(rng.integers(0, span, n))
+    procs = rng.integers(1, max_procs + 1, n)
+    run = rng.integers(runs[0], runs[1], n)
+    return make_jobs(list(zip(submit, procs, run + rng.integers(0, slack, n), run)))
 
 
 def make_jobs(rows):

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from simulators.cosched import CoschedSettings, cosimulate
-from tests.conftest import make_jobs
+from tests.conftest import make_jobs, random_jobs
 
 HOUR = 3600
 
@@ -65,12 +65,7 @@ def test_mid_pass_option_trades_yields_for_holds():
     """On a hold machine, only the mid-pass rule ever makes a job yield: off, the local
     scheme decides and the machine never yields; on, it does, and every run completes."""
     rng = np.random.default_rng(11)
-    tables = []
-    for _ in range(2):
-        n = 150
-        submit = np.sort(rng.integers(0, 30_000, n))
-        run = rng.integers(60, 3_000, n)
-        tables.append(make_jobs(list(zip(submit, rng.integers(1, 9, n), run + rng.integers(0, 600, n), run))))
+    tables = [random_jobs(rng, 150, span=30_000, max_procs=8, runs=(60, 3_000), slack=600) for _ in range(2)]
     paired = pd.DataFrame({"job_id_a": np.arange(1, 151, 2), "job_id_b": np.arange(1, 151, 2)})
     counts = {}
     for option in (True, False):

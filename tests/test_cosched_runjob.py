@@ -14,7 +14,7 @@ from simulators.core.invariants import InvariantError
 from simulators.cosched import CoschedSettings, cosimulate
 from simulators.cosched.invariants import check_machine, check_pairs
 from simulators.core.jobs import BatchJobs
-from tests.conftest import make_jobs
+from tests.conftest import make_jobs, random_jobs
 
 
 def pairs(*ids):
@@ -107,13 +107,7 @@ def test_baseline_ignores_pairs():
 @pytest.mark.parametrize("schemes", [("hold", "hold"), ("hold", "yield"), ("yield", "hold"), ("yield", "yield")])
 def test_every_pair_starts_together_on_random_workloads(schemes):
     rng = np.random.default_rng(7)
-    tables = []
-    for _ in range(2):
-        n = 120
-        submit = np.sort(rng.integers(0, 20_000, n))
-        procs = rng.integers(1, 11, n)
-        run = rng.integers(1, 2_000, n)
-        tables.append(make_jobs(list(zip(submit, procs, run + rng.integers(0, 500, n), run))))
+    tables = [random_jobs(rng, 120, span=20_000, max_procs=10, runs=(1, 2_000), slack=500) for _ in range(2)]
     paired = pairs(*[(k, k) for k in range(1, 121, 3)])
     result = cosimulate(tables[0], 10, tables[1], 10, paired, CoschedSettings(schemes))
     assert not result.deadlock["deadlock"]
