@@ -76,3 +76,20 @@ def test_mid_pass_option_trades_yields_for_holds():
     (holds_on, yields_on), (holds_off, yields_off) = counts[True], counts[False]
     assert yields_on > 0 and yields_off == 0
     assert holds_on > 0 and holds_off > 0
+
+
+def test_a_stall_without_release_is_dated_at_the_last_start_not_at_the_first_stuck_arrival():
+    """A1 (7 of 10 nodes) holds from 14 for B2 (8 nodes); on B, B4 holds 5 nodes from 128 for
+    A3, which never finds 3 free nodes beside A1's hold and A4.  B2 can then never fit; the
+    last job to start anywhere is A6 at 193, after which both queues only wait."""
+    jobs_a = make_jobs([(14, 7, 224, 193), (89, 8, 181, 180), (126, 3, 257, 251), (131, 2, 281, 252),
+                        (134, 6, 297, 249), (193, 1, 127, 82)])
+    jobs_b = make_jobs([(19, 6, 184, 154), (79, 8, 258, 255), (90, 5, 280, 270), (128, 5, 88, 53),
+                        (146, 7, 116, 93), (166, 6, 247, 215)])
+    pairs = pd.DataFrame({"job_id_a": [1, 3, 5], "job_id_b": [2, 4, 6]})
+    result = cosimulate(jobs_a, 10, jobs_b, 10, pairs, CoschedSettings(("hold", "hold"), release_period=None))
+    verdict = result.deadlock
+    assert verdict["deadlock"] and verdict["kind"] == "stall"
+    assert verdict["last_start"] == {"A": 193.0, "B": 19.0}
+    assert verdict["time"] == 193.0  # not 14, the arrival of the first job that never started
+    assert verdict["unstarted"] == {"A": 4, "B": 5}
