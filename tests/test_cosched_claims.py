@@ -153,12 +153,17 @@ PARAMETERS = {
     "profile": {"name": "quick", "days": 5.0, "a_jobs": 1536, "loads": list(LOADS), "ratios": list(RATIOS),
                 "seeds": list(SEEDS), "deadlock_seeds": list(SEEDS)},
     "machine_a": {"source": "intrepid-standin", "synthetic": True, "procs": 40960, "jobs": 1536,
-                  "description": "Intrepid-like", "estimate_source": "drawn from KTH's ratios"},
-    "machine_b": {"procs": 100, "model_trace": "KTH-SP2-1996-2.2", "estimate_source": "drawn from KTH's ratios"},
+                  "description": "Intrepid-like", "estimate_source": "drawn from KTH's ratios",
+                  "offered_load_of_source": 0.93, "run_time_scale": 0.4321, "calibration_target_wait": 3660.0,
+                  "calibrated_base_wait": 3630.0},
+    "machine_b": {"procs": 100, "model_trace": "KTH-SP2-1996-2.2", "estimate_source": "drawn from KTH's ratios",
+                  "min_runtime": 24, "calibration_load": 0.5, "calibration_target_slowdown": 12.5,
+                  "calibrated_base_slowdown": 12.49, "calibration_seeds": [1, 2]},
     "pairing_window_seconds": 120.0,
     "ratio_series_load": 0.5,
     "policy": "WFP priority + EASY backfilling",
-    "coscheduling": {"release_period": 1200.0, "release_after": 600.0, "max_held_share": 1.0, "max_yields": None},
+    "coscheduling": {"release_period": 1200.0, "release_after": 600.0, "max_held_share": 1.0, "max_yields": None,
+                     "yield_when_remote_busy": True},
 }
 
 
@@ -194,6 +199,9 @@ def test_setup_is_generated_from_the_parameters_and_says_what_is_synthetic():
     text = " ".join(setup_items(PARAMETERS, make_runs()))
     assert "synthetic stand-in (not a real log)" in text
     assert "offered load 0.500" in text and "1,536 jobs over 5 days" in text
+    assert "x 0.4321" in text and "offers load 0.930 unscaled" in text and "(reached: 60.5 min)" in text
+    assert "shorter than 24 s" in text and "seeds 1, 2" in text and "(reached: 12.49)" in text
+    assert "mid-pass yields whatever its scheme" in text
     exact = make_runs(lambda series, x, scheme, seed, machine: {"exact_estimate_share": 1.0})
     assert "exact estimates" in " ".join(setup_items(PARAMETERS, exact))
 
