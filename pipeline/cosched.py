@@ -39,6 +39,7 @@ from reports.cosched import (
     report_tables,
     setup_items,
 )
+from reports.cosched_causes import causes_table
 from reports.document import Document, render_markdown, table
 from reports.figures import save_figure
 from reports.ledger import write_ledger
@@ -251,7 +252,7 @@ class CoschedReport(CoschedSetup, SchedlabTask):
     """The stage report: ``index.md`` / ``index.html``, the figures, the tables (CSV, MD, LaTeX),
     ``runs.csv``, ``parameters.json`` and the claims ledger judged on them."""
 
-    code_modules = ("reports.cosched", "reports.cosched_claims")
+    code_modules = ("reports.cosched", "reports.cosched_claims", "reports.cosched_causes")
 
     def requires(self):
         return {
@@ -293,7 +294,7 @@ class CoschedReport(CoschedSetup, SchedlabTask):
                 stem = task.spec().stem
                 for suffix in ("png", "svg"):
                     (directory / f"{stem}.{suffix}").write_bytes(task.output_file(f"{stem}.{suffix}").read_bytes())
-            tables = report_tables(results, runs)
+            tables = {**report_tables(results, runs), "causes": causes_table(claims, {"runs": runs}, parameters)}
             for stem, (header, rows) in tables.items():
                 write_csv(directory / f"{stem}.csv", pd.DataFrame(rows, columns=header))
                 (directory / f"{stem}.md").write_text(render_markdown(Document(stem, (table(header, rows),))), encoding="utf-8")
@@ -301,7 +302,7 @@ class CoschedReport(CoschedSetup, SchedlabTask):
             write_csv(directory / "confidence.csv", results)
             page = report_page(
                 f"Coscheduling on coupled systems ({profile.name} profile)",
-                setup_items(parameters, runs), claims, tables["workloads"], tables["deadlocks"], list(FIGURES),
-                tables["results"],
+                setup_items(parameters, runs), claims, tables["causes"], tables["workloads"], tables["deadlocks"],
+                list(FIGURES), tables["results"],
             )
             write_document(directory, "index", page)

@@ -276,20 +276,24 @@ def results_table(table_: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 
 def deadlock_table(table_: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Deadlocked runs out of all runs, per scheme combination, release on and off; for
-    release off also per B load (the release-off runs are of the load series)."""
-    header = ["scheme", "release", "runs", "deadlocked runs", "deadlocked by B load"]
+    """Deadlocked runs out of all runs, per scheme combination with the release on (both
+    series together), and per series with it off (hold-hold only), there also per point."""
+    header = ["scheme", "release", "series", "runs", "deadlocked runs", "deadlocked by point"]
     rows = []
-    machine_a = table_[table_["machine"] == "A"]
-    for (scheme, release), group in machine_a[machine_a["scheme"] != "base"].groupby(["scheme", "release"], sort=True):
-        by_load = "-"
-        if not release:
-            by_load = ", ".join(
-                f"{x:.2f}: {int(d)}/{int(n)}" + (f" (earliest day {day:.1f})" if d else "")
-                for x, d, n, day in zip(group["x"], group["deadlocks"], group["replications"], group["first_deadlock_day"])
+    machine_a = table_[(table_["machine"] == "A") & (table_["scheme"] != "base")]
+    for (scheme, release), group in machine_a.groupby(["scheme", "release"], sort=True):
+        if release:
+            rows.append([scheme, "on", "both", str(int(group["replications"].sum())),
+                         str(int(group["deadlocks"].sum())), "-"])
+            continue
+        for series, points in group.groupby("series", sort=True):
+            by_point = ", ".join(
+                f"{x_label(series, x)}: {int(d)}/{int(n)}" + (f" (earliest day {day:.1f})" if d else "")
+                for x, d, n, day in zip(points["x"], points["deadlocks"], points["replications"],
+                                        points["first_deadlock_day"])
             )
-        rows.append([scheme, "on" if release else "off", str(int(group["replications"].sum())),
-                     str(int(group["deadlocks"].sum())), by_load])
+            rows.append([scheme, "off", series, str(int(points["replications"].sum())),
+                         str(int(points["deadlocks"].sum())), by_point])
     return header, rows
 
 
@@ -378,6 +382,7 @@ def report_page(
     title: str,
     setup: list[str],
     claims: pd.DataFrame,
+    causes: tuple[list[str], list[list[str]]],
     workloads: tuple[list[str], list[list[str]]],
     deadlocks: tuple[list[str], list[list[str]]],
     figures: list[FigureSpec],
@@ -387,6 +392,12 @@ def report_page(
         Heading("Setup"),
         BulletList(tuple((item,) for item in setup)),
         *ledger_blocks(claims, heading="Paper versus ours: claims ledger"),
+        Heading("What does not reproduce, and the measured cause"),
+        Paragraph((
+            "Each claim not reproduced, with what our runs measure behind it (means over the seeds; "
+            "causes.csv): the parts its statistic is made of, or its seeds' spread when undecided.",
+        )),
+        table(*causes),
         Heading("How each claim is measured"),
         table(("claim", "kind", "our statistic, from which table and columns", "tolerance"),
               [(row.claim_id, row.kind, row.measure, row.tolerance or "-") for row in claims.itertuples(index=False)]),
@@ -395,9 +406,12 @@ def report_page(
         Heading("Deadlock: periodic release on and off"),
         Paragraph((
             "A run deadlocks either by a circular wait, found as soon as it forms (held jobs whose mates can never "
-            "fit beside the holds of that set: the run stops there, dated by that pass), or by a stall: jobs left "
-            "that never started when the events ran out, dated by the arrival of the first job that never started. "
-            "The day is the earliest over the seeds.",
+            "fit beside the holds of that set: the run stops there, dated by that pass), or by a stall: both "
+            "machines left with jobs that never started when the events ran out, dated by the last start on either "
+            "machine, after which nothing ran anywhere. One machine left with unstarted jobs while the other kept "
+            "starting is starvation, not deadlock (runs.csv: starved, last_start_day per machine). The day is the "
+            "earliest over the seeds. Without the release, hold-hold runs on the load series (the paper's setting, "
+            "which the claims judge) and on the ratio series, where the number of pairs grows.",
         )),
         table(*deadlocks, right_aligned=(2, 3)),
         Heading("Figures"),

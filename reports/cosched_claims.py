@@ -195,10 +195,12 @@ def pairs_start_together(results: Results) -> Measurement:
 
 
 def release_off(results: Results) -> pd.DataFrame:
+    """Machine A's rows of the hold-hold runs without release over B's loads, the paper's setting."""
     frame = runs(results)
-    chosen = frame[~frame["release"] & (frame["scheme"] == "HH") & (frame["machine"] == "A")]
+    chosen = frame[~frame["release"] & (frame["scheme"] == "HH") & (frame["machine"] == "A")
+                   & (frame["series"] == "load")]
     if chosen.empty:
-        raise NotMeasured("no hold-hold run without the release")
+        raise NotMeasured("no hold-hold run without the release in the load series")
     return chosen
 
 

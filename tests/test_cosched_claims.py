@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from reports.cosched import FIGURES, claims_ledger, report_page, report_tables, setup_items
+from reports.cosched_causes import CAUSES, causes_table
 from reports.cosched_claims import CALIBRATION_LOAD, CLAIMS
 from reports.document import render_markdown
 from reports.ledger import judge
@@ -31,6 +32,9 @@ def run_row(series, x, scheme, seed, machine, release=True, **metrics):
         "utilization": 0.5, "offered_load": 0.5, "exact_estimate_share": 0.0,
         "deadlock": False, "deadlock_kind": "", "deadlock_day": math.nan,
         "max_pair_start_gap": 0.0 if scheme != "base" else math.nan, "window_days": 5.0,
+        "wait_paired": 3600.0, "wait_unpaired": 3600.0, "shortest_tenth_max_run_time": 30.0,
+        "shortest_tenth_slowdown_share": 0.5, "slowdown_other_nine_tenths": 2.8, "held_jobs": 10.0,
+        "held_mean_procs": 5.0, "held_mean_hours": 2.0,
     }
     row.update(metrics)
     return row
@@ -44,8 +48,9 @@ def make_runs(metrics=lambda series, x, scheme, seed, machine: {}, release_off=l
         for series, values in (("load", LOADS), ("ratio", RATIOS))
         for x, scheme, seed, machine in itertools.product(values, SCHEMES, SEEDS, "AB")
     ]
-    rows += [run_row("load", x, "HH", seed, machine, release=False, **release_off(x, seed))
-             for x, seed, machine in itertools.product(LOADS, SEEDS, "AB")]
+    rows += [run_row(series, x, "HH", seed, machine, release=False, **release_off(x, seed))
+             for series, values in (("load", LOADS), ("ratio", RATIOS))
+             for x, seed, machine in itertools.product(values, SEEDS, "AB")]
     return pd.DataFrame(rows)
 
 
@@ -170,8 +175,9 @@ PARAMETERS = {
 def page_markdown(runs):
     confidence = confidence_table(runs)
     tables = report_tables(confidence, runs)
-    page = report_page("t", setup_items(PARAMETERS, runs), claims_ledger(runs, "quick"), tables["workloads"],
-                       tables["deadlocks"], list(FIGURES), tables["results"])
+    claims = claims_ledger(runs, "quick")
+    page = report_page("t", setup_items(PARAMETERS, runs), claims, causes_table(claims, {"runs": runs}, PARAMETERS),
+                       tables["workloads"], tables["deadlocks"], list(FIGURES), tables["results"])
     return render_markdown(page)
 
 
@@ -213,3 +219,50 @@ def test_every_claim_links_a_file_the_report_writes():
     written |= {"runs.csv", "claims.md"}
     assert all(claim.link in written for claim in CLAIMS), [c.link for c in CLAIMS if c.link not in written]
     assert len(CLAIMS) >= 18
+
+
+def causes_row(markdown, claim_id):
+    verdicts = ("partial", "not reproduced", "inconclusive")
+    rows = [line for line in markdown.splitlines()
+            if line.startswith(f"| {claim_id} |") and line.split(" | ")[1] in verdicts]
+    assert len(rows) == 1, claim_id
+    return rows[0]
+
+
+def test_every_cause_explains_a_claim_of_the_ledger():
+    assert set(CAUSES) <= set(CLAIMS_BY_ID)
+
+
+def test_extra_wait_cause_splits_paired_jobs_from_the_others():
+    # At B load 0.75 every scheme adds 10 min to A's mean wait (paper: 42, so partial): the 7 % paired
+    # jobs wait 100 min more (7 min of the mean), the others 3 / 0.93 = 3.2 min more.
+    def metrics(series, x, scheme, seed, machine):
+        if scheme == "base" or series != "load" or x != 0.75:
+            return {}
+        return {"mean_wait": 3600.0 + 600.0 + seed, "wait_paired": 3600.0 + 6000.0, "wait_unpaired": 3600.0 + 180.0 / 0.93}
+
+    row = causes_row(page_markdown(make_runs(metrics)), "fig3-A-extra-075")
+    assert "| partial |" in row
+    assert "HH at B load 0.75: of A's 10.1 min extra mean wait, the 7.0 % paired jobs, each 100 min later, make 7.0 min; " \
+           "the unpaired jobs' mean wait changes by +3.2 min" in row
+
+
+def test_deadlock_cause_counts_deadlocks_by_point_with_their_pairs():
+    def release_off(x, seed):
+        return {"deadlock": x == 0.33 and seed <= 3, "deadlock_day": 8.0 if x == 0.33 and seed <= 3 else math.nan}
+
+    row = causes_row(page_markdown(make_runs(release_off=release_off)), "sec5b-no-release-deadlocks")
+    # 1000 jobs x 7 % paired = 70 pairs at every point; only the ratio series' 33 % point deadlocks.
+    assert "B load 0.25, 70 pairs: 0 of 5" in row and "33 % paired, 70 pairs: 3 of 5" in row
+    assert "had 461-922 pairs" in row
+
+
+def test_undecided_claim_gets_its_seeds_spread():
+    # Hold minus yield on B's wait: +-30 min from seed to seed around 0, so fig34-hold-costs-wait is undecided.
+    def metrics(series, x, scheme, seed, machine):
+        sign = 1 if seed % 2 else -1
+        return {"mean_wait": 3600.0 + sign * 1800.0 * seed} if scheme[1 if machine == "B" else 0] == "H" else {}
+
+    markdown = page_markdown(make_runs(metrics))
+    assert "| inconclusive |" in ledger_row(markdown, "fig34-hold-costs-wait")
+    assert "The seeds disagree: over 5 seeds" in causes_row(markdown, "fig34-hold-costs-wait")

@@ -10,7 +10,14 @@ import pytest
 
 from reports.cosched import FIGURES, coscheduling_figure, deadlock_table, latex_table
 from reports.figures import save_figure
-from simulators.cosched.experiments import PROFILES, calibrate_run_time_scale, confidence_table, grid, summary_rows
+from simulators.cosched.experiments import (
+    PROFILES,
+    calibrate_run_time_scale,
+    confidence_table,
+    grid,
+    job_diagnostics,
+    summary_rows,
+)
 from simulators.cosched.run import baseline_metrics
 from simulators.cosched.workloads import analysis_by_load, analysis_like, scale_run_times, trace_window
 from workloads.load import offered_load
@@ -24,9 +31,13 @@ def summary(series, x, scheme, seed, wait_a, release=True, deadlock=False):
         "holds": 1.0, "yields": 0.0, "releases": 0.0, "jobs": 100.0, "started": 100.0, "utilization": 0.5,
     }
     workload = {"offered_load": 0.5, "exact_estimate_share": 0.0}
+    diagnostics = {"wait_paired": wait_a, "wait_unpaired": wait_a, "shortest_tenth_max_run_time": 60.0,
+                   "shortest_tenth_slowdown_share": 0.5, "slowdown_other_nine_tenths": 1.2, "held_jobs": 1.0,
+                   "held_mean_procs": 4.0, "held_mean_hours": 0.5}
     return {
         "point": {"series": series, "x": x, "scheme": scheme, "seed": seed, "release": release},
         "workloads": {"A": workload, "B": workload},
+        "diagnostics": {"A": diagnostics, "B": diagnostics},
         "metrics": {"A": metrics, "B": {**metrics, "mean_wait": 60.0}},
         "deadlock": {"deadlock": deadlock, "kind": "stall" if deadlock else None, **({"day": 3.5} if deadlock else {}),
                      "last_start_day": {"A": 3.5 if deadlock else 29.0, "B": 3.0 if deadlock else 29.5}, "starved": []},
@@ -47,8 +58,9 @@ def test_confidence_interval_is_the_student_t_interval():
 def test_paper_grid_counts():
     paper = PROFILES["paper"]
     points = grid(paper)
-    # (3 loads + 5 ratios) x (4 combinations + baseline) x 10 seeds, + 3 loads x 10 hold-hold release-off runs
-    assert len(points) == 8 * 5 * 10 + 3 * 10
+    # (3 loads + 5 ratios) x (4 combinations + baseline) x 10 seeds, + (3 loads + 5 ratios) x 10 hold-hold
+    # release-off runs
+    assert len(points) == 8 * 5 * 10 + 8 * 10
     assert len(set(points)) == len(points)
 
 
@@ -99,6 +111,7 @@ def full_runs():
         for i, x in enumerate(xs):
             summaries.append(summary(series, x, scheme, seed, 3600.0 + 600 * i + (0 if scheme == "base" else 300) + seed))
     summaries.append(summary("load", 0.75, "HH", 1, 3600.0, release=False, deadlock=True))
+    summaries.append(summary("ratio", 0.33, "HH", 1, 3600.0, release=False))
     return summary_rows(summaries)
 
 
@@ -119,7 +132,9 @@ def test_quick_profile_decides_on_five_common_seeds():
 
 def test_deadlock_table(full_table):
     header, rows = deadlock_table(full_table)
-    assert ["HH", "off", "1", "1", "0.75: 1/1 (earliest day 3.5)"] in rows and ["HH", "on", "16", "0", "-"] in rows
+    assert ["HH", "off", "load", "1", "1", "0.75: 1/1 (earliest day 3.5)"] in rows
+    assert ["HH", "off", "ratio", "1", "0", "33%: 0/1"] in rows
+    assert ["HH", "on", "both", "16", "0", "-"] in rows
     assert r"\hline" in latex_table(header, rows)
 
 
@@ -131,3 +146,22 @@ def test_each_kind_of_figure_renders_deterministically(full_runs, tmp_path):
         for suffix in ("png", "svg"):
             first = (tmp_path / "one" / f"{spec.stem}.{suffix}").read_bytes()
             assert first == (tmp_path / "two" / f"{spec.stem}.{suffix}").read_bytes()
+
+
+def test_job_diagnostics_split_waits_slowdowns_and_holds_by_hand():
+    run_time = np.arange(10.0, 101.0, 10.0)  # jobs 1..10 run 10, 20, ..., 100 s
+    wait = np.full(10, 10.0)
+    wait[0] = 90.0  # the shortest job waits 90 s: slowdown (90 + 10) / 10 = 10
+    held_seconds = np.zeros(10)
+    held_seconds[[2, 3]] = (1800.0, 3600.0)
+    schedule = pd.DataFrame({
+        "job_id": np.arange(1, 11), "submit_time": np.zeros(10), "start_time": wait, "run_time": run_time,
+        "procs": [1, 1, 4, 2, 1, 1, 1, 1, 1, 1], "held_seconds": held_seconds,
+    })
+    facts = job_diagnostics(schedule, pd.Series([1, 2]))
+    assert facts["wait_paired"] == pytest.approx((90 + 10) / 2) and facts["wait_unpaired"] == pytest.approx(10.0)
+    others = [1 + 10 / r for r in range(20, 101, 10)]
+    assert facts["shortest_tenth_max_run_time"] == 10.0
+    assert facts["shortest_tenth_slowdown_share"] == pytest.approx(10 / (10 + sum(others)))
+    assert facts["slowdown_other_nine_tenths"] == pytest.approx(sum(others) / 9)
+    assert (facts["held_jobs"], facts["held_mean_procs"], facts["held_mean_hours"]) == (2.0, 3.0, 0.75)
