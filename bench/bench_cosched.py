@@ -41,7 +41,7 @@ def main() -> int:
     print(f"command: {' '.join(sys.argv)}")
     model = fit_trace(read_swf(TRACES / f"{KTH}.swf"), KTH)
     paper = PROFILES["paper"]
-    jobs_a = intrepid_standin(model, 0.7, seed=1, n_jobs=paper.a_jobs, days=paper.days)
+    jobs_a = intrepid_standin(model, 0.7, seed=1, days=paper.days)
     print(f"A: Intrepid stand-in, {len(jobs_a):,} jobs over {paper.days:g} days")
     for series, x in (("load", 0.75), ("ratio", 0.33)):
         for scheme in SCHEMES:

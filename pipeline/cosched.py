@@ -63,7 +63,15 @@ from simulators.cosched.experiments import (
     run_point,
     summary_rows,
 )
-from simulators.cosched.workloads import INTREPID_PROCS, intrepid_standin, scale_run_times, trace_window
+from simulators.cosched.workloads import (
+    INTREPID_LARGEST_PARTITIONS,
+    INTREPID_PARTITION,
+    INTREPID_PROCS,
+    STANDIN_RUN_TIME_RANGE,
+    intrepid_standin,
+    scale_run_times,
+    trace_window,
+)
 from workloads.load import offered_load
 from workloads.model import load_model
 
@@ -125,11 +133,15 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
         profile, source = PROFILES[self.profile], self.source()
         if source == STANDIN:
             model = load_model(self.requires()["model"].output_file("model.json"))
-            jobs = intrepid_standin(model, STANDIN_LOAD, seed=1, n_jobs=profile.a_jobs, days=profile.days)
+            jobs = intrepid_standin(model, STANDIN_LOAD, seed=1, days=profile.days)
             procs = INTREPID_PROCS
+            shortest, longest = STANDIN_RUN_TIME_RANGE
             description = (
-                f"synthetic, Intrepid-like: Lublin-Feitelson jobs in 512-node partitions drawn at offered load "
-                f"{STANDIN_LOAD} (no real machine-A log in the trace directories: {', '.join(MACHINE_A_LOGS)})"
+                f"synthetic, Intrepid-like: jobs of {INTREPID_PARTITION:,} to "
+                f"{INTREPID_PARTITION * INTREPID_LARGEST_PARTITIONS:,} nodes (each doubling half as frequent), run "
+                f"times log-uniform from {shortest / 60:g} min to {longest / 3600:g} h, Poisson arrivals at expected "
+                f"offered load {STANDIN_LOAD} (no real machine-A log in the trace directories: "
+                f"{', '.join(MACHINE_A_LOGS)})"
             )
             estimate_source = f"drawn from {self.analysis_model}'s requested/actual ratios"
         else:

@@ -27,9 +27,12 @@ How sizes are judged, fixed from the paper before any run:
 * Orderings (hold versus yield, a scheme versus the baseline) are per-seed paired
   differences; trends are per-seed least-squares slopes over the swept parameter.
 
-The spec notes that absolute values depend on the traces (ours: a synthetic stand-in for
-Intrepid, a KTH-SP2-fitted model for Eureka); the orderings and trends are the claims a
-different workload should still reproduce, the values say how close the workloads are.
+The spec notes that absolute values depend on the traces (ours: a month of a real
+capability-class log, or a synthetic stand-in, for Intrepid, each calibrated to the paper's
+baseline wait; a KTH-SP2-fitted model, calibrated to the paper's baseline slowdown at load
+0.50, for Eureka); the orderings and trends are the claims a different workload should
+still reproduce, the values say how close the workloads are.  What makes each claim we do
+not reproduce come out as it does is measured in ``reports.cosched_causes``.
 """
 
 from __future__ import annotations

@@ -155,7 +155,7 @@ def test_missing_points_leave_a_claim_not_attempted():
 
 
 PARAMETERS = {
-    "profile": {"name": "quick", "days": 5.0, "a_jobs": 1536, "loads": list(LOADS), "ratios": list(RATIOS),
+    "profile": {"name": "quick", "days": 5.0, "loads": list(LOADS), "ratios": list(RATIOS),
                 "seeds": list(SEEDS), "deadlock_seeds": list(SEEDS)},
     "machine_a": {"source": "intrepid-standin", "synthetic": True, "procs": 40960, "jobs": 1536,
                   "description": "Intrepid-like", "estimate_source": "drawn from KTH's ratios",

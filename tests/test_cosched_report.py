@@ -19,7 +19,13 @@ from simulators.cosched.experiments import (
     summary_rows,
 )
 from simulators.cosched.run import baseline_metrics
-from simulators.cosched.workloads import analysis_by_load, analysis_like, scale_run_times, trace_window
+from simulators.cosched.workloads import (
+    analysis_by_load,
+    analysis_like,
+    intrepid_standin,
+    scale_run_times,
+    trace_window,
+)
 from workloads.load import offered_load
 from workloads.model import builtin_lublin_feitelson_model
 
@@ -165,3 +171,15 @@ def test_job_diagnostics_split_waits_slowdowns_and_holds_by_hand():
     assert facts["shortest_tenth_slowdown_share"] == pytest.approx(10 / (10 + sum(others)))
     assert facts["slowdown_other_nine_tenths"] == pytest.approx(sum(others) / 9)
     assert (facts["held_jobs"], facts["held_mean_procs"], facts["held_mean_hours"]) == (2.0, 3.0, 0.75)
+
+
+def test_standin_is_intrepid_like():
+    # Requested times: the actual one up to ten times it (log10 ratio 0..1), as a fitted model gives.
+    accuracy = {"requested_time_accuracy": {"log10_ratio_quantiles": list(np.linspace(0.0, 1.0, 101))}}
+    jobs = intrepid_standin(accuracy, 0.7, seed=1, days=30.0)
+    sizes = jobs["allocated_procs"].to_numpy()
+    assert set(np.unique(sizes)) == {512 * 2**k for k in range(7)}  # 512 .. 32,768 nodes in partitions
+    assert (jobs["run_time"].between(600, 43_200)).all() and jobs["run_time"].median() > 3600  # hours, not seconds
+    assert (jobs["requested_time"] >= jobs["run_time"]).all()
+    assert jobs["submit_time"].is_monotonic_increasing and jobs["submit_time"].max() < 30 * 86_400
+    assert abs(offered_load(jobs, 40_960) - 0.7) < 0.05

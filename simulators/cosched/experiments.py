@@ -69,7 +69,6 @@ class Profile:
 
     name: str
     days: float
-    a_jobs: int  # jobs of the synthetic Intrepid stand-in over ``days``
     loads: tuple[float, ...]
     ratios: tuple[float, ...]
     seeds: tuple[int, ...]
@@ -81,10 +80,10 @@ DEADLOCK_SCHEME = "HH"
 PROFILES = {
     # Five seeds, the fewest on which the claims ledger decides, over the paper's month
     # (the deadlock claims are about its first ten days); a point costs about a second.
-    "quick": Profile("quick", 30.0, 9219, (0.25, 0.5, 0.75), (0.025, 0.05, 0.10, 0.20, 0.33), tuple(range(1, 6)),
+    "quick": Profile("quick", 30.0, (0.25, 0.5, 0.75), (0.025, 0.05, 0.10, 0.20, 0.33), tuple(range(1, 6)),
                      tuple(range(1, 6))),
     "paper": Profile(
-        "paper", 30.0, 9219, (0.25, 0.5, 0.75), (0.025, 0.05, 0.10, 0.20, 0.33), tuple(range(1, 11)),
+        "paper", 30.0, (0.25, 0.5, 0.75), (0.025, 0.05, 0.10, 0.20, 0.33), tuple(range(1, 11)),
         tuple(range(1, 11)),  # the deadlock claims are judged per seed too
     ),
 }

@@ -35,7 +35,7 @@ import pandas as pd
 
 from schedlab.errors import SchedlabError
 from workloads.pairing import Pairing, pair_by_ratio, pair_by_window
-from workloads.lublin import lublin_feitelson_jobs
+from workloads.jobs import synthetic_job_table
 from workloads.synthesis import requested_times, synthesize
 
 SECONDS_PER_DAY = 86_400.0
@@ -136,28 +136,32 @@ def make_pairs(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, mode: str, value: flo
 
 INTREPID_PROCS = 40_960
 INTREPID_PARTITION = 512
-INTREPID_MONTH_JOBS = 9_219
+INTREPID_LARGEST_PARTITIONS = 64  # 32,768 nodes, Intrepid's largest job
+STANDIN_RUN_TIME_RANGE = (600.0, 43_200.0)
+"""Our choice for the stand-in's run times, log-uniform: 10 minutes to 12 hours (capability jobs run for hours)."""
 
 
-def intrepid_standin(
-    accuracy_model: dict, load: float, seed: int, n_jobs: int = INTREPID_MONTH_JOBS, days: float = 30.0
-) -> pd.DataFrame:
-    """A synthetic Intrepid month, for when the real log is not at hand.
+def intrepid_standin(accuracy_model: dict, load: float, seed: int, days: float = 30.0) -> pd.DataFrame:
+    """A synthetic Intrepid month, for when no real machine-A log is at hand.
 
-    Lublin-Feitelson jobs on a machine of 80 partitions of 512 nodes, sizes multiplied
-    by 512 (Intrepid's jobs are 512..32,768 nodes in 512-node steps), drawn at ``load``
-    and then stretched or squeezed in time (all times by one constant, which keeps the
-    load) to span ``days``.  The model has no requested times; they come from the
-    requested/actual ratios of ``accuracy_model`` (a fitted model, e.g. of KTH-SP2).
+    Intrepid ran capability jobs of 512 to 32,768 nodes in 512-node partitions for
+    hours.  The stand-in draws partition counts 1, 2, 4, ..., 64 with probability halving
+    at each doubling (most jobs small, as on any capability machine), run times
+    log-uniform over ``STANDIN_RUN_TIME_RANGE``, and Poisson arrivals over ``days``,
+    as many jobs as make the expected offered load ``load``.  Requested times come from
+    the requested/actual ratios of ``accuracy_model`` (a fitted model, e.g. of KTH-SP2).
+    Every number here is our assumption, not Intrepid's; the page says it is synthetic.
     """
-    partitions = INTREPID_PROCS // INTREPID_PARTITION
-    jobs = lublin_feitelson_jobs(n_jobs, partitions, seed, load)
-    scale = days * SECONDS_PER_DAY / float(jobs["submit_time"].iloc[-1])
-    jobs["submit_time"] = np.floor(jobs["submit_time"].to_numpy(dtype=float) * scale)
-    run = np.maximum(np.round(jobs["run_time"].to_numpy(dtype=float) * scale), 1.0)
-    jobs["run_time"] = run
-    request_rng = np.random.default_rng([seed, 1])
-    jobs["requested_time"] = requested_times(request_rng, accuracy_model["requested_time_accuracy"], run)
-    for column in ("allocated_procs", "requested_procs"):
-        jobs[column] = jobs[column] * INTREPID_PARTITION
-    return jobs
+    sizes = INTREPID_PARTITION * 2 ** np.arange(int(np.log2(INTREPID_LARGEST_PARTITIONS)) + 1)
+    size_weights = 1.0 / sizes
+    size_weights /= size_weights.sum()
+    shortest, longest = STANDIN_RUN_TIME_RANGE
+    mean_run_time = (longest - shortest) / np.log(longest / shortest)  # of the log-uniform distribution
+    span = days * SECONDS_PER_DAY
+    n_jobs = int(round(load * INTREPID_PROCS * span / (float(sizes @ size_weights) * mean_run_time)))
+    size_rng, run_rng, arrival_rng, request_rng = (np.random.default_rng([seed, stream]) for stream in range(4))
+    procs = size_rng.choice(sizes, size=n_jobs, p=size_weights)
+    run = np.round(np.exp(run_rng.uniform(np.log(shortest), np.log(longest), n_jobs)))
+    submit = np.floor(np.sort(arrival_rng.uniform(0.0, span, n_jobs)))
+    requested = requested_times(request_rng, accuracy_model["requested_time_accuracy"], run)
+    return synthetic_job_table(submit, run, procs, requested)
