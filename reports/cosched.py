@@ -357,7 +357,7 @@ def setup_items(parameters: dict, runs: pd.DataFrame) -> list[str]:
     return [
         f"Profile {profile['name']}: seeds {', '.join(map(str, profile['seeds']))} for every scheme and the baseline "
         f"(common random numbers); hold-hold without release on seeds {', '.join(map(str, profile['deadlock_seeds']))} "
-        f"at each B load.",
+        f"at each B load and each paired share.",
         f"Machine A: {kind}, {a['description']}; {a['jobs']:,} jobs over {profile['days']:g} days on {a['procs']:,} "
         f"nodes; offered load {offered_a:.3f}; {_estimates(a['estimate_source'], runs_a['exact_estimate_share'].mean())}.",
         f"Machine B: {b['procs']} nodes, jobs synthesized from a model fitted on {b['model_trace']}; "
