@@ -24,9 +24,9 @@ from dataclasses import asdict
 import luigi
 import pandas as pd
 
+from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.report_tasks import write_csv, write_document
-from pipeline import settings
 from pipeline.trace_tasks import CleanTrace, ParseTrace, find_traces
 from pipeline.workload_tasks import FitWorkloadModel
 from reports.cosched import (
@@ -47,10 +47,10 @@ from simulators.cosched.coscheduler import CoschedSettings
 from simulators.cosched.experiments import (
     ANALYSIS_PROCS,
     CALIBRATION_LOAD,
-    PAPER_A_BASE_WAIT,
-    PAPER_B_BASE_SLOWDOWN,
     COMBINATIONS,
     PAIRING_WINDOW_SECONDS,
+    PAPER_A_BASE_WAIT,
+    PAPER_B_BASE_SLOWDOWN,
     PROFILES,
     RATIO_SERIES_LOAD,
     SCHEMES,
@@ -119,7 +119,7 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
     paper's 61 minutes (``calibrate_run_time_scale``).  No coscheduling run is involved.
     """
 
-    code_modules = ("simulators.cosched.workloads", "simulators.cosched.experiments")  # the profile's days and jobs
+    code_modules = ("simulators.cosched.workloads", "simulators.cosched.experiments")  # the profile's days, the calibration
 
     def source(self) -> str:
         return machine_a_source(self.machine_a)

@@ -28,19 +28,17 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from scipy import stats
 
-from reports.cosched_claims import CLAIMS, PAPER
+from reports.cosched_claims import CLAIMS, PAPER, combination
 from reports.document import Document, Heading, Paragraph, BulletList, table
 from reports.document import Figure as FigureBlock
-from reports.ledger import ledger, ledger_blocks
+from reports.ledger import CONFIDENCE, interval, ledger, ledger_blocks
 
 COMBINATIONS = ("HH", "HY", "YH", "YY")
 BASELINE = "base"
 REMOTE_SCHEMES = ("H", "Y")
 MACHINES = ("A", "B")
 SECONDS_PER_MINUTE = 60.0
-CONFIDENCE_LEVEL = 0.95
 PAIR_GAP = 0.6  # blank between the groups of two x values, in group widths
 PAIR_LABEL_PAD = 20.0  # points: the x labels' row sits below the remote schemes' row
 # inches: the ratio series has five x values, each labelled on two lines, where the load series has three
@@ -102,11 +100,9 @@ def _paired_difference(runs: pd.DataFrame, x: float, scheme: str, machine: str, 
 
 
 def _t_half_width(values: pd.Series) -> float:
-    """Half-width of the Student-t interval of the mean; NaN below two values, whose spread is unknown."""
-    if len(values) < 2:
-        return np.nan
-    quantile = stats.t.ppf(0.5 + CONFIDENCE_LEVEL / 2, len(values) - 1)
-    return float(quantile * values.std(ddof=1) / np.sqrt(len(values)))
+    """Half-width of the ledger's Student-t interval of the mean; NaN below two values."""
+    _, low, high = interval(values)
+    return (high - low) / 2
 
 
 def _error_lengths(half_widths: list[float]) -> np.ndarray:
@@ -127,10 +123,6 @@ def _tick_label(runs: pd.DataFrame, series: str, x: float) -> str:
     else:
         return x_label(series, x)
     return f"{x_label(series, x)}\n({reached})"
-
-
-def _combination(machine: str, local: str, remote: str) -> str:
-    return local + remote if machine == "A" else remote + local
 
 
 def _bars_panel(axes, runs: pd.DataFrame, spec: FigureSpec, machine: str) -> list:
@@ -187,7 +179,7 @@ def _sync_panel(axes, runs: pd.DataFrame, spec: FigureSpec, machine: str) -> lis
     groups, positions = _pair_groups(runs)
     handles = []
     for k, local in enumerate(("H", "Y")):
-        values = [_per_seed(runs, x, _combination(machine, local, remote), machine, spec.metric) / spec.scale
+        values = [_per_seed(runs, x, combination(machine, local, remote), machine, spec.metric) / spec.scale
                   for x, remote in groups]
         handles.append(axes.bar(positions - 0.2 + 0.4 * k, [v.mean() for v in values], 0.4,
                                 yerr=_error_lengths([_t_half_width(v) for v in values]), capsize=2,
@@ -207,7 +199,7 @@ def _loss_panel(axes, runs: pd.DataFrame, spec: FigureSpec, machine: str) -> lis
     """Mean loss of local hold per (x, remote scheme), interval over seeds; yield holds nothing, so
     loses nothing.  The right-hand axis reads the same bars as a share of capacity."""
     groups, positions = _pair_groups(runs)
-    values = [_per_seed(runs, x, _combination(machine, "H", remote), machine, spec.metric) / spec.scale
+    values = [_per_seed(runs, x, combination(machine, "H", remote), machine, spec.metric) / spec.scale
               for x, remote in groups]
     bars = axes.bar(positions, [v.mean() for v in values], 0.5,
                     yerr=_error_lengths([_t_half_width(v) for v in values]), capsize=2, label="local hold")
@@ -225,7 +217,7 @@ PANELS = {"bars": _bars_panel, "sync": _sync_panel, "loss": _loss_panel}
 
 def _statistics_line(runs: pd.DataFrame, spec: FigureSpec) -> str:
     """What the bars and their error bars are, with the number of seeds the data hold."""
-    level = f"{100 * CONFIDENCE_LEVEL:g} %"
+    level = f"{100 * CONFIDENCE:g} %"
     interval = "of the per-seed difference to the baseline" if spec.kind == "bars" else "over seeds"
     return f"bars: means over {runs['seed'].nunique()} seeds; error bars: {level} t-interval {interval}"
 

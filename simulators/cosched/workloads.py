@@ -35,7 +35,7 @@ import pandas as pd
 
 from schedlab.errors import SchedlabError
 from workloads.pairing import Pairing, pair_by_ratio, pair_by_window
-from workloads.jobs import synthetic_job_table
+from workloads.jobs import independent_streams, synthetic_job_table
 from workloads.synthesis import requested_times, synthesize
 
 SECONDS_PER_DAY = 86_400.0
@@ -159,7 +159,7 @@ def intrepid_standin(accuracy_model: dict, load: float, seed: int, days: float =
     mean_run_time = (longest - shortest) / np.log(longest / shortest)  # of the log-uniform distribution
     span = days * SECONDS_PER_DAY
     n_jobs = int(round(load * INTREPID_PROCS * span / (float(sizes @ size_weights) * mean_run_time)))
-    size_rng, run_rng, arrival_rng, request_rng = (np.random.default_rng([seed, stream]) for stream in range(4))
+    size_rng, run_rng, arrival_rng, request_rng = independent_streams(seed, 4)
     procs = size_rng.choice(sizes, size=n_jobs, p=size_weights)
     run = np.round(np.exp(run_rng.uniform(np.log(shortest), np.log(longest), n_jobs)))
     submit = np.floor(np.sort(arrival_rng.uniform(0.0, span, n_jobs)))
