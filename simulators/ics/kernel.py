@@ -24,7 +24,10 @@ import heapq
 import math
 from collections import deque
 
+import numpy as np
+
 from simulators.core.invariants import InvariantError
+from simulators.ics.outcome import KernelOutcome
 from simulators.ics.state import (
     BLOCKED,
     CAT_COMPUTE,
@@ -191,8 +194,7 @@ class Kernel:
                 self.note_run_end(node, t)
             self.go_idle(node)
             return
-        if chosen is not previous:
-            self.count_decision(node, chosen, t)
+        self.count_decision(node, chosen, t)
         node.ready.remove(chosen)
         chosen.state = RUNNING
         node.running = chosen
@@ -231,12 +233,16 @@ class Kernel:
         return node.execution_duration * enp + (math.floor(enp) + 1) * self.scheme.switch_cost
 
     def count_decision(self, node: Node, chosen: Process, t: float) -> None:
-        """BCR and FDR bookkeeping at a context switch (Sect. 4.2).
+        """BCR and FDR bookkeeping at a scheduling decision (Sect. 4.2).
 
-        A boost conflict: two or more ready processes have pending messages.  The choice
-        is false unless the chosen process has a pending message from the node that the
-        oracle (live rescheduling latencies) finds least contended among all sources.
+        Every dispatch that picks a process is a decision, whether the runner changes or
+        the scheme keeps it: PROC-B keeping the runner at a conflict decided just as much
+        as SB switching away.  A boost conflict: two or more ready processes (the one just
+        taken off the CPU included) have pending messages.  The choice is false unless the
+        chosen process has a pending message from the node that the oracle (live
+        rescheduling latencies) finds least contended among all sources.
         """
+        node.decisions += 1
         if len(node.ready) < 2:
             return
         conflicting = node.waiting_with_messages()
@@ -415,6 +421,7 @@ class Kernel:
 
     def finish_process(self, node: Node, process: Process, t: float) -> None:
         process.state = DONE
+        process.finished = t
         node.processes.remove(process)
         node.running = None
         job = process.job
@@ -467,6 +474,23 @@ class Kernel:
             return
         self.scheme.on_tick(self, node, t)
         self.push(t + self.scheme.boost_period, TICK, node)
+
+    def outcome(self) -> KernelOutcome:
+        nodes = self.nodes
+        return KernelOutcome(
+            end=self.now,
+            events=self.events,
+            messages=self.messages_sent,
+            mpl=self.mpl,
+            job_start=np.array([job.start for job in self.jobs]),
+            job_end=np.array([job.end for job in self.jobs]),
+            process_finish=[np.array([p.finished for p in job.processes]) for job in self.jobs],
+            accounts=np.array([node.accounts for node in nodes]),
+            switches=np.array([node.switches for node in nodes], dtype=np.int64),
+            decisions=np.array([node.decisions for node in nodes], dtype=np.int64),
+            conflicts=np.array([node.conflicts for node in nodes], dtype=np.int64),
+            false_decisions=np.array([node.false_decisions for node in nodes], dtype=np.int64),
+        )
 
     # --- invariants -------------------------------------------------------------------
 

@@ -73,7 +73,7 @@ class Process:
     __slots__ = (
         "job", "rank", "node", "level", "quantum_left", "state", "activity", "remaining", "spin_left",
         "iteration", "pending_now", "pending_later", "consumed", "needed", "collective", "queued_at",
-        "peer_table", "cpu_time", "messages_received",
+        "peer_table", "cpu_time", "messages_received", "finished",
     )
 
     def __init__(self, job: Job, rank: int, node: Node):
@@ -101,6 +101,7 @@ class Process:
         """PROC's PT row: source node -> [ENP, T] (Sect. 3.3)."""
         self.cpu_time = 0.0
         self.messages_received = 0
+        self.finished = -1.0
 
     def has_pending(self) -> bool:
         return bool(self.pending_now or self.pending_later)
@@ -117,7 +118,7 @@ class Node:
 
     __slots__ = (
         "index", "processes", "ready", "running", "resume_at", "mode", "token", "accounts", "interface",
-        "switches", "conflicts", "false_decisions", "execution_duration", "top_insertions", "arrival_rate",
+        "switches", "decisions", "conflicts", "false_decisions", "execution_duration", "top_insertions", "arrival_rate",
         "last_switch", "enp", "global_table", "boost_cursor", "ticking", "run_started",
     )
 
@@ -134,6 +135,8 @@ class Node:
         self.accounts = [0.0] * len(CPU_CATEGORIES)
         self.interface = SendInterface()
         self.switches = 0
+        self.decisions = 0
+        """Dispatches that picked a process (BCR's denominator), context switch or not."""
         self.conflicts = 0
         self.false_decisions = 0
         self.execution_duration = 0.0
