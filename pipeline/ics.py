@@ -1,6 +1,6 @@
 """Luigi tasks of the ics stage (implicit coscheduling and PROC, Yu, Kim and Maeng).
 
-    IcsPoint(scheme, workload, load, n_jobs, skew, compression, nodes, mpl, seed, ...) --> IcsReport(profile)
+    IcsPoint(scheme, workload, load, n_jobs, skew, compression, iteration_share, nodes, mpl, seed, ...) --> IcsReport(profile)
 
 ``IcsPoint`` simulates one experiment point (``simulators.ics.experiments.Point``) and
 writes ``jobs.parquet`` (one row per job: job_id, kind, procs, submit, start, end,
@@ -26,7 +26,7 @@ import pandas as pd
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.report_tasks import write_csv
 from reports import ics as report
-from simulators.ics import kernel, network, tstable, workload
+from simulators.ics import kernel, metrics, network, tstable, workload
 from simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point, Profile, profile_points
 from simulators.ics.run import IcsResult
 from simulators.ics.schemes import BLOCKING, SPINNING, base, gang, proc, spinning
@@ -54,9 +54,10 @@ class IcsPoint(SchedlabTask):
     family = luigi.ChoiceParameter(choices=("synthetic", "npb"), default="synthetic")
     workload = luigi.Parameter(default="wl4")
     load = luigi.ChoiceParameter(choices=("heavy", "light"), default="heavy")
-    n_jobs = luigi.IntParameter(default=40)
+    n_jobs = luigi.IntParameter(default=160)
     skew = luigi.FloatParameter(default=0.10)
-    compression = luigi.FloatParameter(default=5000.0)
+    compression = luigi.FloatParameter(default=8000.0)
+    iteration_share = luigi.FloatParameter(default=1.0)
     simultaneous = luigi.BoolParameter(default=False)
     nodes = luigi.IntParameter(default=32)
     mpl = luigi.IntParameter(default=5)
@@ -121,11 +122,15 @@ def model_parameters() -> dict:
             "sizes": [workload.MIN_SIZE, workload.MAX_SIZE],
             "job_types": {name: list(shares) for name, shares in workload.JOB_TYPES.items()},
             "workloads": {name: list(types) for name, types in workload.WORKLOADS.items()},
-            "arrivals": "exponential inter-arrival times", "runtimes": "exponential dedicated run times",
+            "arrivals": "Lublin-Feitelson rush-hour gaps (no daily cycle) scaled to the mean",
+            "runtimes": "Lublin-Feitelson size-dependent hyper-gamma run times scaled to the mean",
             "size_distribution": "uniform on the integer sizes",
+            "model_means": workload.model_means(),
+            "warmup_share": metrics.WARMUP_SHARE, "drain_share": metrics.DRAIN_SHARE,
         },
         "npb": {
             "nodes": workload.NPB_NODES, "mg_all_to_all_every": workload.MG_ALL_TO_ALL_EVERY,
+            "iterations": {name: workload.npb_iterations(name) for name in workload.NPB_APPS},
             "apps": {name: dataclasses.asdict(app) for name, app in workload.NPB_APPS.items()},
         },
     }

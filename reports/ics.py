@@ -28,6 +28,7 @@ from reports.ledger import interval, ledger, ledger_blocks, write_ledger
 from reports.tables import document_table, write_table
 
 PAPER = "ics"
+SPINNING_SCHEMES = ("LOCAL", "DCS", "PB", "PROC-S")
 PROFILE_COLORS = ("#4c72b0", "#dd8452", "#c7c7c7", "#8c8c8c", "#55a868", "#c44e52")
 
 FIGURE_TITLES = {
@@ -184,7 +185,7 @@ def lines_figure(frame: pd.DataFrame, metric: str, title: str, ylabel: str, scal
 # --- tables ---------------------------------------------------------------------------
 
 MAIN_COLUMNS = (
-    "seeds", "mean_response", "mean_wait", "mean_execution", "turnaround", "utilization", "mean_slowdown",
+    "seeds", "processes_per_node", "mean_response", "mean_wait", "mean_execution", "turnaround", "utilization", "mean_slowdown",
     "fairness_cv", "bcr", "fdr",
 )
 
@@ -271,10 +272,39 @@ RUNTIME_ESTIMATES = ("none: allocation is first-come first-served without backfi
                      "time, so the jobs carry no run-time estimates (neither exact nor user-supplied)")
 
 
-def _nominal_load(model: dict, load: str, nodes: int) -> float:
-    synthetic = model["synthetic"]
-    mean_size = sum(synthetic["sizes"]) / 2.0  # uniform on the integer sizes
-    return mean_size * synthetic["mean_runtime_s"] / (nodes * synthetic["mean_interarrival_s"][load])
+def regime_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Processes resident per node (time-average over the measurement window), per figure, group and scheme:
+    mean over seeds [95 % interval]; MPL as run."""
+    rows = []
+    for (figure, group, scheme), part in runs.groupby(["figure", "group", "scheme"], sort=False):
+        rows.append({"figure": figure, "group": group, "scheme": scheme, "MPL": int(part["mpl"].iloc[0]),
+                     "processes per node": _interval_text(part.set_index("seed")["processes_per_node"].sort_index())})
+    return pd.DataFrame(rows)
+
+
+def regime_facts(runs: pd.DataFrame) -> list[str]:
+    """The load the heavy-load experiments reached, and how much CPU the spinning schemes spend spinning."""
+    facts = []
+    heavy = runs[(runs["figure"] == "fig8") & (runs["mpl"] == 5)]
+    if len(heavy):
+        per_scheme = heavy.groupby("scheme")["processes_per_node"].mean()
+        facts.append(
+            f"Fig. 8 (heavy load, MPL 5): processes resident per node, time-averaged over the measurement window, "
+            f"{heavy['processes_per_node'].mean():.2f} on average over the {len(per_scheme)} MPL-5 schemes and "
+            f"{heavy['seed'].nunique()} seeds (per scheme {per_scheme.min():.2f}-{per_scheme.max():.2f})."
+        )
+    mpl_sweep = runs[runs["figure"] == "fig10"]
+    if len(mpl_sweep):
+        by_mpl = mpl_sweep.groupby("mpl")["processes_per_node"].mean()
+        facts.append("Fig. 10: processes per node by MPL, mean over schemes and seeds: "
+                     + ", ".join(f"MPL {mpl} {value:.2f}" for mpl, value in by_mpl.items()) + ".")
+    spinning = runs[(runs["figure"] == "fig8") & runs["scheme"].isin(SPINNING_SCHEMES)]
+    if len(spinning):
+        spin = 100.0 * spinning.groupby("scheme")["share_spin"].mean()
+        facts.append("Fig. 8: share of CPU time spent spinning, mean over seeds: "
+                     + ", ".join(f"{scheme} {spin[scheme]:.1f} %" for scheme in SPINNING_SCHEMES if scheme in spin)
+                     + " (the paper does not publish these shares; its Fig. 8b shows spinning as a minor part).")
+    return facts
 
 
 def experiments_table(runs: pd.DataFrame, model: dict) -> pd.DataFrame:
@@ -291,22 +321,28 @@ def experiments_table(runs: pd.DataFrame, model: dict) -> pd.DataFrame:
             measured = f"{per_seed.mean():.2f} [{per_seed.min():.2f}-{per_seed.max():.2f}]"
             if synthetic:
                 gap = model["synthetic"]["mean_interarrival_s"][first["load"]]
-                arrivals = f"exponential, mean {gap:g} s / {first['compression']:g}"
-                nominal = f"{_nominal_load(model, first['load'], int(first['nodes'])):.2f}"
+                arrivals = f"Lublin-Feitelson gaps, mean {gap:g} s / {first['compression']:g}"
+                nominal = f"{model['synthetic']['model_means']['offered_load'][first['load']]:.2f}"
             else:
-                arrivals = f"exponential, mean {first['mean_interarrival']:g} compressed s"
+                arrivals = f"exponential, mean {first['mean_interarrival']:g} s"
                 nominal = "not set (NPB mix)"
         rows.append({
             "figure": figure, "group": group,
             "workload": first["workload"] if synthetic else f"NPB {first['apps']}",
             "load": first["load"] if synthetic else "",
             "jobs": int(first["n_jobs"]), "nodes": int(first["nodes"]), "MPL": int(first["mpl"]),
-            "skew": float(first["skew"]), "compression": float(first["compression"]),
+            "skew": float(first["skew"]),
+            "compression": f"{first['compression']:g}" if synthetic else
+            f"none; {_iteration_text(first['iteration_share'])}",
             "seeds": " ".join(str(s) for s in sorted(part["seed"].unique())),
             "arrivals": arrivals, "offered load (model means)": nominal,
             "offered load (measured, mean [range] over seeds)": measured,
         })
     return pd.DataFrame(rows)
+
+
+def _iteration_text(share: float) -> str:
+    return "every iteration" if share >= 1.0 else f"{share:.3g} of the iterations"
 
 
 def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
@@ -316,27 +352,41 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
     mixes = ", ".join(f"{name} = {'+'.join(kinds)}" for name, kinds in synthetic["workloads"].items())
     shares = ", ".join(f"{name} {100 * app['communication_share']:g} %" for name, app in npb["apps"].items())
     costs = ", ".join(f"{name} {1e6 * seconds:g} us" for name, seconds in model["costs_s"].items())
+    means = synthetic["model_means"]
+    iterations = ", ".join(f"{name} {count:,}" for name, count in npb["iterations"].items())
     facts = [
         f"Profile {profile['name']}: seeds {', '.join(str(s) for s in profile['seeds'])} for every point and every "
         f"scheme (common random numbers); figures run: {', '.join(profile['figures'])}.",
-        f"Synthetic workloads: {profile['n_jobs']} jobs, job lengths and inter-arrival times divided by "
-        f"{profile['compression']:g} (compressed seconds; per-iteration costs, quanta and latencies kept). "
-        f"{synthetic['arrivals'].capitalize()} of mean {synthetic['mean_interarrival_s']['heavy']:g} s (heavy) or "
-        f"{synthetic['mean_interarrival_s']['light']:g} s (light), {synthetic['runtimes']} of mean "
-        f"{synthetic['mean_runtime_s']:g} s, sizes {synthetic['size_distribution']} {synthetic['sizes'][0]}-"
-        f"{synthetic['sizes'][1]}: the paper's published means, not its SDSC-SP2 fit.",
+        f"Synthetic workloads: {profile['n_jobs']} jobs arriving over time, job lengths and inter-arrival times "
+        f"divided by {profile['compression']:g} (compressed seconds; per-iteration costs, quanta and latencies kept). "
+        f"{synthetic['arrivals'].capitalize()} ({synthetic['mean_interarrival_s']['heavy']:g} s heavy, "
+        f"{synthetic['mean_interarrival_s']['light']:g} s light); {synthetic['runtimes']} "
+        f"({synthetic['mean_runtime_s']:g} s); sizes {synthetic['size_distribution']} {synthetic['sizes'][0]}-"
+        f"{synthetic['sizes'][1]}: the paper's published means and range on the shapes of the Lublin-Feitelson model "
+        f"(fitted on logs like the paper's SDSC SP2, which is not available here). Offered load on 32 nodes from the "
+        f"model's expectations: {means['offered_load']['heavy']:.2f} (heavy), {means['offered_load']['light']:.2f} "
+        f"(light) of the dedicated capacity.",
+        f"Steady state: job metrics average all but the first {100 * synthetic['warmup_share']:g} % (warm-up) and the "
+        f"last {100 * synthetic['drain_share']:g} % (drain) of the jobs in arrival order; processes per node are "
+        "time-averaged from the first to the last measured arrival. Workloads submitted at time 0 measure every job "
+        "over the whole run. Turnaround, utilization, BCR, FDR and the CPU profile cover the whole run.",
+        *regime_facts(runs),
         f"Job types (compute/communication/I-O %): {types}; workloads {mixes}.",
         f"Run-time estimates: {RUNTIME_ESTIMATES}.",
-        f"NPB-like workloads (Figs. 13-14): {profile['npb_jobs']} jobs of {npb['nodes']} processes, iterations divided by "
-        f"{profile['npb_compression']:g}; assumed communication shares (Table 2 gives none): {shares}; MG is "
-        f"all-to-all one iteration in {npb['mg_all_to_all_every']}.",
+        f"NPB-like workloads (Figs. 13-14): {profile['npb_jobs']} jobs of {npb['nodes']} processes at time 0 (Fig. 13), "
+        f"{profile['npb_mix_jobs']} arriving over time (Fig. 14), at real length (no time compression), running "
+        f"{_iteration_text(profile['npb_share'])} of each application ({iterations}); assumed communication shares "
+        f"(Table 2 gives none): {shares}; MG is all-to-all one iteration in {npb['mg_all_to_all_every']}.",
         f"Network: 16 KB one way {1e6 * network['one_way_16k_s']:g} us, split (our assumption) into a "
         f"{1e6 * network['startup_s']:g} us start-up and {1e9 * network['seconds_per_byte']:.4g} ns per byte, one FIFO "
         "send interface per node.",
         f"Costs: {costs}; {model['scheduler']['levels']} priority levels, quanta {1e3 * model['scheduler']['quantum_s_min']:g}-"
         f"{1e3 * model['scheduler']['quantum_s_max']:g} ms; PROC's EWMA weight {model['scheduler']['ewma_weight']:g}.",
-        "BCR and FDR are pooled over the nodes (the paper averages them per node). No constant was tuned to "
-        "approach a published number.",
+        "BCR counts, at every scheduling decision (context switch or not: PROC-B keeping its runner decides too), "
+        "whether two or more ready processes have pending messages; FDR, among those conflicts, the choices that do "
+        "not talk to the least contended node by an oracle. The headline BCR and FDR average the per-node ratios "
+        "(the paper's definition); runs.csv also holds them pooled over nodes (bcr_pooled, fdr_pooled). No constant "
+        "was tuned to approach a published number.",
     ]
     experiments = experiments_table(runs, model)
     return [
@@ -366,7 +416,7 @@ def _figures(directory: Path, runs: pd.DataFrame, scheme_order, categories) -> t
             base = "BATCH" if name == "fig13" else None
             figure(f"{name}_turnaround", turnaround_figure(frame, title, base), f"{title}: turnaround")
         if name == "fig14":
-            figure(f"{name}_response", lines_figure(frame, "mean_response", title, "mean response (compressed s)"),
+            figure(f"{name}_response", lines_figure(frame, "mean_response", title, "mean response (s, real length)"),
                    f"{title}: mean response time")
         figure(f"{name}_profile", cpu_profile_figure(frame, categories, title), f"{title}: CPU profile")
         if name in PAPER_BCR_FDR:
@@ -378,6 +428,7 @@ def _figures(directory: Path, runs: pd.DataFrame, scheme_order, categories) -> t
             tables["fig13_vs_batch"] = npb_speedup_table(runs)
         if name == "compression":
             tables["compression_ranking"] = compression_table(frame)
+    tables["regime"] = regime_table(runs)
     return figures, tables
 
 

@@ -13,8 +13,9 @@ Every scheme of a figure runs on the same seeds, so comparisons are paired per s
 A claim about a figure the profile does not run is not attempted, with that reason.
 
 Sizes are checked only where the paper's number is a relative one (reductions in %, BCR
-and FDR in %): absolute times depend on the workload, and ours follows the paper's
-published means, not its SDSC-SP2 fit, at a compressed time scale.
+and FDR in %): absolute times depend on the workload, and ours puts the paper's published
+means on the Lublin-Feitelson model's shapes, not on its SDSC-SP2 fit, at a compressed
+time scale.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ APP_INTENSITY = {"BT": 1, "MG": 2, "FT": 3, "IS": 4, "CG": 5}
 """Rank of communication intensity of the NPB applications (Sect. 5.6: BT < MG < FT < IS < CG)."""
 
 REDUCTION_WHY = ("half the paper's value: it reports one run per point without spread ('up to'), and our jobs "
-                 "follow its published means, not its SDSC-SP2 fit, so only the order of the effect compares")
+                 "follow its published means on a model's shapes, not its SDSC-SP2 fit, so only the order of the "
+                 "effect compares")
 FDR_WHY = ("the paper's own FDR reductions of PROC against its base scheme span about 47-69 % over Tables 3-4 "
            "and Fig. 11c; +-15 points covers that spread")
 BCR_WHY = ("the paper's BCR on wl4 at MPL 5 spans 66.0-68.6 % (spinning) and 37.9-46.0 % (blocking) over Table 4 "

@@ -17,7 +17,7 @@ from simulators.ics.experiments import Profile, profile_points
 SEEDS = (1, 2, 3, 4, 5)
 ALL_FIGURES = ("fig7", "fig8", "fig9", "fig10", "fig11", "fig12", "fig13", "fig14", "compression")
 LAYOUT = Profile(
-    name="constructed", n_jobs=4, compression=80000.0, npb_jobs=2, npb_compression=2048.0, npb_rates=(0.4, 0.1),
+    name="constructed", n_jobs=4, compression=80000.0, npb_jobs=2, npb_mix_jobs=3, npb_share=1 / 2048, npb_gaps=(0.4, 0.1),
     compression_factors=(80000.0, 160000.0), figures=ALL_FIGURES, seeds=SEEDS,
 )
 """Only the figures' coordinates are used: no point of it is simulated."""
@@ -30,11 +30,13 @@ RESPONSE = {"PROC-B": 1.0, "HYBRID": 1.2, "SB": 1.4, "PROC-S": 1.6, "PB": 1.8, "
 def constructed_metrics(figure: str, group: str, scheme: str, seed: int, heavy_factor: float) -> dict:
     response = RESPONSE[scheme] * (1.0 + 0.01 * seed) * (heavy_factor if group == "heavy" else 1.0)
     return {
-        "jobs": 4, "mean_response": response, "mean_wait": 0.4 * response, "mean_execution": 0.6 * response,
+        "jobs": 4, "measured_jobs": 4, "processes_per_node": 1.0 + 0.5 * seed / len(SEEDS),
+        "mean_response": response, "mean_wait": 0.4 * response, "mean_execution": 0.6 * response,
         "turnaround": 2.0 * response, "utilization": 0.5, "mean_slowdown": 1.5,
         "fairness_cv": 0.1 * RESPONSE[scheme], "context_switches": 100, "boost_conflicts": 40,
         "false_decisions": 10 if scheme.startswith("PROC") else 20,
-        "bcr": 0.4, "fdr": 0.25 if scheme.startswith("PROC") else 0.5,
+        "decisions": 100, "bcr": 0.4, "fdr": 0.25 if scheme.startswith("PROC") else 0.5,
+        "bcr_pooled": 0.4, "fdr_pooled": 0.25 if scheme.startswith("PROC") else 0.5,
         "share_compute": 0.5, "share_spin": 0.1, "share_idle": 0.1, "share_real_idle": 0.1, "share_switch": 0.1,
         "share_overhead": 0.1, "slowdown_J1": 1.2, "slowdown_J3": 1.4, "events": 1000, "messages": 10,
         "offered_load": None if figure in ("fig11", "fig13", "compression") else 0.9,

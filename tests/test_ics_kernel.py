@@ -113,7 +113,7 @@ def test_npb_mix_with_pattern_changes_conserves_messages():
     """MG alternates ring and all-to-all phases: distant ranks may run several iterations ahead."""
     from simulators.ics.workload import NpbSpec, npb_jobs
 
-    jobs = npb_jobs(NpbSpec(apps=("MG", "FT"), n_jobs=3, compression=256.0, seed=4))
+    jobs = npb_jobs(NpbSpec(apps=("MG", "FT"), n_jobs=3, iteration_share=1 / 256, seed=4))
     messages = expected_messages(jobs)
     kernel = Kernel(jobs, 64, 5, make_scheme("PROC-B"))
     kernel.run()

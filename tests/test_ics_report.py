@@ -10,7 +10,7 @@ from reports import ics as report
 from simulators.ics.experiments import PROFILES, Profile, figure_points, profile_points
 
 TINY = Profile(
-    name="tiny", n_jobs=4, compression=80000.0, npb_jobs=2, npb_compression=2048.0, npb_rates=(0.1,),
+    name="tiny", n_jobs=5, compression=80000.0, npb_jobs=2, npb_mix_jobs=3, npb_share=1 / 2048, npb_gaps=(0.1,),
     compression_factors=(80000.0,), figures=("fig8", "fig12", "fig13"), seeds=(1, 2),
 )
 

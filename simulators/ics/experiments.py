@@ -30,9 +30,12 @@ class Point:
     family: str = "synthetic"  # or "npb"
     workload: str = "wl4"
     load: str = "heavy"
-    n_jobs: int = 40
+    n_jobs: int = 160
     skew: float = 0.10
-    compression: float = 5000.0
+    compression: float = 8000.0
+    """Synthetic jobs only: job lengths and gaps divided by this factor (``workload``)."""
+    iteration_share: float = 1.0
+    """NPB jobs only: share of each application's iterations run (1 = all)."""
     simultaneous: bool = False
     nodes: int = 32
     mpl: int = 5
@@ -42,15 +45,15 @@ class Point:
 
     def jobs(self):
         if self.family == "npb":
-            spec = NpbSpec(self.apps, self.n_jobs, self.compression, self.skew, self.mean_interarrival, self.seed)
+            spec = NpbSpec(self.apps, self.n_jobs, self.iteration_share, self.skew, self.mean_interarrival, self.seed)
             return npb_jobs(spec)
         spec = SyntheticSpec(
             self.workload, self.load, self.n_jobs, self.skew, self.compression, self.simultaneous, self.seed
         )
         return synthetic_jobs(spec)
 
-    def run(self) -> IcsResult:
-        return simulate(self.jobs(), self.scheme, self.nodes, self.mpl)
+    def run(self, engine: str = "compiled") -> IcsResult:
+        return simulate(self.jobs(), self.scheme, self.nodes, self.mpl, engine=engine)
 
     def parameters(self) -> dict:
         values = asdict(self)
@@ -62,31 +65,40 @@ class Point:
 class Profile:
     name: str
     n_jobs: int
+    """Jobs of a synthetic workload arriving over time (the steady-state metrics skip the first and last fifth)."""
     compression: float
     npb_jobs: int
-    npb_compression: float
-    npb_rates: tuple[float, ...]
-    """Fig. 14: mean inter-arrival times (compressed seconds) of the NPB mix."""
+    """Jobs of a Fig. 13 workload (all at time 0; 5 fill every node to MPL 5 once)."""
+    npb_mix_jobs: int
+    """Jobs of a Fig. 14 mix (arriving over time)."""
+    npb_share: float
+    """Share of each NPB application's iterations run (1 = the application's own count)."""
+    npb_gaps: tuple[float, ...]
+    """Fig. 14: mean inter-arrival times (seconds) of the NPB mix, one series point each."""
     compression_factors: tuple[float, ...]
     figures: tuple[str, ...]
     seeds: tuple[int, ...] = (1, 2, 3, 4, 5)
     """Every point runs once per seed; at least five, so that each claim can be judged."""
 
 
+ALL_FIGURES = ("fig7", "fig8", "fig9", "fig10", "fig11", "fig12", "fig13", "fig14", "compression")
 PROFILES = {
-    # five seeds per point; job lengths compressed 30000x (not 20000x as with one seed) to keep the quick
-    # report, with the MPL sweep of Fig. 10, within about three minutes on two cores
+    # every experiment at reduced size: fewer, more compressed jobs and 1/64 of each NPB application
     "quick": Profile(
-        name="quick", n_jobs=12, compression=30000.0, npb_jobs=5, npb_compression=512.0, npb_rates=(0.4, 0.1),
-        compression_factors=(30000.0, 60000.0, 120000.0),
-        figures=("fig7", "fig8", "fig10", "fig12", "compression"),
+        name="quick", n_jobs=40, compression=30000.0, npb_jobs=5, npb_mix_jobs=8, npb_share=1 / 64, npb_gaps=(0.6, 0.15),
+        compression_factors=(30000.0, 60000.0, 120000.0), figures=ALL_FIGURES,
     ),
     "paper": Profile(
-        name="paper", n_jobs=30, compression=8000.0, npb_jobs=10, npb_compression=64.0,
-        npb_rates=(2.0, 1.0, 0.5, 0.25), compression_factors=(8000.0, 16000.0, 32000.0),
-        figures=("fig7", "fig8", "fig9", "fig10", "fig11", "fig12", "fig13", "fig14", "compression"),
+        name="paper", n_jobs=160, compression=8000.0, npb_jobs=5, npb_mix_jobs=8, npb_share=1.0, npb_gaps=(20.0, 10.0, 5.0),
+        compression_factors=(8000.0, 16000.0, 32000.0), figures=ALL_FIGURES,
     ),
 }
+
+
+def closed_batch_jobs(profile: Profile) -> int:
+    """Jobs of the experiments that submit every job at time 0 (skew, compression check): enough to fill
+    every node to MPL 5 several times over."""
+    return max(8, profile.n_jobs // 4)
 
 
 def figure_points(profile: Profile, figure: str) -> dict[tuple, Point]:
@@ -115,27 +127,28 @@ def _figure_layout(profile: Profile, figure: str) -> dict[tuple, Point]:
             for scheme in MPL_SCHEMES:
                 points[(f"MPL {mpl}", scheme)] = replace(base, scheme=scheme, mpl=mpl)
     elif figure == "fig11":
+        batch = replace(base, n_jobs=closed_batch_jobs(profile), simultaneous=True)
         for skew in (0.0, 0.6):
             for scheme in ALL_SCHEMES:
-                points[(f"v = {skew:.0%}", scheme)] = replace(base, scheme=scheme, skew=skew, simultaneous=True)
+                points[(f"v = {skew:.0%}", scheme)] = replace(batch, scheme=scheme, skew=skew)
     elif figure == "fig12":
         for scheme in FAIRNESS_SCHEMES:
             points[("wl5", scheme)] = replace(base, scheme=scheme, workload="wl5", skew=0.0)
     elif figure == "fig13":
-        npb = replace(base, family="npb", nodes=64, n_jobs=profile.npb_jobs, compression=profile.npb_compression)
+        npb = replace(base, family="npb", nodes=64, n_jobs=profile.npb_jobs, compression=1.0, iteration_share=profile.npb_share)
         for app in NPB_APPS:
             for scheme in ALL_SCHEMES:
                 points[(app, scheme)] = replace(npb, scheme=scheme, apps=(app,))
     elif figure == "fig14":
-        npb = replace(base, family="npb", nodes=64, n_jobs=2 * profile.npb_jobs, compression=profile.npb_compression)
-        for gap in profile.npb_rates:
+        npb = replace(base, family="npb", nodes=64, n_jobs=profile.npb_mix_jobs, compression=1.0, iteration_share=profile.npb_share)
+        for gap in profile.npb_gaps:
             for scheme in MIX_SCHEMES:
                 points[(f"1/{gap:g} jobs/s", scheme)] = replace(
                     npb, scheme=scheme, apps=NPB_APPS, mean_interarrival=gap
                 )
     elif figure == "compression":
         # all jobs at time 0, so that the nodes are contended at every factor
-        small = replace(base, n_jobs=max(8, profile.n_jobs // 2), simultaneous=True)
+        small = replace(base, n_jobs=closed_batch_jobs(profile), simultaneous=True)
         for factor in profile.compression_factors:
             for scheme in ICS_SCHEMES:
                 points[(f"factor {factor:g}", scheme)] = replace(small, scheme=scheme, compression=factor)

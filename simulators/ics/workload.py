@@ -9,12 +9,23 @@ the last one.  The job type's percentages then give the compute and I/O times pe
 iteration (J1 85/15/0 ... J4 30/30/40); task skew multiplies each process's compute and
 I/O time of each iteration by 1 + U(-v, v).
 
-Arrivals, sizes and run times.  The paper fits them on the SDSC SP2 trace, which is not
-available offline; we use the paper's published means instead: exponential
-inter-arrival times of mean 1554.42 s (heavy load) or 2480 s (light load), exponential
-dedicated run times of mean 3228.05 s, and sizes uniform on 2..32 ("each job requires
-a set of nodes ranging from 2 to 32").  With these the offered load on 32 nodes is
-about 1.1 (heavy) or 0.7 (light) times the dedicated capacity.
+Arrivals, sizes and run times.  The paper fits them on the SDSC SP2 trace (128 nodes),
+which is not available offline, and publishes only their means: 1554.42 s between
+arrivals under heavy load, about 2480 s under light load, 3228.05 s of execution.  We
+draw them from the Lublin-Feitelson model, whose published defaults describe a
+128-node machine like SDSC SP2 (``workloads.lublin``), and scale them to those means:
+
+- sizes: the model's parallel-job sizes on 128 nodes, restricted to the paper's range
+  2..32 ("each job requires a set of nodes ranging from 2 to 32"); mean about 9.3;
+- run times: the model's size-dependent hyper-gamma (bigger jobs run longer), times the
+  constant that makes the model's expected run time 3228.05 s;
+- gaps: the model's rush-hour gap distribution (no daily cycle: compressed, a day
+  lasts seconds), times the constant that makes its expected gap the paper's mean.
+
+The constants come from the model's expectations (``model_means``), never from a
+sample or a result.  The offered load on 32 nodes is then about 0.66 (heavy) or 0.41
+(light) of the dedicated capacity; time sharing stretches each job, so the processes
+held per node exceed it (measured per point, ``metrics.processes_per_node``).
 
 Time compression.  An hour-long job exchanges millions of messages, far too many to
 simulate one by one for hundreds of runs.  We divide every job's run time AND every
@@ -25,20 +36,29 @@ seconds; multiplied by the factor they read as full-length seconds.  ``tests`` a
 report's compression check show that the ranking of schemes does not depend on it.
 
 NPB-like jobs (Sect. 4.2, Table 2): 64 processes, each application's message count per
-process, pattern and size mix from Table 2.  Table 2 gives no computation times (the
-paper measured them on its cluster); we assume that communication takes 15 % (BT, low
-intensity), 35 % (MG, FT, medium) or 60 % (IS, CG, high) of a dedicated run.  MG mixes
-patterns: one iteration in ten is all-to-all.  Compression divides the iteration count.
+process, pattern and size mix from Table 2.  A job runs the application's real number of
+iterations (the fewest that send its messages per process: BT 9,600, MG 710,
+FT 160, IS 120, CG 18,975) at real length: the message count, not the length, sets the
+cost of simulating it, so there is nothing to gain from compressing time.  A reduced
+size (``iteration_share`` < 1, the quick profile) runs that share of the iterations,
+never fewer than one period of the pattern (MG: nine nearest-neighbour iterations and
+one all-to-all).  Table 2 gives no computation times (the paper measured them on its
+cluster); we assume that communication takes 15 % (BT, low intensity), 35 % (MG, FT,
+medium) or 60 % (IS, CG, high) of a dedicated run.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
+from scipy import stats
 
 from simulators.ics.network import BYTES_16K, SECONDS_PER_BYTE, STARTUP
 from simulators.ics.state import Job
+from workloads.jobs import independent_streams
+from workloads.lublin import DEFAULT_PARAMETERS, lublin_runtimes, truncated_gamma
 
 JOB_TYPES = {  # comp / comm / io fractions of a dedicated iteration, Fig. 6a
     "J1": (0.85, 0.15, 0.0),
@@ -56,6 +76,72 @@ WORKLOADS = {
 MEAN_INTERARRIVAL = {"heavy": 1554.42, "light": 2480.0}
 MEAN_RUNTIME = 3228.05
 MIN_SIZE, MAX_SIZE = 2, 32
+CLUSTER_NODES = 32
+
+
+def size_distribution() -> np.ndarray:
+    """Probability of each size 1..MAX_SIZE: uniform on the paper's range 2..32."""
+    pmf = np.zeros(MAX_SIZE)
+    pmf[MIN_SIZE - 1:] = 1.0
+    return pmf / pmf.sum()
+
+
+def _truncated_exp_moment(shape: float, scale: float, cap: float) -> tuple[float, float]:
+    """E[exp(X); X <= cap] and P(X <= cap) for X ~ gamma(shape, scale)."""
+    moment = stats.gamma.expect(np.exp, args=(shape,), scale=scale, lb=0.0, ub=cap)
+    return float(moment), float(stats.gamma.cdf(cap, shape, scale=scale))
+
+
+@cache
+def model_means() -> dict:
+    """The unscaled model's expected run time (over the restricted sizes) and gap, and the offered loads.
+
+    ln(run time) is a two-gamma mixture whose weight depends on the size, redrawn above
+    its cap; ln(gap) a gamma redrawn above its cap (``workloads.lublin``).
+    """
+    runtimes, arrivals = DEFAULT_PARAMETERS["runtimes"], DEFAULT_PARAMETERS["arrivals"]
+    cap = runtimes["max_log_runtime"]
+    short_moment, short_mass = _truncated_exp_moment(runtimes["shape1"], runtimes["scale1"], cap)
+    long_moment, long_mass = _truncated_exp_moment(runtimes["shape2"], runtimes["scale2"], cap)
+    sizes = np.arange(1, MAX_SIZE + 1)
+    short_share = np.clip(runtimes["p_per_proc"] * sizes + runtimes["p_intercept"], 0.0, 1.0)
+    by_size = (short_share * short_moment + (1 - short_share) * long_moment) / (
+        short_share * short_mass + (1 - short_share) * long_mass
+    )
+    weights = size_distribution()
+    mean_runtime = float(np.sum(weights * by_size))
+    gap_moment, gap_mass = _truncated_exp_moment(
+        arrivals["log_gap_shape"] * arrivals["rush_to_all_ratio"], arrivals["log_gap_scale"], arrivals["max_log_gap"]
+    )
+    runtime_scale = MEAN_RUNTIME / mean_runtime
+    offered = {
+        load: float(np.sum(weights * sizes * by_size)) * runtime_scale / (CLUSTER_NODES * gap)
+        for load, gap in MEAN_INTERARRIVAL.items()
+    }
+    return {
+        "mean_size": float(np.sum(weights * sizes)),
+        "model_mean_runtime": mean_runtime,
+        "model_mean_gap": gap_moment / gap_mass,
+        "runtime_scale": runtime_scale,
+        "offered_load": offered,
+    }
+
+
+def job_attributes(
+    n: int, load: str, size_rng: np.random.Generator, runtime_rng: np.random.Generator, gap_rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sizes, run times and gaps (uncompressed seconds) of ``n`` jobs."""
+    cdf = np.cumsum(size_distribution())
+    sizes = np.minimum(np.searchsorted(cdf, size_rng.random(n) * cdf[-1], side="left"), MAX_SIZE - 1) + 1
+    means = model_means()
+    runtimes = lublin_runtimes(runtime_rng, sizes, DEFAULT_PARAMETERS["runtimes"]) * means["runtime_scale"]
+    arrivals = DEFAULT_PARAMETERS["arrivals"]
+    log_gaps = truncated_gamma(
+        gap_rng, arrivals["log_gap_shape"] * arrivals["rush_to_all_ratio"], arrivals["log_gap_scale"],
+        arrivals["max_log_gap"], n,
+    )
+    gaps = np.exp(log_gaps) * (MEAN_INTERARRIVAL[load] / means["model_mean_gap"])
+    return sizes, runtimes, gaps
 
 
 def communication_time(messages: int, size_bytes: float) -> float:
@@ -77,7 +163,7 @@ def skewed(rng: np.random.Generator, base: float, shape: tuple[int, int], skew: 
 class SyntheticSpec:
     workload: str = "wl4"
     load: str = "heavy"
-    n_jobs: int = 40
+    n_jobs: int = 80
     skew: float = 0.10
     compression: float = 1000.0
     simultaneous: bool = False
@@ -86,14 +172,13 @@ class SyntheticSpec:
 
 
 def synthetic_jobs(spec: SyntheticSpec) -> list[Job]:
-    attributes_rng, skew_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(spec.seed).spawn(2))
+    kind_rng, size_rng, runtime_rng, gap_rng, skew_rng = independent_streams(spec.seed, 5)
     n = spec.n_jobs
-    kinds = attributes_rng.choice(WORKLOADS[spec.workload], size=n)
-    all_to_all = attributes_rng.random(n) < 0.5
-    sizes = attributes_rng.integers(MIN_SIZE, MAX_SIZE + 1, size=n)
-    runtimes = attributes_rng.exponential(MEAN_RUNTIME, size=n) / spec.compression
-    gaps = attributes_rng.exponential(MEAN_INTERARRIVAL[spec.load], size=n) / spec.compression
-    submits = np.zeros(n) if spec.simultaneous else np.cumsum(gaps)
+    kinds = kind_rng.choice(WORKLOADS[spec.workload], size=n)
+    all_to_all = kind_rng.random(n) < 0.5
+    sizes, runtimes, gaps = job_attributes(n, spec.load, size_rng, runtime_rng, gap_rng)
+    runtimes = runtimes / spec.compression
+    submits = np.zeros(n) if spec.simultaneous else np.cumsum(gaps / spec.compression)
     jobs = []
     for i in range(n):
         comp_share, comm_share, io_share = JOB_TYPES[kinds[i]]
@@ -142,28 +227,51 @@ MG_ALL_TO_ALL_EVERY = 10
 class NpbSpec:
     apps: tuple[str, ...] = ("CG",)
     n_jobs: int = 10
-    compression: float = 100.0
+    iteration_share: float = 1.0
+    """Share of each application's iterations run: 1 = all of them (the paper profile)."""
     skew: float = 0.10
     mean_interarrival: float = 0.0
-    """0: every job at time 0 (Fig. 13); else exponential gaps of this mean (Fig. 14), compressed seconds."""
+    """0: every job at time 0 (Fig. 13); else exponential gaps of this mean in seconds (Fig. 14)."""
     seed: int = 1
+
+
+def npb_pattern(app: NpbApp, iterations: int) -> np.ndarray:
+    """Whether each iteration is all-to-all."""
+    if app.pattern == "mixed":
+        return np.arange(iterations) % MG_ALL_TO_ALL_EVERY == MG_ALL_TO_ALL_EVERY - 1
+    return np.full(iterations, app.pattern == "AA")
+
+
+def npb_iterations(name: str) -> int:
+    """The application's iteration count: the fewest iterations sending its messages per process."""
+    app = NPB_APPS[name]
+    period = npb_pattern(app, MG_ALL_TO_ALL_EVERY)
+    per_period = int(np.where(period, NPB_NODES - 1, 2).sum())
+    full_periods, rest = divmod(app.messages_per_process, per_period)
+    sent, iterations = 0, 0
+    while sent < rest:
+        sent += NPB_NODES - 1 if period[iterations] else 2
+        iterations += 1
+    return full_periods * MG_ALL_TO_ALL_EVERY + iterations
+
+
+def run_iterations(name: str, share: float) -> int:
+    if share >= 1.0:
+        return npb_iterations(name)
+    pattern_period = MG_ALL_TO_ALL_EVERY if NPB_APPS[name].pattern == "mixed" else 1
+    return max(pattern_period, int(round(npb_iterations(name) * share)))
 
 
 def npb_job(index: int, name: str, submit: float, spec: NpbSpec, rng: np.random.Generator) -> Job:
     app = NPB_APPS[name]
     size = NPB_NODES
-    if app.pattern == "mixed":
-        pattern = np.arange(10**6) % MG_ALL_TO_ALL_EVERY == MG_ALL_TO_ALL_EVERY - 1
-    else:
-        pattern = np.full(10**6, app.pattern == "AA")
-    peers = np.where(pattern, size - 1, 2)
-    full_iterations = int(np.searchsorted(np.cumsum(peers), app.messages_per_process)) + 1
-    iterations = max(2, int(round(full_iterations / spec.compression)))
-    all_to_all = pattern[:iterations]
+    iterations = run_iterations(name, spec.iteration_share)
+    all_to_all = npb_pattern(app, iterations)
+    peers = np.where(all_to_all, size - 1, 2)
     lows, highs, shares = (np.array(column, dtype=float) for column in zip(*app.size_mix))
     bins = rng.choice(len(shares), size=iterations, p=shares / shares.sum())
     message_bytes = np.rint(rng.uniform(lows[bins], highs[bins]))
-    comm = STARTUP + peers[:iterations] * message_bytes * SECONDS_PER_BYTE
+    comm = STARTUP + peers * message_bytes * SECONDS_PER_BYTE
     compute = comm * (1.0 - app.communication_share) / app.communication_share
     skew = 1.0 + rng.uniform(-spec.skew, spec.skew, size=(size, iterations)) if spec.skew > 0 else 1.0
     return Job(
@@ -180,7 +288,7 @@ def npb_job(index: int, name: str, submit: float, spec: NpbSpec, rng: np.random.
 
 
 def npb_jobs(spec: NpbSpec) -> list[Job]:
-    choice_rng, job_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(spec.seed).spawn(2))
+    choice_rng, job_rng = independent_streams(spec.seed, 2)
     names = choice_rng.choice(spec.apps, size=spec.n_jobs)
     if spec.mean_interarrival > 0:
         submits = np.cumsum(choice_rng.exponential(spec.mean_interarrival, size=spec.n_jobs))

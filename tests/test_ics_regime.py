@@ -1,0 +1,124 @@
+"""The ICS regime: decision counting, NPB iteration counts, the workload model and steady-state metrics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simulators.ics.kernel import Kernel
+from simulators.ics.metrics import measured_jobs, per_node_ratio, processes_per_node
+from simulators.ics.outcome import KernelOutcome
+from simulators.ics.schemes import make_scheme
+from simulators.ics.state import Job
+from simulators.ics.workload import (
+    MEAN_INTERARRIVAL,
+    MEAN_RUNTIME,
+    NPB_APPS,
+    NpbSpec,
+    SyntheticSpec,
+    job_attributes,
+    model_means,
+    npb_job,
+    synthetic_jobs,
+)
+from workloads.jobs import independent_streams
+
+
+def lone_process_job(index: int) -> Job:
+    return Job(index, index + 1, "J1-NN", 0.0, [[1.0]], [[0.0]], [16384.0], [False], 1.0)
+
+
+def test_a_conflict_counts_when_proc_keeps_the_runner():
+    """PROC-B at a quantum expiry: both ready processes have messages, Algorithm 1 keeps the runner.
+
+    The runner's correspondent (node 1) has no contention (ENP 0), the other's (node 2) four
+    processes ahead, so the runner stays.  No context switch happens, but the decision had a
+    boost conflict, and BCR must see it as SB's switch-away would be seen.
+    """
+    jobs = [lone_process_job(0), lone_process_job(1)]
+    kernel = Kernel(jobs, 3, 5, make_scheme("PROC-B"))
+    kernel.start_job(jobs[0], [0], 0.0)
+    kernel.start_job(jobs[1], [0], 0.0)
+    node = kernel.nodes[0]
+    runner, other = jobs[0].processes[0], jobs[1].processes[0]
+    assert node.running is runner
+    node.global_table = {1: [1e-3, 0.0, 0.0], 2: [1e-3, 4.0, 0.0]}
+    runner.pending_now, runner.peer_table = [1], {1: [0.0, 0.0]}
+    other.pending_now, other.peer_table = [2], {2: [4.0, 0.0]}
+    switches, decisions = node.switches, node.decisions
+    t = 0.01
+    kernel.settle(node, t)
+    kernel.enqueue(node, runner)  # quantum used up: back to the queue, behind ``other``
+    node.running = None
+    kernel.dispatch(node, t, runner)
+    assert node.running is runner
+    assert node.switches == switches
+    assert node.decisions == decisions + 1
+    assert node.conflicts == 1 and node.false_decisions == 0
+
+
+# Table 2 of the paper: messages per process; nearest neighbour sends 2 per iteration, all-to-all 63 on 64
+# nodes; MG sends 9 ring iterations then 1 all-to-all (81 messages per 10 iterations): 70 periods are 5,670
+# messages, 32 more take 9 ring iterations (18) and the all-to-all (63).
+APPLICATION_ITERATIONS = {"BT": 19200 // 2, "MG": 700 + 10, "FT": 10080 // 63, "IS": 7560 // 63, "CG": 37950 // 2}
+
+
+@pytest.mark.parametrize("app", sorted(APPLICATION_ITERATIONS))
+def test_npb_jobs_run_the_applications_iteration_counts(app):
+    job = npb_job(0, app, 0.0, NpbSpec(apps=(app,)), np.random.default_rng(1))
+    assert job.iterations == APPLICATION_ITERATIONS[app]
+    sent = sum(len(job.peers(0, k)) for k in range(job.iterations))
+    assert sent >= NPB_APPS[app].messages_per_process
+    assert sent - NPB_APPS[app].messages_per_process < (63 if app in ("MG", "FT", "IS") else 2)
+
+
+def test_reduced_npb_keeps_mg_s_all_to_all():
+    job = npb_job(0, "MG", 0.0, NpbSpec(apps=("MG",), iteration_share=1 / 512), np.random.default_rng(1))
+    assert job.iterations == 10 and job.all_to_all.sum() == 1
+
+
+def test_synthetic_attributes_meet_the_papers_means():
+    size_rng, runtime_rng, gap_rng = independent_streams(11, 3)
+    sizes, runtimes, gaps = job_attributes(40000, "heavy", size_rng, runtime_rng, gap_rng)
+    assert sizes.min() == 2 and sizes.max() == 32
+    assert abs(sizes.mean() - 17.0) < 0.2
+    assert runtimes.mean() == pytest.approx(MEAN_RUNTIME, rel=0.05)
+    assert gaps.mean() == pytest.approx(MEAN_INTERARRIVAL["heavy"], rel=0.03)
+    # bigger jobs run longer in the Lublin-Feitelson model
+    assert np.median(runtimes[sizes >= 24]) > 2 * np.median(runtimes[sizes <= 8])
+    # offered load of the sample vs the model's expectation
+    sample_load = float(np.mean(sizes * runtimes)) / (32 * MEAN_INTERARRIVAL["heavy"])
+    assert sample_load == pytest.approx(model_means()["offered_load"]["heavy"], rel=0.08)
+
+
+def test_synthetic_jobs_compress_lengths_and_gaps_alike():
+    slow = synthetic_jobs(SyntheticSpec(n_jobs=20, compression=1000.0, seed=5))
+    fast = synthetic_jobs(SyntheticSpec(n_jobs=20, compression=4000.0, seed=5))
+    assert [job.size for job in slow] == [job.size for job in fast]
+    assert fast[-1].submit == pytest.approx(slow[-1].submit / 4)
+
+
+def test_steady_state_skips_the_first_and_last_fifth_in_arrival_order():
+    submits = np.array([5.0, 0.0, 1.0, 9.0, 2.0, 3.0, 4.0, 6.0, 7.0, 8.0])
+    measured = measured_jobs(submits)
+    assert sorted(submits[measured]) == [2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
+    assert measured_jobs(np.zeros(4)).all()
+
+
+def test_processes_per_node_is_the_time_average_within_the_window():
+    # two nodes; job 1 (2 processes) from 0 to 10, one rank finishing at 6; job 2 (1 process) from 4 to 8
+    jobs = pd.DataFrame({"procs": [2, 1]})
+    outcome = KernelOutcome(
+        end=10.0, events=0, messages=0, mpl=5, job_start=np.array([0.0, 4.0]), job_end=np.array([10.0, 8.0]),
+        process_finish=[np.array([10.0, 6.0]), np.array([8.0])], accounts=np.zeros((2, 6)),
+        switches=np.zeros(2, dtype=np.int64), decisions=np.zeros(2, dtype=np.int64),
+        conflicts=np.zeros(2, dtype=np.int64), false_decisions=np.zeros(2, dtype=np.int64),
+    )
+    # within [2, 8]: rank 0 6 s, rank 1 4 s, job 2 4 s = 14 process-seconds over 2 nodes x 6 s
+    assert processes_per_node(jobs, outcome, 2, (2.0, 8.0)) == pytest.approx(14 / 12)
+
+
+def test_per_node_ratios_leave_out_nodes_without_a_denominator():
+    assert per_node_ratio(np.array([1, 0, 3]), np.array([2, 0, 4])) == pytest.approx((0.5 + 0.75) / 2)
+    assert per_node_ratio(np.array([0]), np.array([0])) == 0.0
