@@ -6,8 +6,11 @@ import sys
 
 
 def register(subparsers) -> None:
-    from simulators.ics.experiments import ALL_SCHEMES
+    from simulators.ics.experiments import ALL_SCHEMES, PROFILES
+    from simulators.ics.run import ENGINES
     from simulators.ics.workload import WORKLOADS
+
+    quick = PROFILES["quick"]
 
     parser = subparsers.add_parser(
         "ics",
@@ -19,15 +22,22 @@ def register(subparsers) -> None:
             "The full experiment set and report: luigi --module pipeline.ics IcsReport --profile quick."
         ),
     )
-    parser.add_argument("--scheme", choices=ALL_SCHEMES, default="PROC-B")
-    parser.add_argument("--workload", choices=sorted(WORKLOADS), default="wl4")
-    parser.add_argument("--load", choices=("heavy", "light"), default="heavy")
-    parser.add_argument("--jobs", type=int, default=16, help="number of jobs (default: 16)")
-    parser.add_argument("--compression", type=float, default=10000.0, help="time compression factor (default: 1e4)")
+    parser.add_argument("--scheme", choices=ALL_SCHEMES, default="PROC-B", help="scheduling scheme (default: PROC-B)")
+    parser.add_argument("--workload", choices=sorted(WORKLOADS), default="wl4",
+                        help="job-type mix, wl1 (compute-bound) .. wl5 (default: wl4 = J1+J2+J3)")
+    parser.add_argument("--load", choices=("heavy", "light"), default="heavy",
+                        help="mean inter-arrival time 1554.42 s (heavy) or 2480 s (light) (default: heavy)")
+    parser.add_argument("--jobs", type=int, default=quick.n_jobs,
+                        help=f"number of jobs; the first and last fifth are warm-up and drain (default: {quick.n_jobs}, "
+                             "as the quick profile)")
+    parser.add_argument("--compression", type=float, default=quick.compression,
+                        help=f"time compression factor (default: {quick.compression:g}, as the quick profile)")
     parser.add_argument("--skew", type=float, default=0.10, help="task skew v (default: 0.10)")
-    parser.add_argument("--nodes", type=int, default=32)
-    parser.add_argument("--mpl", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--nodes", type=int, default=32, help="single-CPU nodes, at least 32 (default: 32)")
+    parser.add_argument("--mpl", type=int, default=5, help="most processes per node (default: 5)")
+    parser.add_argument("--seed", type=int, default=1, help="workload seed (default: 1)")
+    parser.add_argument("--engine", choices=ENGINES, default=ENGINES[0],
+                        help="compiled kernel, or the pure-Python reference it matches bit for bit (default: compiled)")
     parser.set_defaults(handler=run)
 
 
@@ -41,7 +51,7 @@ def run(args) -> int:
         raise SchedlabError("--nodes must be at least 32 (synthetic jobs have up to 32 processes)")
     point = Point(scheme=args.scheme, workload=args.workload, load=args.load, n_jobs=args.jobs,
                   skew=args.skew, compression=args.compression, nodes=args.nodes, mpl=args.mpl, seed=args.seed)
-    result = point.run()
+    result = point.run(engine=args.engine)
     width = max(map(len, result.summary))
     for key, value in result.summary.items():
         print(f"  {key:<{width}}  {value:,.4f}" if isinstance(value, float) else f"  {key:<{width}}  {value}")
