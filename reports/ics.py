@@ -285,13 +285,14 @@ def regime_table(runs: pd.DataFrame) -> pd.DataFrame:
 def regime_facts(runs: pd.DataFrame) -> list[str]:
     """The load the heavy-load experiments reached, and how much CPU the spinning schemes spend spinning."""
     facts = []
-    heavy = runs[(runs["figure"] == "fig8") & (runs["mpl"] == 5)]
+    heavy = runs[(runs["figure"] == "fig8") & (runs["scheme"] != "BATCH")]
     if len(heavy):
         per_scheme = heavy.groupby("scheme")["processes_per_node"].mean()
         facts.append(
             f"Fig. 8 (heavy load, MPL 5): processes resident per node, time-averaged over the measurement window, "
-            f"{heavy['processes_per_node'].mean():.2f} on average over the {len(per_scheme)} MPL-5 schemes and "
-            f"{heavy['seed'].nunique()} seeds (per scheme {per_scheme.min():.2f}-{per_scheme.max():.2f})."
+            f"{heavy['processes_per_node'].mean():.2f} on average over the {len(per_scheme)} time-sharing schemes and "
+            f"{heavy['seed'].nunique()} seeds (per scheme {per_scheme.min():.2f}-{per_scheme.max():.2f}; BATCH runs "
+            "one process per node)."
         )
     mpl_sweep = runs[runs["figure"] == "fig10"]
     if len(mpl_sweep):
@@ -359,7 +360,7 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
         f"scheme (common random numbers); figures run: {', '.join(profile['figures'])}.",
         f"Synthetic workloads: {profile['n_jobs']} jobs arriving over time, job lengths and inter-arrival times "
         f"divided by {profile['compression']:g} (compressed seconds; per-iteration costs, quanta and latencies kept). "
-        f"{synthetic['arrivals'].capitalize()} ({synthetic['mean_interarrival_s']['heavy']:g} s heavy, "
+        f"Arrivals: {synthetic['arrivals']} ({synthetic['mean_interarrival_s']['heavy']:g} s heavy, "
         f"{synthetic['mean_interarrival_s']['light']:g} s light); {synthetic['runtimes']} "
         f"({synthetic['mean_runtime_s']:g} s); sizes {synthetic['size_distribution']} {synthetic['sizes'][0]}-"
         f"{synthetic['sizes'][1]}: the paper's published means and range on the shapes of the Lublin-Feitelson model "
