@@ -22,6 +22,10 @@ FAIRNESS_SCHEMES = ("LOCAL", "DCS", "PB", "PROC-S", "SB", "PROC-B", "HYBRID", "G
 MIX_SCHEMES = ("PB", "PROC-S", "SB", "PROC-B", "HYBRID", "GS", "BATCH")  # Fig. 14
 ICS_SCHEMES = ("PB", "PROC-S", "SB", "PROC-B", "HYBRID")  # Tables 3 and 4
 NPB_APPS = ("BT", "MG", "FT", "IS", "CG")
+RUNAWAY_EVENTS = 1_500_000_000
+"""A run with more events fails as a runaway (a few minutes compiled): the heaviest paper-profile runs that
+end need about 2e8 (PB on NPB CG at full length); a few PROC-S runs at paper scale (160 jobs) had not ended
+after 1.5e8, and fail here rather than hold a worker for hours."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,7 @@ class Point:
         return synthetic_jobs(spec)
 
     def run(self, engine: str = "compiled") -> IcsResult:
-        return simulate(self.jobs(), self.scheme, self.nodes, self.mpl, engine=engine)
+        return simulate(self.jobs(), self.scheme, self.nodes, self.mpl, max_events=RUNAWAY_EVENTS, engine=engine)
 
     def parameters(self) -> dict:
         values = asdict(self)
