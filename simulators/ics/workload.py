@@ -53,12 +53,10 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from scipy import stats
 
 from simulators.ics.network import BYTES_16K, SECONDS_PER_BYTE, STARTUP
 from simulators.ics.state import Job
 from workloads.jobs import independent_streams
-from workloads.lublin import DEFAULT_PARAMETERS, lublin_runtimes, truncated_gamma
 
 JOB_TYPES = {  # comp / comm / io fractions of a dedicated iteration, Fig. 6a
     "J1": (0.85, 0.15, 0.0),
@@ -88,6 +86,8 @@ def size_distribution() -> np.ndarray:
 
 def _truncated_exp_moment(shape: float, scale: float, cap: float) -> tuple[float, float]:
     """E[exp(X); X <= cap] and P(X <= cap) for X ~ gamma(shape, scale)."""
+    from scipy import stats  # here, not at import: `schedlab --help` lists the ics command without scipy
+
     moment = stats.gamma.expect(np.exp, args=(shape,), scale=scale, lb=0.0, ub=cap)
     return float(moment), float(stats.gamma.cdf(cap, shape, scale=scale))
 
@@ -99,6 +99,8 @@ def model_means() -> dict:
     ln(run time) is a two-gamma mixture whose weight depends on the size, redrawn above
     its cap; ln(gap) a gamma redrawn above its cap (``workloads.lublin``).
     """
+    from workloads.lublin import DEFAULT_PARAMETERS
+
     runtimes, arrivals = DEFAULT_PARAMETERS["runtimes"], DEFAULT_PARAMETERS["arrivals"]
     cap = runtimes["max_log_runtime"]
     short_moment, short_mass = _truncated_exp_moment(runtimes["shape1"], runtimes["scale1"], cap)
@@ -131,6 +133,8 @@ def job_attributes(
     n: int, load: str, size_rng: np.random.Generator, runtime_rng: np.random.Generator, gap_rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sizes, run times and gaps (uncompressed seconds) of ``n`` jobs."""
+    from workloads.lublin import DEFAULT_PARAMETERS, lublin_runtimes, truncated_gamma
+
     cdf = np.cumsum(size_distribution())
     sizes = np.minimum(np.searchsorted(cdf, size_rng.random(n) * cdf[-1], side="left"), MAX_SIZE - 1) + 1
     means = model_means()
