@@ -7,6 +7,8 @@ wl1..wl5 under both loads and several seeds, all jobs at time 0 with and without
 skew, MPL 2, 3 and 5, the NPB mix and NPB MG alone (whose nearest-neighbour phases let
 ranks run up to ten iterations ahead, so messages of later iterations arrive early),
 and hand-made jobs of one, two and three processes with I/O and a changing pattern.
+wl2-light-s4 and wl5-heavy-s2 run past several once-a-second TS starvation updates, which
+raise queued processes and preempt runners under LOCAL, PB and PROC-S.
 They are kept small (about 15 s of reference runs in all); numba's first compile
 takes another 15 s or so and is cached on disk afterwards.
 """

@@ -18,7 +18,7 @@ def single_process_job(index: int, compute: float) -> Job:
 
 
 def test_ts_table_shape():
-    assert QUANTUM[0] == 0.2 and QUANTUM[TOP_LEVEL] == 0.02
+    assert QUANTUM[0] == 0.2 and QUANTUM[58] == 0.04 and QUANTUM[TOP_LEVEL] == 0.02
     assert TQEXP[TOP_LEVEL] == 49 and TQEXP[5] == 0
     assert all(SLPRET[level] >= 50 for level in range(60))
 
@@ -118,3 +118,26 @@ def test_npb_mix_with_pattern_changes_conserves_messages():
     kernel = Kernel(jobs, 64, 5, make_scheme("PROC-B"))
     kernel.run()
     assert kernel.messages_consumed == messages
+
+
+def test_starvation_update_raises_a_process_that_waited_a_second():
+    """Solaris ts_update: a process queued at level 29 behind a top-level spinner is raised to lwait 52 at
+    t = 1 s and, outranking nothing at 59, waits on; at level 49 it would be raised to 59 and share the top."""
+    spinner = Job(0, 1, "J2-NN", 0.0, [[1e-3], [5.0]], [[0.0], [0.0]], [16384.0], [False], 5.0)
+    waiter = single_process_job(1, 1.0)
+    kernel = Kernel([spinner, waiter], 2, 5, make_scheme("LOCAL"))
+    kernel.start_job(spinner, [0, 1], 0.0)
+    kernel.start_job(waiter, [0], 0.0)
+    node = kernel.nodes[0]
+    queued = waiter.processes[0]
+    node.running.level = TOP_LEVEL
+    assert queued.level == START_LEVEL and queued.state == READY
+    kernel.starvation_update(1.0)
+    assert queued.level == 52 and queued.quantum_left == QUANTUM[52] and queued.dispwait == 0
+    queued.level = 49
+    kernel.starvation_update(2.0)
+    assert queued.level == TOP_LEVEL and queued.state == READY  # equal to the runner: no preemption
+    node.running.level = 40
+    queued.level = 49
+    kernel.starvation_update(3.0)
+    assert node.running is queued  # raised above the runner: it preempts

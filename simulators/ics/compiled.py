@@ -70,7 +70,7 @@ entry_point = njit(cache=True, _nrt=False)
 
 # Codes private to this module.  Only the CPU categories, which index the accounts
 # columns of the outcome, must agree with the reference (checked below).
-EV_ARRIVAL, EV_SEGMENT_END, EV_MESSAGE, EV_IO_DONE, EV_TICK, EV_TIMER = range(6)
+EV_ARRIVAL, EV_SEGMENT_END, EV_MESSAGE, EV_IO_DONE, EV_TICK, EV_TIMER, EV_TS_UPDATE = range(7)
 READY, RUNNING, BLOCKED, IN_IO, DONE = range(5)
 COMPUTE, SEND, RECEIVE, SPIN = range(4)
 CAT_COMPUTE, CAT_SPIN, CAT_IDLE, CAT_REAL_IDLE, CAT_SWITCH, CAT_OVERHEAD = range(6)
@@ -120,14 +120,15 @@ GLOBAL_DTYPE = np.dtype(
         ("start_level", I8), ("top_level", I8),
         # scheme
         ("wait", I8), ("on_message", I8), ("pick", I8), ("tick_choice", I8), ("allocate", I8), ("piggyback", I8),
-        ("marks_collectives", I8), ("boost_thread", I8), ("gang_timer", I8),
+        ("marks_collectives", I8), ("boost_thread", I8), ("gang_timer", I8), ("time_sharing", I8),
         ("spin_time", F8), ("switch_cost", F8), ("boost_period", F8),
         # costs and constants
         ("interrupt_cost", F8), ("check_cost", F8), ("move_cost", F8), ("upload_cost", F8), ("download_cost", F8),
         ("pt_entry_cost", F8), ("gang_quantum", F8), ("seconds_per_byte", F8), ("startup", F8), ("epsilon", F8),
-        ("ewma_weight", F8),
+        ("ewma_weight", F8), ("update_period", F8),
         # the TS table, and GS's count of used cells per row of its matrix
         ("quantum", F8, (LEVELS,)), ("tqexp", I8, (LEVELS,)), ("slpret", I8, (LEVELS,)),
+        ("maxwait", I8, (LEVELS,)), ("lwait", I8, (LEVELS,)),
         ("gang_used", I8, (MAX_MPL,)),
     ],
     align=True,
@@ -135,7 +136,7 @@ GLOBAL_DTYPE = np.dtype(
 PROCESS_DTYPE = np.dtype(
     [
         ("job", I8), ("rank", I8), ("node", I8), ("level", I8), ("state", I8), ("activity", I8), ("iteration", I8),
-        ("consumed", I8), ("needed", I8), ("collective", I8), ("queued_at", I8),
+        ("consumed", I8), ("needed", I8), ("collective", I8), ("queued_at", I8), ("dispwait", I8),
         ("pending", I8),  # pending messages of all iterations (``has_pending``)
         ("quantum_left", F8), ("remaining", F8), ("spin_left", F8), ("cpu_time", F8), ("finished", F8),
     ],
@@ -374,6 +375,8 @@ def _enqueue(s, n, p, front):
     g.sequence += 1
     process.state = READY
     process.queued_at = -g.sequence if front else g.sequence
+    if not front:
+        process.dispwait = 0
     node = s.nodes[n]
     node.ready[node.n_ready] = p  # ready is a subset of the node's <= MPL processes
     node.n_ready += 1
@@ -1055,6 +1058,30 @@ def _gang_timer(s, t):
             _dispatch(s, n, t, -1)
 
 
+@compiled
+def _starvation_update(s, t):
+    """``Kernel.starvation_update``: the TS table's once-a-second raise of long-queued processes."""
+    g = s.g[0]
+    for n in range(g.n_nodes):
+        node = s.nodes[n]
+        raised = False
+        for i in range(node.n_ready):
+            process = s.procs[node.ready[i]]
+            process.dispwait += 1
+            if process.dispwait > g.maxwait[process.level]:
+                process.dispwait = 0
+                process.level = g.lwait[process.level]
+                process.quantum_left = g.quantum[process.level]
+                g.sequence += 1
+                process.queued_at = g.sequence
+                raised = True
+        if raised and node.running >= 0:
+            best = _highest_priority(s, n, False)
+            if s.procs[best].level > s.procs[node.running].level:
+                _preempt(s, n, t)
+    _push(s, t + g.update_period, EV_TS_UPDATE, 0, 0)
+
+
 # --- the loop -----------------------------------------------------------------------
 
 
@@ -1066,6 +1093,8 @@ def _begin(s):
         _push(s, s.jobs[j].submit, EV_ARRIVAL, j, 0)
     if g.gang_timer != 0:
         _push(s, g.gang_quantum, EV_TIMER, 0, 0)
+    if g.time_sharing != 0:
+        _push(s, g.update_period, EV_TS_UPDATE, 0, 0)
 
 
 @entry_point
@@ -1108,6 +1137,8 @@ def _simulate(s, margin):
             s.jobs[g.queue_tail].fifo = a
             g.queue_tail += 1
             _try_start(s, t)
+        elif kind == EV_TS_UPDATE:
+            _starvation_update(s, t)
         else:
             _gang_timer(s, t)
         if g.error != ERR_NONE:
@@ -1195,6 +1226,7 @@ def _build(jobs, n_nodes: int, mpl: int, scheme, behaviour, max_events: int | No
         wait=WAIT_CODES[scheme.wait], on_message=on_message, pick=pick, tick_choice=tick_choice,
         allocate=allocate, piggyback=int(piggyback), marks_collectives=int(bool(scheme.marks_collectives)),
         boost_thread=int(scheme.boost_period is not None), gang_timer=int(allocate == ALLOCATE_GANG),
+        time_sharing=int(bool(scheme.time_sharing)), update_period=tstable.UPDATE_PERIOD,
         spin_time=scheme.spin_time, switch_cost=scheme.switch_cost,
         boost_period=scheme.boost_period if scheme.boost_period is not None else 0.0,
         interrupt_cost=reference.INTERRUPT_COST, check_cost=scheme_base.CHECK_COST, move_cost=scheme_base.MOVE_COST,
@@ -1202,6 +1234,7 @@ def _build(jobs, n_nodes: int, mpl: int, scheme, behaviour, max_events: int | No
         pt_entry_cost=scheme_proc.PT_ENTRY_COST, gang_quantum=scheme_gang.GANG_QUANTUM,
         seconds_per_byte=network.SECONDS_PER_BYTE, startup=network.STARTUP, epsilon=reference.EPSILON,
         ewma_weight=reference.EWMA_WEIGHT, quantum=tstable.QUANTUM, tqexp=tstable.TQEXP, slpret=tstable.SLPRET,
+        maxwait=tstable.MAXWAIT, lwait=tstable.LWAIT,
     )
     for field, value in values.items():
         g[field] = value

@@ -48,9 +48,9 @@ from simulators.ics.state import (
     Node,
     Process,
 )
-from simulators.ics.tstable import QUANTUM, SLPRET, TOP_LEVEL, TQEXP
+from simulators.ics.tstable import LWAIT, MAXWAIT, QUANTUM, SLPRET, TOP_LEVEL, TQEXP, UPDATE_PERIOD
 
-ARRIVAL, SEGMENT_END, MESSAGE, IO_DONE, TICK, TIMER = range(6)
+ARRIVAL, SEGMENT_END, MESSAGE, IO_DONE, TICK, TIMER, TS_UPDATE = range(7)
 EPSILON = 1e-12
 """Seconds below which a remaining amount of work counts as done (float round-off)."""
 EWMA_WEIGHT = 0.2
@@ -99,6 +99,8 @@ class Kernel:
         for job in self.jobs:
             self.push(job.submit, ARRIVAL, job)
         self.scheme.start(self)
+        if self.scheme.time_sharing:
+            self.push(UPDATE_PERIOD, TS_UPDATE, None)
         heap = self.heap
         pop = heapq.heappop
         total = len(self.jobs)
@@ -120,6 +122,8 @@ class Kernel:
             elif kind == ARRIVAL:
                 self.queue.append(a)
                 self.try_start(t)
+            elif kind == TS_UPDATE:
+                self.starvation_update(t)
             else:
                 self.scheme.on_timer(self, t, a)
             if self.max_events is not None and self.events > self.max_events:
@@ -184,7 +188,27 @@ class Kernel:
         self.sequence += 1
         process.state = READY
         process.queued_at = -self.sequence if front else self.sequence
+        if not front:  # back in a queue after a used-up quantum or a sleep; a preemption keeps the count
+            process.dispwait = 0
         node.ready.append(process)
+
+    def starvation_update(self, t: float) -> None:
+        """The TS table's once-a-second update (``ts_update``): a queued process that has waited more than
+        its level's ``maxwait`` is raised to ``lwait``, behind the processes already at that level."""
+        for node in self.nodes:
+            raised = False
+            for process in node.ready:
+                process.dispwait += 1
+                if process.dispwait > MAXWAIT[process.level]:
+                    process.dispwait = 0
+                    process.level = LWAIT[process.level]
+                    process.quantum_left = QUANTUM[process.level]
+                    self.sequence += 1
+                    process.queued_at = self.sequence
+                    raised = True
+            if raised and node.running is not None and highest_priority(node.ready).level > node.running.level:
+                self.preempt(node, t)
+        self.push(t + UPDATE_PERIOD, TS_UPDATE, None)
 
     def dispatch(self, node: Node, t: float, previous: Process | None) -> None:
         """Give the (settled, free) CPU to the process the scheme picks, or idle."""

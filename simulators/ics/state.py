@@ -73,7 +73,7 @@ class Process:
     __slots__ = (
         "job", "rank", "node", "level", "quantum_left", "state", "activity", "remaining", "spin_left",
         "iteration", "pending_now", "pending_later", "consumed", "needed", "collective", "queued_at",
-        "peer_table", "cpu_time", "messages_received", "finished",
+        "peer_table", "cpu_time", "messages_received", "finished", "dispwait",
     )
 
     def __init__(self, job: Job, rank: int, node: Node):
@@ -82,6 +82,8 @@ class Process:
         self.node = node
         self.level = START_LEVEL
         self.quantum_left = QUANTUM[START_LEVEL]
+        self.dispwait = 0
+        """Starvation updates counted while queued (Solaris ``ts_dispwait``)."""
         self.state = READY
         self.activity = COMPUTE
         self.remaining = float(job.compute[rank, 0])

@@ -27,6 +27,8 @@ class Scheme:
     boost_period: float | None = None
     mpl: int | None = None
     marks_collectives = False
+    time_sharing = True
+    """Nodes follow the TS table, its starvation update included (GS replaces TS with its own matrix)."""
 
     def start(self, kernel) -> None:
         """Called once before the first event."""

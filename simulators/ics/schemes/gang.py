@@ -20,6 +20,7 @@ GANG_SWITCH_COST = 1e-3
 class Gang(Scheme):
     name = "GS"
     switch_cost = GANG_SWITCH_COST
+    time_sharing = False
 
     def start(self, kernel) -> None:
         self.rows = [[None] * len(kernel.nodes) for _ in range(kernel.mpl)]
