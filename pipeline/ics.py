@@ -173,7 +173,7 @@ class IcsReport(SchedlabTask):
     """Figs. 7-14 and Tables 3-4 of the paper regenerated, and the paper's claims judged on them."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
-    code_modules = ("reports.ics", "reports.ics_claims")
+    code_modules = ("reports.ics", "reports.ics_claims", "reports.ics_causes")
 
     def figure_tasks(self) -> dict[str, dict[tuple, IcsPoint]]:
         return {

@@ -14,8 +14,6 @@ decomposition here says so: it is not given a guessed one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import pandas as pd
 
@@ -33,7 +31,7 @@ from reports.cosched_claims import (
     x_text,
     xs,
 )
-from reports.ledger import Claim, NotMeasured, Results, interval
+from reports.ledger import Cause, Results, measured_causes
 
 PAPER_A_JOBS = 9219
 """Jobs in the paper's Intrepid month (Sec. V-A)."""
@@ -41,9 +39,6 @@ PAPER_B_LOSS = ((25_000, 0.035), (35_000, 0.049))
 """Fig. 6(b)'s ends: node-hours lost on Eureka and the share of capacity the paper gives for each."""
 B_NODES = 100
 HOURS_PER_DAY = 24.0
-UNDECIDED = "inconclusive"
-
-Cause = Callable[[Results, dict], str]
 
 
 def point(series: str, x: float) -> str:
@@ -209,34 +204,6 @@ CAUSES: dict[str, Cause] = {
 """The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
 
 
-def seed_spread(claim: Claim, results: Results) -> str:
-    """An undecided claim's cause: how wide its undecided parts' intervals are for the seeds run."""
-    measurement = claim.compute(results)
-    halves = []
-    for part_ in measurement.parts:
-        _, low, high = interval(part_.values)
-        halves.append((high - low) / 2)
-    seeds = len(measurement.parts[0].values)
-    return (f"The seeds disagree: over {seeds} seeds the parts' 95 % intervals are +-{min(halves):.3g} to "
-            f"+-{max(halves):.3g} wide (per part: ours and interval in the reason), too wide to fall on one side "
-            "of the paper's bound or band.")
-
-
 def causes_table(claims: pd.DataFrame, results: Results, parameters: dict) -> tuple[list[str], list[list[str]]]:
     """One row per claim not reproduced (nor left unattempted): its verdict and measured cause."""
-    by_id = {claim.claim_id: claim for claim in CLAIMS}
-    rows = []
-    for row in claims.itertuples(index=False):
-        if row.verdict in ("reproduced", "not_attempted"):
-            continue
-        if row.claim_id in CAUSES:
-            try:
-                cause = CAUSES[row.claim_id](results, parameters)
-            except NotMeasured as missing:
-                cause = f"Not measured: {missing}."
-        elif row.verdict == UNDECIDED:
-            cause = seed_spread(by_id[row.claim_id], results)
-        else:
-            cause = "No decomposition measured for this claim."
-        rows.append([row.claim_id, row.verdict.replace("_", " "), cause])
-    return ["claim", "verdict", "measured cause"], rows
+    return measured_causes(claims, CLAIMS, CAUSES, results, parameters)

@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from reports.document import BulletList, Document, Heading, Link, paragraph, render_html, render_markdown
 from reports.document import Figure as FigureBlock
 from reports.figures import save_figure
+from reports.ics_causes import causes_frame
 from reports.ics_claims import CLAIMS
 from reports.ledger import interval, ledger, ledger_blocks, write_ledger
 from reports.tables import document_table, write_table
@@ -452,14 +453,16 @@ def write_report(directory) -> None:
         write_table(directory, stem, frame, stem.replace("_", " "))
     claims = claims_ledger(results, parameters["profile"]["name"], directory)
     write_ledger(directory, claims)
+    causes = causes_frame(claims, results, parameters)
+    write_table(directory, "causes", causes, "measured causes of the claims not reproduced")
     events = int(runs["events"].sum())
-    page = report_page(parameters, runs, claims, figures, tables, events)
+    page = report_page(parameters, runs, claims, causes, figures, tables, events)
     (directory / "index.md").write_text(render_markdown(page), encoding="utf-8")
     (directory / "index.html").write_text(render_html(page), encoding="utf-8")
 
 
-def report_page(parameters: dict, runs: pd.DataFrame, claims: pd.DataFrame, figures: list[tuple[str, str]],
-                tables: dict[str, pd.DataFrame], events: int) -> Document:
+def report_page(parameters: dict, runs: pd.DataFrame, claims: pd.DataFrame, causes: pd.DataFrame,
+                figures: list[tuple[str, str]], tables: dict[str, pd.DataFrame], events: int) -> Document:
     blocks = [
         paragraph(
             "Reproduction of Yu, Kim and Maeng, \"A runtime resolution scheme for priority boost conflict in "
@@ -471,6 +474,11 @@ def report_page(parameters: dict, runs: pd.DataFrame, claims: pd.DataFrame, figu
         *ledger_blocks(claims),
         paragraph("As ", Link("CSV", "claims.csv"), ", ", Link("Markdown", "claims.md"), " and ",
                   Link("LaTeX", "claims.tex"), "."),
+        Heading("What does not reproduce, and the measured cause"),
+        paragraph("Each claim not reproduced, with what our runs measure behind its statistic (means over the "
+                  "seeds; ", Link("causes.csv", "causes.csv"), "): a response split into wait and execution, "
+                  "conflicts and decisions per run, a series per scheme, or its seeds' spread when undecided."),
+        document_table(causes),
     ]
     for stem, frame in tables.items():
         blocks += [Heading(stem.replace("_", " "), 3), document_table(frame),

@@ -44,7 +44,7 @@ BCR_WHY = ("the paper's BCR on wl4 at MPL 5 spans 66.0-68.6 % (spinning) and 37.
 
 # --- reading the result tables -----------------------------------------------------------
 
-def _figure(results: Results, figure: str) -> pd.DataFrame:
+def figure_runs(results: Results, figure: str) -> pd.DataFrame:
     runs = results["runs"]
     chosen = runs[runs["figure"] == figure]
     if chosen.empty:
@@ -52,12 +52,12 @@ def _figure(results: Results, figure: str) -> pd.DataFrame:
     return chosen
 
 
-def _metric(results: Results, figure: str, group: str, scheme: str, metric: str) -> pd.Series:
-    return per_seed(_figure(results, figure), metric, {"group": group, "scheme": scheme})
+def per_seed_metric(results: Results, figure: str, group: str, scheme: str, metric: str) -> pd.Series:
+    return per_seed(figure_runs(results, figure), metric, {"group": group, "scheme": scheme})
 
 
-def _schemes(results: Results, figure: str, group: str) -> list[str]:
-    frame = _figure(results, figure)
+def figure_schemes(results: Results, figure: str, group: str) -> list[str]:
+    frame = figure_runs(results, figure)
     return list(dict.fromkeys(frame.loc[frame["group"] == group, "scheme"]))
 
 
@@ -68,14 +68,14 @@ def _waiting(results: Results, how: str) -> list[str]:
 
 def _extreme(results: Results, figure: str, group: str, schemes, metric: str, how: str) -> pd.Series:
     """Per seed, the smallest (``how="min"``) or largest value of ``metric`` among ``schemes``."""
-    table = pd.concat({s: _metric(results, figure, group, s, metric) for s in schemes}, axis=1)
+    table = pd.concat({s: per_seed_metric(results, figure, group, s, metric) for s in schemes}, axis=1)
     return table.min(axis=1) if how == "min" else table.max(axis=1)
 
 
 def _reduction(results: Results, figure: str, group: str, scheme: str, baseline: str, metric: str) -> pd.Series:
     """Per seed, the per cent by which ``scheme`` lowers ``metric`` against ``baseline`` (NaN for 0 / 0)."""
-    return -100.0 * paired(_metric(results, figure, group, scheme, metric),
-                           _metric(results, figure, group, baseline, metric), "relative")
+    return -100.0 * paired(per_seed_metric(results, figure, group, scheme, metric),
+                           per_seed_metric(results, figure, group, baseline, metric), "relative")
 
 
 def _margin(results, figure, group, better, worse, metric="mean_response") -> pd.Series:
@@ -85,7 +85,7 @@ def _margin(results, figure, group, better, worse, metric="mean_response") -> pd
 
 
 def _group_of(results: Results, figure: str, column: str, value) -> str:
-    frame = _figure(results, figure)
+    frame = figure_runs(results, figure)
     groups = frame.loc[frame[column] == value, "group"].unique()
     if len(groups) != 1:
         raise NotMeasured(f"{figure}: no single group with {column} = {value}")
@@ -99,16 +99,16 @@ def _parts(*labelled: tuple[str, pd.Series]) -> Measurement:
 # --- Sect. 5.1: Figs. 7 and 8, wl4 under light and heavy load -----------------------------
 
 def load_raises_response(results):
-    return _parts(*((s, paired(_metric(results, "fig8", "heavy", s, "mean_response"),
-                               _metric(results, "fig7", "light", s, "mean_response")))
-                    for s in _schemes(results, "fig8", "heavy")))
+    return _parts(*((s, paired(per_seed_metric(results, "fig8", "heavy", s, "mean_response"),
+                               per_seed_metric(results, "fig7", "light", s, "mean_response")))
+                    for s in figure_schemes(results, "fig8", "heavy")))
 
 
 def load_raises_wait_most(results):
     def rise(scheme, metric):
-        return paired(_metric(results, "fig8", "heavy", scheme, metric), _metric(results, "fig7", "light", scheme, metric))
+        return paired(per_seed_metric(results, "fig8", "heavy", scheme, metric), per_seed_metric(results, "fig7", "light", scheme, metric))
 
-    schemes = _schemes(results, "fig8", "heavy")
+    schemes = figure_schemes(results, "fig8", "heavy")
     excess = pd.concat([rise(s, "mean_wait") - rise(s, "mean_execution") for s in schemes], axis=1).mean(axis=1)
     return single(excess, "heavy - light, mean over schemes")
 
@@ -118,7 +118,7 @@ def fragmentation(results):
     for figure, load in (("fig7", "light"), ("fig8", "heavy")):
         busiest = _extreme(results, figure, load, ICS_SCHEMES, "share_real_idle", "max")
         for scheme in ("GS", "BATCH"):
-            labelled.append((f"{scheme} {load}", _metric(results, figure, load, scheme, "share_real_idle") - busiest))
+            labelled.append((f"{scheme} {load}", per_seed_metric(results, figure, load, scheme, "share_real_idle") - busiest))
     return _parts(*labelled)
 
 
@@ -130,15 +130,15 @@ def blocking_beats_spinning(results):
 def procb_best(results):
     labelled = []
     for figure, load in (("fig7", "light"), ("fig8", "heavy")):
-        others = [s for s in _schemes(results, figure, load) if s != "PROC-B"]
+        others = [s for s in figure_schemes(results, figure, load) if s != "PROC-B"]
         labelled.append((load, _margin(results, figure, load, ["PROC-B"], others)))
     return _parts(*labelled)
 
 
 def heavy_ranking(results):
     chain = ("PROC-B", "HYBRID", "SB", "PROC-S", "PB")
-    return _parts(*((f"{worse} - {better}", paired(_metric(results, "fig8", "heavy", worse, "mean_response"),
-                                                   _metric(results, "fig8", "heavy", better, "mean_response")))
+    return _parts(*((f"{worse} - {better}", paired(per_seed_metric(results, "fig8", "heavy", worse, "mean_response"),
+                                                   per_seed_metric(results, "fig8", "heavy", better, "mean_response")))
                     for better, worse in zip(chain, chain[1:])))
 
 
@@ -166,14 +166,14 @@ def fdr_halved(results):
 
 def bcr_level(schemes):
     def compute(results):
-        table = pd.concat([_metric(results, "fig8", "heavy", s, "bcr") for s in schemes], axis=1)
+        table = pd.concat([per_seed_metric(results, "fig8", "heavy", s, "bcr") for s in schemes], axis=1)
         return single(100.0 * table.mean(axis=1), "mean of " + ", ".join(schemes))
     return compute
 
 
 def spin_idle_cut(results):
     def wasted(scheme):
-        frame = {m: _metric(results, "fig8", "heavy", scheme, m) for m in ("share_spin", "share_idle", "turnaround")}
+        frame = {m: per_seed_metric(results, "fig8", "heavy", scheme, m) for m in ("share_spin", "share_idle", "turnaround")}
         return (frame["share_spin"] + frame["share_idle"]) * frame["turnaround"]
 
     return _parts(*((f"{scheme} vs {base}", -100.0 * paired(wasted(scheme), wasted(base), "relative"))
@@ -183,7 +183,7 @@ def spin_idle_cut(results):
 # --- Sect. 5.5: Fig. 12, fairness on wl5 --------------------------------------------------
 
 def fairness_extremes(results):
-    schemes = _schemes(results, "fig12", "wl5")
+    schemes = figure_schemes(results, "fig12", "wl5")
     rest = [s for s in schemes if s not in ("GS", "LOCAL")]
     return _parts(
         ("GS fairest", _margin(results, "fig12", "wl5", ["GS"], [*rest, "LOCAL"], "fairness_cv")),
@@ -208,19 +208,19 @@ def wl3_reduction(baseline):
 
 
 def bcr_rises_with_communication(results):
-    frame = _figure(results, "fig9").assign(intensity=lambda f: f["group"].map(WORKLOAD_INTENSITY))
+    frame = figure_runs(results, "fig9").assign(intensity=lambda f: f["group"].map(WORKLOAD_INTENSITY))
     return _parts(*((s, slopes(frame, "intensity", "bcr", {"scheme": s}) * 100.0) for s in ICS_SCHEMES))
 
 
 # --- Sect. 5.3: Fig. 10 and Table 4, multiprogramming level -------------------------------
 
 def bcr_rises_with_mpl(results):
-    frame = _figure(results, "fig10")
+    frame = figure_runs(results, "fig10")
     return _parts(*((s, slopes(frame, "mpl", "bcr", {"scheme": s}) * 100.0) for s in ICS_SCHEMES))
 
 
 def response_falls_with_mpl(results):
-    frame = _figure(results, "fig10")
+    frame = figure_runs(results, "fig10")
     return _parts(*((s, slopes(frame, "mpl", "mean_response", {"scheme": s}))
                     for s in dict.fromkeys(frame["scheme"])))
 
@@ -240,16 +240,16 @@ def _skew_groups(results):
 
 def skew_prolongs(results):
     even, skewed = _skew_groups(results)
-    return _parts(*((s, paired(_metric(results, "fig11", skewed, s, "turnaround"),
-                               _metric(results, "fig11", even, s, "turnaround")))
-                    for s in _schemes(results, "fig11", even)))
+    return _parts(*((s, paired(per_seed_metric(results, "fig11", skewed, s, "turnaround"),
+                               per_seed_metric(results, "fig11", even, s, "turnaround")))
+                    for s in figure_schemes(results, "fig11", even)))
 
 
 def bcr_with_skew(results):
     even, skewed = _skew_groups(results)
 
     def rise(scheme):
-        return 100.0 * paired(_metric(results, "fig11", skewed, scheme, "bcr"), _metric(results, "fig11", even, scheme, "bcr"))
+        return 100.0 * paired(per_seed_metric(results, "fig11", skewed, scheme, "bcr"), per_seed_metric(results, "fig11", even, scheme, "bcr"))
 
     return _parts(*((f"{s} falls", -rise(s)) for s in ("SB", "PROC-B", "HYBRID")),
                   *((f"{s} rises", rise(s)) for s in ("PB", "PROC-S")))
@@ -258,13 +258,13 @@ def bcr_with_skew(results):
 # --- Sect. 5.6: Figs. 13 and 14, NPB-like applications ------------------------------------
 
 def npb_best_vs_batch(results):
-    apps = list(dict.fromkeys(_figure(results, "fig13")["group"]))
+    apps = list(dict.fromkeys(figure_runs(results, "fig13")["group"]))
     table = pd.concat([_reduction(results, "fig13", app, "PROC-B", "BATCH", "turnaround") for app in apps], axis=1)
     return single(table.max(axis=1), "PROC-B vs BATCH, best application")
 
 
 def npb_gain_rises_with_intensity(results):
-    apps = [app for app in APP_INTENSITY if app in set(_figure(results, "fig13")["group"])]
+    apps = [app for app in APP_INTENSITY if app in set(figure_runs(results, "fig13")["group"])]
     gains = pd.concat([
         pd.DataFrame({"intensity": APP_INTENSITY[app], "gain": gain.to_numpy(), "seed": gain.index})
         for app in apps
@@ -275,21 +275,21 @@ def npb_gain_rises_with_intensity(results):
 
 def npb_proc_best_in_family(results):
     labelled = []
-    for app in dict.fromkeys(_figure(results, "fig13")["group"]):
+    for app in dict.fromkeys(figure_runs(results, "fig13")["group"]):
         labelled.append((f"{app} PROC-B", _margin(results, "fig13", app, ["PROC-B"], ("SB", "HYBRID"), "turnaround")))
         labelled.append((f"{app} PROC-S", _margin(results, "fig13", app, ["PROC-S"], ("LOCAL", "DCS", "PB"), "turnaround")))
     return _parts(*labelled)
 
 
 def mix_response_rises_with_rate(results):
-    frame = _figure(results, "fig14").assign(rate=lambda f: 1.0 / f["mean_interarrival"])
+    frame = figure_runs(results, "fig14").assign(rate=lambda f: 1.0 / f["mean_interarrival"])
     return _parts(*((s, slopes(frame, "rate", "mean_response", {"scheme": s})) for s in dict.fromkeys(frame["scheme"])))
 
 
 def mix_procb_best(results):
     labelled = []
-    for group in dict.fromkeys(_figure(results, "fig14")["group"]):
-        others = [s for s in _schemes(results, "fig14", group) if s != "PROC-B"]
+    for group in dict.fromkeys(figure_runs(results, "fig14")["group"]):
+        others = [s for s in figure_schemes(results, "fig14", group) if s != "PROC-B"]
         labelled.append((group, _margin(results, "fig14", group, ["PROC-B"], others)))
     return _parts(*labelled)
 

@@ -1,0 +1,158 @@
+"""Measured causes of the ICS claims our runs do not reproduce.
+
+A claim judged anything but reproduced gets one sentence of what our runs measure behind
+its statistic, every number a mean over the replication seeds of ``runs.csv``: a mean
+response split into queue wait and execution, a boost-conflict ratio into decisions and
+conflicts per node, a turnaround beside the CPU share the scheme spent spinning, with the
+processes resident per node that set the contention.  An undecided claim's cause is its
+seeds' spread (``reports.ledger.measured_causes``); a claim without a decomposition here
+says so.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reports.ics_claims import CLAIMS, ICS_SCHEMES, PROC_PAIRS, figure_runs, figure_schemes, per_seed_metric
+from reports.ledger import Cause, Results, measured_causes
+
+BLOCKING = ("SB", "PROC-B", "HYBRID")
+SPINNING = ("PB", "PROC-S")
+
+
+def _mean(results: Results, figure: str, group: str, scheme: str, metric: str) -> float:
+    return float(per_seed_metric(results, figure, group, scheme, metric).mean())
+
+
+def _groups(results: Results, figure: str) -> list[str]:
+    return list(dict.fromkeys(figure_runs(results, figure)["group"]))
+
+
+def _response(results: Results, figure: str, group: str, scheme: str) -> str:
+    """``scheme``'s mean response as wait + execution, its spin share and processes per node."""
+    def mean(metric: str) -> float:
+        return _mean(results, figure, group, scheme, metric)
+
+    return (f"{scheme} {mean('mean_response'):.3g} s = wait {mean('mean_wait'):.3g} + execution "
+            f"{mean('mean_execution'):.3g} (spinning {100 * mean('share_spin'):.0f} % of CPU, "
+            f"{mean('processes_per_node'):.2f} processes per node)")
+
+
+def response_split(figure: str, groups: tuple[str, ...] | None = None, schemes: tuple[str, ...] | None = None) -> Cause:
+    """Mean response of each scheme at each group, split into wait and execution."""
+    def cause(results: Results, parameters: dict) -> str:
+        lines = []
+        for group in groups or _groups(results, figure):
+            chosen = schemes or tuple(figure_schemes(results, figure, group))
+            lines.append(f"{figure} {group}: " + "; ".join(_response(results, figure, group, s) for s in chosen))
+        return ". ".join(lines) + "."
+    return cause
+
+
+def conflicts(figure: str, group: str, schemes: tuple[str, ...]) -> Cause:
+    """BCR = conflicts / decisions and FDR = false decisions / conflicts, as counts per run."""
+    def cause(results: Results, parameters: dict) -> str:
+        def mean(scheme: str, metric: str) -> float:
+            return _mean(results, figure, group, scheme, metric)
+
+        parts = [f"{s}: {mean(s, 'boost_conflicts'):,.0f} conflicts in {mean(s, 'decisions'):,.0f} decisions per run "
+                 f"(BCR {100 * mean(s, 'bcr'):.1f} % per-node mean, {100 * mean(s, 'bcr_pooled'):.1f} % pooled), "
+                 f"{mean(s, 'false_decisions'):,.0f} false (FDR {100 * mean(s, 'fdr'):.1f} %), "
+                 f"{mean(s, 'processes_per_node'):.2f} processes per node" for s in schemes]
+        return f"{figure} {group}: " + "; ".join(parts) + "."
+    return cause
+
+
+def series(figure: str, metric: str, schemes: tuple[str, ...], scale: float = 1.0, unit: str = "") -> Cause:
+    """``metric`` of each scheme at every group of ``figure``, in the figure's order."""
+    def cause(results: Results, parameters: dict) -> str:
+        groups = _groups(results, figure)
+        parts = [f"{s} " + " -> ".join(f"{scale * _mean(results, figure, g, s, metric):.3g}{unit}" for g in groups)
+                 for s in schemes]
+        return f"{figure} {metric} over {', '.join(groups)}: " + "; ".join(parts) + "."
+    return cause
+
+
+def both(*causes: Cause) -> Cause:
+    def cause(results: Results, parameters: dict) -> str:
+        return " ".join(part(results, parameters) for part in causes)
+    return cause
+
+
+def real_idle(results: Results, parameters: dict) -> str:
+    parts = []
+    for figure, load in (("fig7", "light"), ("fig8", "heavy")):
+        shares = ", ".join(f"{s} {100 * _mean(results, figure, load, s, 'share_real_idle'):.1f} %"
+                           for s in figure_schemes(results, figure, load))
+        parts.append(f"{load}: {shares}")
+    return "Share of CPU time really idle (no process resident): " + "; ".join(parts) + "."
+
+
+def fairness(results: Results, parameters: dict) -> str:
+    runs = figure_runs(results, "fig12")
+    types = sorted(c.removeprefix("slowdown_") for c in runs.columns if c.startswith("slowdown_")
+                   and runs[c].notna().any())
+    parts = []
+    for scheme in figure_schemes(results, "fig12", "wl5"):
+        slowdowns = ", ".join(f"{t} {_mean(results, 'fig12', 'wl5', scheme, f'slowdown_{t}'):.2f}" for t in types)
+        parts.append(f"{scheme} CV {_mean(results, 'fig12', 'wl5', scheme, 'fairness_cv'):.3f} ({slowdowns})")
+    return "fig12 wl5, CV of the per-type mean slowdowns (" + ", ".join(types) + "): " + "; ".join(parts) + "."
+
+
+def npb(metric: str) -> Cause:
+    def cause(results: Results, parameters: dict) -> str:
+        parts = []
+        for app in _groups(results, "fig13"):
+            values = ", ".join(f"{s} {_mean(results, 'fig13', app, s, metric):.3g} s "
+                               f"({100 * _mean(results, 'fig13', app, s, 'share_spin'):.0f} % spin)"
+                               for s in figure_schemes(results, "fig13", app))
+            parts.append(f"{app}: {values}")
+        return f"fig13 {metric}: " + "; ".join(parts) + "."
+    return cause
+
+
+FIG8 = ("fig8", ("heavy",))
+LIGHT_AND_HEAVY = both(response_split("fig7", ("light",)), response_split(*FIG8))
+CAUSES: dict[str, Cause] = {
+    "fig7-8-load-raises-response": LIGHT_AND_HEAVY,
+    "fig7-8-load-raises-wait-most": LIGHT_AND_HEAVY,
+    "fig7-8-fragmentation": real_idle,
+    "fig7-8-blocking-beats-spinning": LIGHT_AND_HEAVY,
+    "fig7-8-procb-best": LIGHT_AND_HEAVY,
+    "fig8-ranking": response_split(*FIG8, ("PROC-B", "HYBRID", "SB", "PROC-S", "PB")),
+    "fig8-local-dcs-batch-worst": response_split(*FIG8),
+    "fig8-procb-vs-sb": response_split(*FIG8, ("PROC-B", "SB")),
+    "fig8-procb-vs-hybrid": response_split(*FIG8, ("PROC-B", "HYBRID")),
+    "fig8-procs-vs-pb": response_split(*FIG8, ("PROC-S", "PB")),
+    "fig7-8-gain-grows-with-load": both(response_split("fig7", ("light",), ("PROC-B", "SB", "PROC-S", "PB")),
+                                        response_split(*FIG8, ("PROC-B", "SB", "PROC-S", "PB"))),
+    "fig8-fdr-halved": conflicts("fig8", "heavy", tuple(s for pair in PROC_PAIRS for s in pair)),
+    "fig8-bcr-spinning": conflicts("fig8", "heavy", SPINNING),
+    "fig8-bcr-blocking": conflicts("fig8", "heavy", BLOCKING),
+    "fig8-spin-idle-cut": response_split(*FIG8, ("PROC-B", "SB", "PROC-S", "PB")),
+    "fig12-fairness-extremes": fairness,
+    "fig12-fairness-tiers": fairness,
+    "fig9-wl3-procb-vs-sb": response_split("fig9", ("wl3",), ("PROC-B", "SB")),
+    "fig9-wl3-procb-vs-batch": response_split("fig9", ("wl3",), ("PROC-B", "BATCH")),
+    "tab3-bcr-rises-with-communication": series("fig9", "bcr", ICS_SCHEMES, 100.0, " %"),
+    "tab4-bcr-rises-with-mpl": both(series("fig10", "bcr", ICS_SCHEMES, 100.0, " %"),
+                                    series("fig10", "processes_per_node", ICS_SCHEMES)),
+    "fig10-response-falls-with-mpl": both(series("fig10", "mean_wait", ICS_SCHEMES, unit=" s"),
+                                          series("fig10", "mean_execution", ICS_SCHEMES, unit=" s")),
+    "fig10-mpl2-gain-small": response_split("fig10", ("MPL 2",), ("PROC-B", "SB", "HYBRID", "PROC-S", "PB")),
+    "fig11-skew-prolongs": series("fig11", "turnaround", ("LOCAL", "DCS", *ICS_SCHEMES, "GS", "BATCH"), unit=" s"),
+    "fig11-bcr-with-skew": series("fig11", "bcr", ICS_SCHEMES, 100.0, " %"),
+    "fig13-procb-vs-batch": npb("turnaround"),
+    "fig13-gain-rises-with-intensity": npb("turnaround"),
+    "fig13-proc-best-in-family": npb("turnaround"),
+    "fig14-response-rises-with-rate": both(series("fig14", "mean_wait", ("PB", "PROC-S", "SB", "PROC-B"), unit=" s"),
+                                           series("fig14", "mean_execution", ("PB", "PROC-S", "SB", "PROC-B"), unit=" s")),
+    "fig14-procb-best": response_split("fig14"),
+}
+"""The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
+
+
+def causes_frame(claims: pd.DataFrame, results: Results, parameters: dict) -> pd.DataFrame:
+    """One row per claim not reproduced (nor left unattempted): its verdict and measured cause."""
+    header, rows = measured_causes(claims, CLAIMS, CAUSES, results, parameters)
+    return pd.DataFrame(rows, columns=header)
