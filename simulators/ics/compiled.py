@@ -147,7 +147,8 @@ NODE_DTYPE = np.dtype(
         ("running", I8), ("mode", I8), ("token", I8), ("switches", I8), ("decisions", I8), ("conflicts", I8),
         ("false_decisions", I8), ("top_insertions", I8), ("boost_cursor", I8), ("ticking", I8),
         ("n_members", I8), ("n_ready", I8),
-        ("resume_at", F8), ("free_at", F8), ("execution_duration", F8), ("arrival_rate", F8),
+        ("resume_at", F8), ("pending_at", F8), ("segment_end_at", F8),
+        ("free_at", F8), ("execution_duration", F8), ("arrival_rate", F8),
         ("last_switch", F8), ("enp", F8),
         ("accounts", F8, (len(state.CPU_CATEGORIES),)),
         ("members", I8, (MAX_MPL,)),  # node.processes
@@ -339,8 +340,13 @@ def _plan_segment(s, n):
     else:
         node.mode = CAT_COMPUTE
         length = 0.0
+    end = node.resume_at + (0.0 if 0.0 > length else length)
+    node.segment_end_at = end
+    if node.pending_at >= 0.0 and node.pending_at <= end:  # the live event comes first and looks again then
+        return
     node.token += 1
-    _push(s, node.resume_at + (0.0 if 0.0 > length else length), EV_SEGMENT_END, n, node.token)
+    node.pending_at = end
+    _push(s, end, EV_SEGMENT_END, n, node.token)
 
 
 @typed(types.int64, types.float64, types.float64, types.int64)
@@ -360,6 +366,7 @@ def _go_idle(s, n):
     node = s.nodes[n]
     node.running = -1
     node.token += 1
+    node.pending_at = -1.0
     node.mode = CAT_IDLE if node.n_members > 0 else CAT_REAL_IDLE
 
 
@@ -1121,10 +1128,16 @@ def _simulate(s, margin):
         g.now = t
         g.events += 1
         if kind == EV_SEGMENT_END:
-            if s.nodes[a].token == b:  # else superseded: a stale event, counted and skipped
-                step = _segment_end(s, a, t)
-                if step != STEP_DONE:
-                    _continue(s, step, s.nodes[a].running, t)
+            node = s.nodes[a]
+            if node.token == b:  # else superseded: a stale event, counted and skipped
+                node.pending_at = -1.0
+                if t < node.segment_end_at:  # the segment was pushed back since: wait for its end
+                    node.pending_at = node.segment_end_at
+                    _push(s, node.segment_end_at, EV_SEGMENT_END, a, b)
+                else:
+                    step = _segment_end(s, a, t)
+                    if step != STEP_DONE:
+                        _continue(s, step, s.nodes[a].running, t)
         elif kind == EV_MESSAGE:
             step = _deliver(s, a, source, iteration, execution_duration, enp, t)
             if step != STEP_DONE:
@@ -1213,6 +1226,7 @@ def _build(jobs, n_nodes: int, mpl: int, scheme, behaviour, max_events: int | No
 
     nodes = np.zeros(max(n_nodes, 1), dtype=NODE_DTYPE)
     nodes["running"] = -1
+    nodes["pending_at"] = -1.0
     nodes["mode"] = CAT_REAL_IDLE
     nodes["members"] = -1
     nodes["ready"] = -1

@@ -4,7 +4,10 @@ One heap of ``(time, sequence, kind, a, b)`` tuples drives everything; the seque
 number breaks ties in insertion order, so a run is deterministic.  A node has at most
 one live CPU event (the end of its running process's current segment); instead of
 removing a superseded one from the heap, the node's ``token`` is bumped and the stale
-event is skipped when popped.
+event is skipped when popped.  A segment that only ends later than planned (kernel work
+stolen from it, as every boost-thread tick does) keeps its event: when that event comes
+due before the segment's new end it is pushed again for that end, so a 20 ms quantum
+spun through 1 ms ticks costs one or two heap events rather than twenty.
 
 CPU time is accounted exactly: ``settle`` charges the time since ``resume_at`` to the
 node's current category (compute, spin, idle or real-idle) and to the running process,
@@ -111,8 +114,13 @@ class Kernel:
             self.now = t
             self.events += 1
             if kind == SEGMENT_END:
-                if a.token == b:
-                    self.segment_end(a, t)
+                if a.token == b:  # else superseded: a stale event, skipped
+                    a.pending_at = -1.0
+                    if t < a.segment_end_at:  # the segment was pushed back since: wait for its end
+                        a.pending_at = a.segment_end_at
+                        self.push(a.segment_end_at, SEGMENT_END, a, b)
+                    else:
+                        self.segment_end(a, t)
             elif kind == MESSAGE:
                 self.deliver(a, b, t)
             elif kind == IO_DONE:
@@ -172,12 +180,18 @@ class Kernel:
         else:
             node.mode = CAT_COMPUTE
             length = 0.0
+        end = node.resume_at + max(length, 0.0)
+        node.segment_end_at = end
+        if node.pending_at >= 0.0 and node.pending_at <= end:  # the live event comes first and looks again then
+            return
         node.token += 1
-        self.push(node.resume_at + max(length, 0.0), SEGMENT_END, node, node.token)
+        node.pending_at = end
+        self.push(end, SEGMENT_END, node, node.token)
 
     def go_idle(self, node: Node) -> None:
         node.running = None
         node.token += 1
+        node.pending_at = -1.0
         node.mode = CAT_IDLE if node.processes else CAT_REAL_IDLE
 
     # --- the node scheduler -----------------------------------------------------------

@@ -119,7 +119,8 @@ class Node:
     """One cluster node: one CPU, a TS ready queue and a network interface."""
 
     __slots__ = (
-        "index", "processes", "ready", "running", "resume_at", "mode", "token", "accounts", "interface",
+        "index", "processes", "ready", "running", "resume_at", "mode", "token", "pending_at", "segment_end_at",
+        "accounts", "interface",
         "switches", "decisions", "conflicts", "false_decisions", "execution_duration", "top_insertions", "arrival_rate",
         "last_switch", "enp", "global_table", "boost_cursor", "ticking", "run_started",
     )
@@ -133,6 +134,10 @@ class Node:
         """Time from which the current activity progresses (later than now while the CPU is stolen)."""
         self.mode = CAT_REAL_IDLE
         self.token = 0
+        self.pending_at = -1.0
+        """Time of the live CPU event (the one carrying ``token``), or -1 when there is none."""
+        self.segment_end_at = 0.0
+        """When the running process's current segment ends (never before ``pending_at``)."""
         """Version of the node's pending CPU event; a stale event carries an older one."""
         self.accounts = [0.0] * len(CPU_CATEGORIES)
         self.interface = SendInterface()
