@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from reports.causes import Cause, measured_causes
 from reports.cosched_claims import (
     CALIBRATION_LOAD,
     CLAIMS,
@@ -31,7 +32,7 @@ from reports.cosched_claims import (
     x_text,
     xs,
 )
-from reports.ledger import Cause, Results, measured_causes
+from reports.ledger import Results
 
 PAPER_A_JOBS = 9219
 """Jobs in the paper's Intrepid month (Sec. V-A)."""

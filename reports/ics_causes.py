@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reports.causes import Cause, measured_causes
 from reports.ics_claims import CLAIMS, ICS_SCHEMES, PROC_PAIRS, figure_runs, figure_schemes, per_seed_metric
-from reports.ledger import Cause, Results, measured_causes
+from reports.ledger import Results
 
 BLOCKING = ("SB", "PROC-B", "HYBRID")
 SPINNING = ("PB", "PROC-S")

@@ -1,0 +1,53 @@
+"""Measured causes of the claims a stage's runs do not reproduce, shared by the stages that give them.
+
+A stage maps claim ids to ``Cause`` functions, each one sentence built from the result
+tables and the parameters the runs used; ``measured_causes`` lists every claim of a
+ledger that is neither reproduced nor left unattempted with its cause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import pandas as pd
+
+from reports.ledger import Claim, NotMeasured, Results, interval
+
+Cause = Callable[[Results, dict], str]
+"""A claim's measured cause: one sentence from the result tables and the parameters the runs used."""
+
+
+def seed_spread(claim: Claim, results: Results) -> str:
+    """An undecided claim's cause: how wide its parts' intervals are for the seeds run."""
+    measurement = claim.compute(results)
+    halves = []
+    for part_ in measurement.parts:
+        _, low, high = interval(part_.values)
+        halves.append((high - low) / 2)
+    seeds = len(measurement.parts[0].values)
+    return (f"The seeds disagree: over {seeds} seeds the parts' 95 % intervals are +-{min(halves):.3g} to "
+            f"+-{max(halves):.3g} wide (per part: ours and interval in the reason), too wide to fall on one side "
+            "of the paper's bound or band.")
+
+
+def measured_causes(claims: pd.DataFrame, known: Sequence[Claim], causes: Mapping[str, Cause], results: Results,
+                    parameters: dict) -> tuple[list[str], list[list[str]]]:
+    """One row per claim of the ledger ``claims`` not reproduced (nor left unattempted): its verdict and cause.
+
+    An undecided claim's cause starts with its seeds' spread; the stage's decomposition in ``causes``, when it
+    has one, follows.  A claim with neither says so rather than get a guessed cause.
+    """
+    by_id = {claim.claim_id: claim for claim in known}
+    rows = []
+    for row in claims.itertuples(index=False):
+        if row.verdict in ("reproduced", "not_attempted"):
+            continue
+        parts = [seed_spread(by_id[row.claim_id], results)] if row.verdict == "inconclusive" else []
+        if row.claim_id in causes:
+            try:
+                parts.append(causes[row.claim_id](results, parameters))
+            except NotMeasured as missing:
+                parts.append(f"Not measured: {missing}.")
+        cause = " ".join(parts) or "No decomposition measured for this claim."
+        rows.append([row.claim_id, row.verdict.replace("_", " "), cause])
+    return ["claim", "verdict", "measured cause"], rows
