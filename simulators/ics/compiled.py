@@ -112,7 +112,7 @@ GLOBAL_DTYPE = np.dtype(
     [
         # run state
         ("sequence", I8), ("events", I8), ("finished_jobs", I8), ("sent", I8), ("arrived", I8), ("consumed", I8),
-        ("heap_n", I8), ("free_head", I8), ("queue_head", I8), ("queue_tail", I8), ("gang_row", I8),
+        ("heap_n", I8), ("free_head", I8), ("queue_head", I8), ("queue_tail", I8), ("gang_row", I8), ("updating", I8),
         ("decision_stamp", I8), ("done", I8), ("error", I8), ("err_a", I8), ("err_b", I8), ("err_c", I8),
         ("now", F8),
         # run parameters
@@ -973,6 +973,9 @@ def _start_job(s, j, t):
     g = s.g[0]
     job = s.jobs[j]
     job.start = t
+    if g.time_sharing != 0 and g.updating == 0:  # the next tick of the once-a-second clock
+        g.updating = 1
+        _push(s, (np.floor(t / g.update_period) + 1.0) * g.update_period, EV_TS_UPDATE, 0, 0)
     first = job.first_process
     size = job.n_ranks
     needed = _peers(s, j, 0)
@@ -1086,7 +1089,13 @@ def _starvation_update(s, t):
             best = _highest_priority(s, n, False)
             if s.procs[best].level > s.procs[node.running].level:
                 _preempt(s, n, t)
-    _push(s, t + g.update_period, EV_TS_UPDATE, 0, 0)
+    g.updating = 0
+    for n in range(g.n_nodes):
+        if s.nodes[n].n_members > 0:
+            g.updating = 1
+            break
+    if g.updating != 0:
+        _push(s, t + g.update_period, EV_TS_UPDATE, 0, 0)
 
 
 # --- the loop -----------------------------------------------------------------------
@@ -1100,8 +1109,6 @@ def _begin(s):
         _push(s, s.jobs[j].submit, EV_ARRIVAL, j, 0)
     if g.gang_timer != 0:
         _push(s, g.gang_quantum, EV_TIMER, 0, 0)
-    if g.time_sharing != 0:
-        _push(s, g.update_period, EV_TS_UPDATE, 0, 0)
 
 
 @entry_point

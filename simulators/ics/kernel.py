@@ -90,6 +90,8 @@ class Kernel:
         self.messages_sent = 0
         self.messages_arrived = 0
         self.messages_consumed = 0
+        self.updating = False
+        """A starvation update is pending (they run while any process is resident, so a stuck run still ends)."""
 
     # --- event heap -------------------------------------------------------------------
 
@@ -102,8 +104,6 @@ class Kernel:
         for job in self.jobs:
             self.push(job.submit, ARRIVAL, job)
         self.scheme.start(self)
-        if self.scheme.time_sharing:
-            self.push(UPDATE_PERIOD, TS_UPDATE, None)
         heap = self.heap
         pop = heapq.heappop
         total = len(self.jobs)
@@ -222,7 +222,9 @@ class Kernel:
                     raised = True
             if raised and node.running is not None and highest_priority(node.ready).level > node.running.level:
                 self.preempt(node, t)
-        self.push(t + UPDATE_PERIOD, TS_UPDATE, None)
+        self.updating = any(node.processes for node in self.nodes)
+        if self.updating:
+            self.push(t + UPDATE_PERIOD, TS_UPDATE, None)
 
     def dispatch(self, node: Node, t: float, previous: Process | None) -> None:
         """Give the (settled, free) CPU to the process the scheme picks, or idle."""
@@ -495,6 +497,9 @@ class Kernel:
             raise InvariantError(f"job {job.job_id} placed on {placement}, needs {job.size} distinct nodes")
         job.start = t
         job.nodes = list(placement)
+        if self.scheme.time_sharing and not self.updating:  # the next tick of the once-a-second clock
+            self.updating = True
+            self.push((math.floor(t / UPDATE_PERIOD) + 1) * UPDATE_PERIOD, TS_UPDATE, None)
         job.processes = [Process(job, rank, self.nodes[index]) for rank, index in enumerate(placement)]
         for process in job.processes:
             node = process.node
