@@ -23,10 +23,12 @@ import pandas as pd
 from pipeline.base import SchedlabTask, read_json, write_json
 from reports.bandwidth import write_bandwidth_report
 from simulators.bandwidth import workload as workloads
-from simulators.bandwidth.experiments import LIMITS, PROFILES, SWEPT, WORKLOADS, Profile, points
+from simulators.bandwidth.experiments import (
+    LIMITS, PAPER_PASS_ORDER, PROFILES, SWEPT, VARIANT_PASS_ORDER, WORKLOADS, Profile, points,
+)
 from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD, STRATEGIES
 from simulators.bandwidth.sharing import PROCESSING_SHARE
-from simulators.bandwidth.simulate import MAX_WAITING, Point, simulate
+from simulators.bandwidth.simulate import PASS_ORDERS, SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, simulate
 from simulators.multicluster.topology import STAR_LINK_MBPS, star_4x100
 
 logger = logging.getLogger("luigi-interface")
@@ -41,6 +43,7 @@ class BandwidthPoint(SchedlabTask):
     information = luigi.FloatParameter(default=1.0)
     jobs_per_cluster = luigi.IntParameter()
     seed = luigi.IntParameter(default=1)
+    pass_order = luigi.ChoiceParameter(choices=PASS_ORDERS, default=PASS_ORDERS[0])
     code_modules = ("simulators.bandwidth.simulate",)
 
     @classmethod
@@ -48,7 +51,8 @@ class BandwidthPoint(SchedlabTask):
         return cls(**dataclasses.asdict(point))
 
     def run(self):
-        point = Point(self.workload, self.strategy, self.ppbw, self.information, self.jobs_per_cluster, self.seed)
+        point = Point(self.workload, self.strategy, self.ppbw, self.information, self.jobs_per_cluster, self.seed,
+                      self.pass_order)
         run, metrics = simulate(point)
         with self.writing_output() as directory:
             run.schedule.to_parquet(directory / "schedule.parquet", index=False)
@@ -75,8 +79,12 @@ def workload_recipes() -> dict[str, str]:
         "B": "the synthetic jobs on Lublin-Feitelson arrival times (daily cycle) placed at the synthetic stream's "
              "offered load",
         "C": f"the realistic jobs of {workloads.SMALL_JOB} or more processors at the arrival times they have in the "
-             "realistic stream (arrivals kept, not rescaled: the offered load falls with the removed jobs)",
+             "realistic stream (the paper's reading of 'removing' the small jobs: arrivals kept, the offered load "
+             "falls with the removed work)",
         "D": "C's jobs on Poisson arrivals with C's mean gap",
+        "C_load": "named variant of C: the same jobs, their arrival times compressed so that each cluster offers the "
+                  "load of its realistic stream (same seed, same number of jobs)",
+        "D_load": "named variant of D: C_load's jobs on Poisson arrivals with C_load's mean gap",
     }
 
 
@@ -96,17 +104,20 @@ def report_parameters(profile_name: str, profile: Profile) -> dict:
         "paper_jobs_per_cluster": PROFILES["paper"].jobs_per_cluster,
         "system": {"clusters": len(topology.capacities), "nodes_per_cluster": [int(c) for c in topology.capacities],
                    "link_mbps": STAR_LINK_MBPS, "processing_share": PROCESSING_SHARE,
-                   "max_waiting": MAX_WAITING},
+                   "saturation": {"share": SATURATION_SHARE, "floor": SATURATION_FLOOR, "cap": SATURATION_CAP}},
         "strategies": {"labels": LABELS, "swept": list(SWEPT), "limits": list(LIMITS),
                        "lslt_threshold": LSLT_THRESHOLD, "chunk_share": CHUNK_SHARE},
+        "pass_order": {"default": PAPER_PASS_ORDER, "variant": VARIANT_PASS_ORDER},
         "ppbw_range": list(workloads.PPBW_RANGE),
         "workloads": described,
     }
 
 
 def result_tables(summaries) -> dict[str, pd.DataFrame]:
-    """``runs`` (one row per run: the point and its metrics; ``ppbw_mixed`` where each job draws its
-    PPBW) and ``queue_depth`` (Migration Only's mean waiting jobs by hour, per workload and seed)."""
+    """``runs`` (one row per run in the paper's pass order: the point and its metrics; ``ppbw_mixed``
+    where each job draws its PPBW), ``pass_order_runs`` (the same for the runs in the per-job
+    variant order) and ``queue_depth`` (Migration Only's mean waiting jobs by hour, per workload
+    and seed)."""
     rows, depths = [], []
     for summary in summaries:
         point = summary["point"]
@@ -116,7 +127,10 @@ def result_tables(summaries) -> dict[str, pd.DataFrame]:
                        for hour, depth in enumerate(summary["queue_by_hour"])]
     runs = pd.DataFrame(rows).astype({"ppbw": float})
     runs = runs.sort_values(["workload", "strategy", "ppbw_mixed", "ppbw", "information", "seed"]).reset_index(drop=True)
-    return {"runs": runs, "queue_depth": pd.DataFrame(depths)}
+    in_order = runs.pass_order == PAPER_PASS_ORDER
+    return {"runs": runs[in_order].drop(columns="pass_order").reset_index(drop=True),
+            "pass_order_runs": runs[~in_order].drop(columns="pass_order").reset_index(drop=True),
+            "queue_depth": pd.DataFrame(depths)}
 
 
 class BandwidthReport(SchedlabTask):

@@ -42,7 +42,7 @@ import pandas as pd
 from reports.ledger import Claim, Measurement, NotMeasured, Results, paired, part, per_seed, single, slopes
 
 REALISTIC, SYNTHETIC = "realistic", "synthetic"
-SHORT = {REALISTIC: "R", SYNTHETIC: "S", "A": "A", "B": "B", "C": "C", "D": "D"}
+SHORT = {REALISTIC: "R", SYNTHETIC: "S", "A": "A", "B": "B", "C": "C", "D": "D", "C_load": "C-load", "D_load": "D-load"}
 """The paper's one-letter workload names (Table 2)."""
 NOT_WORSE_MARGIN = 0.01
 """Share of Migration Only's turnaround by which a weak inequality may be off and still hold."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from simulators.bandwidth.demand import cut_edges, grid_shape, link_demands, rectangular_sizes
-from simulators.bandwidth.placement import COALLOCATED, cluster_subsets, ics
+from simulators.bandwidth.placement import COALLOCATED, LOCAL, MIGRATED, cluster_subsets, ics
 from simulators.bandwidth.sharing import reference_fractions
 from simulators.bandwidth.simulate import run_workload
 from simulators.bandwidth.workload import Workload, make_workload
@@ -188,3 +189,25 @@ def test_runs_are_deterministic():
     first = run_workload(make_workload("synthetic", 200, seed=5), "lslt_cs").schedule
     second = run_workload(make_workload("synthetic", 200, seed=5), "lslt_cs").schedule
     assert first.equals(second)
+
+
+def test_the_paper_pass_order_places_whole_jobs_before_coallocating():
+    # Three 10-node clusters; at t=0 P (home c0, 16 nodes, 4x4) is queued ahead of Q (home c1) and R
+    # (home c2), 9 nodes (3x3) each, all with PPBW 0.
+    # Per job: P co-allocated first (10 on c0, 6 on c1); Q then finds 4 idle at home and migrates to c2;
+    # R finds 1 at home, 4 on c1: waits until Q ends at 100, runs 100-200.
+    # Whole jobs first: Q and R start at home at 0; P (needs 16, 12 idle) waits until they end at 100.
+    workload = hand_workload([0, 0, 0], [0, 1, 2], [16, 9, 9], [1000, 100, 100], [0, 0, 0], [0.5, 0.5, 0.5])
+    per_job = run_workload(workload, "first_fit", tiny_topology(), pass_order="per_job").schedule
+    whole_first = run_workload(workload, "first_fit", tiny_topology(), pass_order="whole_first").schedule
+    assert per_job["start"].tolist() == [0, 0, 100]
+    assert per_job["kind"].tolist() == [COALLOCATED, MIGRATED, LOCAL]
+    assert whole_first["start"].tolist() == [100, 0, 0]
+    assert whole_first["kind"].tolist() == [COALLOCATED, LOCAL, LOCAL]
+
+
+@pytest.mark.parametrize("strategy", ["migration_only", "no_share"])
+def test_pass_order_does_not_matter_where_nothing_is_coallocated(strategy):
+    workload = make_workload("realistic", 400, seed=3)
+    runs = [run_workload(workload, strategy, pass_order=order).schedule for order in ("per_job", "whole_first")]
+    pd.testing.assert_frame_equal(*runs)

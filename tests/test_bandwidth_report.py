@@ -13,7 +13,7 @@ from pipeline import settings
 from pipeline.base import read_json
 from pipeline.bandwidth import BandwidthPoint, report_parameters, result_tables
 from reports.bandwidth import write_bandwidth_report
-from simulators.bandwidth.experiments import Profile, points
+from simulators.bandwidth.experiments import WORKLOADS, Profile, points
 from simulators.bandwidth.simulate import Point, simulate
 
 TINY = Profile(jobs_per_cluster=300, ppbws=(20.0, 300.0), information=(0.0, 0.5, 1.0), seeds=(1, 2))
@@ -39,8 +39,8 @@ def test_report_has_every_figure_and_table(tmp_path, tiny):
     for number in range(5, 14):
         stems = [p.stem for p in tmp_path.glob(f"fig{number:02d}_*.png")]
         assert len(stems) == 1 and (tmp_path / f"{stems[0]}.svg").exists(), number
-    for stem in ("table1_improvement", "table2_workloads", "headline", "workloads", "ppbw_sweeps", "runs",
-                 "queue_depth", "claims"):
+    for stem in ("table1_improvement", "table2_workloads", "headline", "pass_order", "workloads", "ppbw_sweeps",
+                 "runs", "pass_order_runs", "queue_depth", "claims"):
         for suffix in ("csv", "md", "tex"):
             assert (tmp_path / f"{stem}.{suffix}").exists()
     index = (tmp_path / "index.md").read_text()
@@ -49,8 +49,12 @@ def test_report_has_every_figure_and_table(tmp_path, tiny):
     assert table1.loc[table1.strategy == "LSLT+CS", "S paper"].item() == "22 %"
     assert " [" in table1.loc[table1.strategy == "ICS", "S ours"].item()
     sweeps = pd.read_csv(tmp_path / "ppbw_sweeps.csv")
-    assert (sweeps.seeds == 2).all() and len(sweeps[(sweeps.strategy == "ICS")]) == 6 * len(TINY.ppbws)
+    assert (sweeps.seeds == 2).all() and len(sweeps[(sweeps.strategy == "ICS")]) == len(WORKLOADS) * len(TINY.ppbws)
     assert "every point on 2 seed(s) (1, 2)" in index
+    # both pass orders for every co-allocating strategy on R and S, the paper's named as such
+    orders = pd.read_csv(tmp_path / "pass_order.csv")
+    assert len(orders) == 2 * 5 and "whole_first (paper)" in orders.columns
+    assert "Pass order 'whole_first'" in index and "'per_job'" in index
     # two seeds decide nothing: every claim is inconclusive (or not attempted), never a verdict from means
     claims = pd.read_csv(tmp_path / "claims.csv")
     assert set(claims.verdict) <= {"inconclusive", "not_attempted"} and (claims.seeds <= 2).all()

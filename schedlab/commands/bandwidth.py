@@ -21,7 +21,9 @@ def register(subparsers) -> None:
             "experiment grid and report: luigi --module pipeline.bandwidth BandwidthReport --profile quick."
         ),
     )
-    parser.add_argument("--workload", choices=WORKLOADS, default="synthetic")
+    parser.add_argument("--workload", choices=WORKLOADS, default="synthetic",
+                        help="the paper's workloads; C_load and D_load are C and D with the realistic stream's "
+                             "offered load kept (default: synthetic)")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="ics")
     parser.add_argument("--ppbw", type=float, default=None,
                         help="Mb/s per processor for every job (default: each job draws U[0, 300])")
@@ -29,6 +31,9 @@ def register(subparsers) -> None:
                         help="share of jobs exposing PPBW and rho to ICS (default: 1)")
     parser.add_argument("--jobs-per-cluster", type=int, default=2000, help="(default: 2000; the paper: 400000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pass-order", choices=("whole_first", "per_job"), default="whole_first",
+                        help="whole_first (the paper's): place every waiting job that fits whole before "
+                             "co-allocating any; per_job: local, migration, co-allocation job by job")
     parser.set_defaults(handler=run)
 
 
@@ -37,7 +42,8 @@ def run(args) -> int:
 
     if args.jobs_per_cluster < 2:
         raise SchedlabError("--jobs-per-cluster must be at least 2")
-    point = Point(args.workload, args.strategy, args.ppbw, args.information, args.jobs_per_cluster, args.seed)
+    point = Point(args.workload, args.strategy, args.ppbw, args.information, args.jobs_per_cluster, args.seed,
+                  args.pass_order)
     began = time.perf_counter()
     try:
         _, summary = simulate(point)
@@ -45,7 +51,8 @@ def run(args) -> int:
         raise SchedlabError(str(error)) from None
     elapsed = time.perf_counter() - began
     print(f"{point.workload} workload, {point.strategy}, PPBW {'U[0, 300]' if point.ppbw is None else point.ppbw} Mb/s, "
-          f"information {point.information:g}, {point.jobs_per_cluster:,} jobs per cluster, seed {point.seed}")
+          f"information {point.information:g}, {point.jobs_per_cluster:,} jobs per cluster, seed {point.seed}, "
+          f"pass order {point.pass_order}")
     for key, value in summary.items():
         print(f"  {key.replace('_', ' ')}: {value:.4g}" if isinstance(value, float) else f"  {key}: {value}")
     print(f"{summary['jobs']:,} jobs in {elapsed:.2f} s", file=sys.stderr)

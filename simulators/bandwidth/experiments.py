@@ -9,6 +9,10 @@
 - Information availability (Figs. 7, 8): ICS with PPBW ~ U[0, 300] and a share of jobs
   exposing (PPBW, rho).
 - Queue depth by hour of day (Fig. 9): read from the Migration Only runs.
+- Named variants, reported beside the paper's reading and judged by no claim: C and D with
+  the realistic stream's offered load kept (``C_load``, ``D_load``, limits and ICS as for
+  the modified workloads), and the per-job pass order (every co-allocating strategy at
+  mixed PPBW on the realistic and synthetic workloads).
 
 ``paper`` runs 400,000 jobs per cluster as the paper did, one seed (the paper's large runs
 are its convergence argument; it reports no repeats).  ``quick`` runs a few thousand jobs
@@ -32,8 +36,10 @@ from simulators.bandwidth.simulate import Point
 SWEPT = ("first_fit", "lslt", "lslt_cs", "ics")
 LIMITS = ("zero_comm", "migration_only", "no_share")
 MODIFIED = ("A", "B", "C", "D")
-WORKLOADS = ("realistic", "synthetic", *MODIFIED)
-"""Every workload the paper's orderings cover, in report order."""
+LOAD_KEPT = ("C_load", "D_load")
+WORKLOADS = ("realistic", "synthetic", *MODIFIED, *LOAD_KEPT)
+"""Every workload run, in report order (the paper's orderings cover all but the load-kept variants)."""
+PAPER_PASS_ORDER, VARIANT_PASS_ORDER = "whole_first", "per_job"
 
 
 @dataclass(frozen=True)
@@ -56,8 +62,8 @@ def points(profile: Profile) -> list[Point]:
     """Every run of a profile, each once per seed."""
     chosen = []
     for seed in profile.seeds:
-        def point(workload, strategy, ppbw, information=1.0):
-            return Point(workload, strategy, ppbw, information, profile.jobs_per_cluster, seed)
+        def point(workload, strategy, ppbw, information=1.0, pass_order=PAPER_PASS_ORDER):
+            return Point(workload, strategy, ppbw, information, profile.jobs_per_cluster, seed, pass_order)
 
         for workload in WORKLOADS:
             swept = SWEPT if workload in ("realistic", "synthetic") else ("ics",)
@@ -65,10 +71,12 @@ def points(profile: Profile) -> list[Point]:
             chosen += [point(workload, strategy, ppbw) for strategy in swept for ppbw in profile.ppbws]
             if workload in ("realistic", "synthetic"):
                 chosen += [point(workload, "ics", None, share) for share in profile.information if share != 1.0]
+                chosen += [point(workload, strategy, None, pass_order=VARIANT_PASS_ORDER)
+                           for strategy in (*SWEPT, "zero_comm")]
     return chosen
 
 
 def ordering_points(profile: Profile) -> list[Point]:
     """The runs the ordering check reads (``results.orderings``): the limits and the ICS sweep."""
-    return [point for point in points(profile)
-            if point.strategy in LIMITS or (point.strategy == "ics" and point.ppbw is not None)]
+    return [point for point in points(profile) if point.pass_order == PAPER_PASS_ORDER
+            and (point.strategy in LIMITS or (point.strategy == "ics" and point.ppbw is not None))]

@@ -4,7 +4,11 @@ Jones et al., ICPADS 2006, Sec. 4: each cluster has its own arrival stream; wait
 are considered first-come-first-served, and the scan starts every job that fits
 (FPFS: a job that fits may pass one that does not; nothing is reserved).  We keep the
 four streams in one queue in arrival order (simultaneous arrivals: lower cluster first)
-and scan it after every timestamp's events: ends first, then arrivals.
+and scan it after every timestamp's events: ends first, then arrivals.  In the paper's
+order (``whole_first``, Sec. 4.2 on ICS: co-allocation considers "the remaining jobs" once
+local execution and migration have placed as many as they can) one scan places whole jobs
+only and a second co-allocates what is left; the per-job order is a single scan that tries
+local, migration and co-allocation on each job before the next.
 
 Why not ``simulators.multicluster.MulticlusterSimulation``: the paper's size (4 x 400,000
 jobs, several strategies, a sweep) needs a compiled loop.  The run still goes through the
@@ -126,7 +130,8 @@ def _queue_area(t0, t1, waiting, area, observed):
 
 @njit(cache=True)
 def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capacities, link_capacity,
-               strategy, lslt_threshold, chunk_share, subsets, subset_sizes, max_coallocated, max_waiting):
+               strategy, lslt_threshold, chunk_share, subsets, subset_sizes, max_coallocated, max_waiting,
+               whole_first):
     n_jobs, n_clusters = len(submit), len(capacities)
     start = np.full(n_jobs, np.nan)
     end = np.full(n_jobs, np.nan)
@@ -222,50 +227,55 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
             scan_from = 0 if freed else first_new
             if scan_from == 0:
                 smallest_waiting[:] = NO_JOB
-            kept = scan_from
             total_idle = idle.sum()
-            for position in range(scan_from, waiting):
-                job = queue[position]
-                placement_kind, k = 0, 0
-                if nodes[job] <= total_idle:  # cheap test first: most waiting jobs fit nowhere
-                    placement_kind, k = place(strategy, home[job], nodes[job], columns[job], ppbw[job], rho[job],
-                                              exposed[job], idle, load, link_capacity, lslt_threshold,
-                                              chunk_share, subsets, subset_sizes, order, pieces)
-                if placement_kind == 0:
-                    queue[kept] = job
-                    kept += 1
-                    smallest_waiting[home[job]] = min(smallest_waiting[home[job]], nodes[job])
-                    continue
-                start[job] = now
-                kind[job] = placement_kind
-                for i in range(k):
-                    layout[job, i] = order[i]
-                    idle[order[i]] -= pieces[i]
-                    allocation[job, order[i]] += pieces[i]
-                    if idle[order[i]] < 0:
-                        raise RuntimeError("a cluster has fewer than zero idle nodes")
-                total_idle -= nodes[job]
-                planned_end[job] = now + base_time[job]
-                if placement_kind == COALLOCATED and sharing:
-                    if coallocated == max_coallocated:
-                        raise RuntimeError("more co-allocated jobs running than slots")
-                    link_demands(nodes[job], columns[job], ppbw[job], rho[job], order[:k], pieces[:k], demand)
-                    slot = coallocated
-                    coallocated += 1
-                    slot_job[slot] = job
-                    slot_demand[slot, :] = demand
-                    slot_fraction[slot] = 1.0
-                    slot_work[slot] = 1.0
-                    slot_since[slot] = now
-                    slot_of[job] = slot
-                    load += demand
-                    reshare = True
-                heap_time, heap_sequence, heap_job, heap_version, heap_size = _push(
-                    heap_time, heap_sequence, heap_job, heap_version, heap_size, planned_end[job], pushes, job,
-                    version[job],
-                )
-                pushes += 1
-            waiting = kept
+            # The paper's order places every waiting job that fits whole (local or migrated)
+            # before it co-allocates any; the per-job order tries all three on each job in turn.
+            scans = 2 if whole_first and strategy != NO_SHARE and strategy != MIGRATION_ONLY else 1
+            for scan in range(scans):
+                scan_strategy = MIGRATION_ONLY if scan == 0 and scans == 2 else strategy
+                kept = scan_from
+                for position in range(scan_from, waiting):
+                    job = queue[position]
+                    placement_kind, k = 0, 0
+                    if nodes[job] <= total_idle:  # cheap test first: most waiting jobs fit nowhere
+                        placement_kind, k = place(scan_strategy, home[job], nodes[job], columns[job], ppbw[job],
+                                                  rho[job], exposed[job], idle, load, link_capacity,
+                                                  lslt_threshold, chunk_share, subsets, subset_sizes, order, pieces)
+                    if placement_kind == 0:
+                        queue[kept] = job
+                        kept += 1
+                        smallest_waiting[home[job]] = min(smallest_waiting[home[job]], nodes[job])
+                        continue
+                    start[job] = now
+                    kind[job] = placement_kind
+                    for i in range(k):
+                        layout[job, i] = order[i]
+                        idle[order[i]] -= pieces[i]
+                        allocation[job, order[i]] += pieces[i]
+                        if idle[order[i]] < 0:
+                            raise RuntimeError("a cluster has fewer than zero idle nodes")
+                    total_idle -= nodes[job]
+                    planned_end[job] = now + base_time[job]
+                    if placement_kind == COALLOCATED and sharing:
+                        if coallocated == max_coallocated:
+                            raise RuntimeError("more co-allocated jobs running than slots")
+                        link_demands(nodes[job], columns[job], ppbw[job], rho[job], order[:k], pieces[:k], demand)
+                        slot = coallocated
+                        coallocated += 1
+                        slot_job[slot] = job
+                        slot_demand[slot, :] = demand
+                        slot_fraction[slot] = 1.0
+                        slot_work[slot] = 1.0
+                        slot_since[slot] = now
+                        slot_of[job] = slot
+                        load += demand
+                        reshare = True
+                    heap_time, heap_sequence, heap_job, heap_version, heap_size = _push(
+                        heap_time, heap_sequence, heap_job, heap_version, heap_size, planned_end[job], pushes, job,
+                        version[job],
+                    )
+                    pushes += 1
+                waiting = kept
 
         # re-share the links and move the ends that change
         if reshare and coallocated > 0:

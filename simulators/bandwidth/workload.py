@@ -12,10 +12,14 @@ Jones et al., ICPADS 2006, Sec. 5 (workloads).  Every cluster gets its own strea
 - the paper's modified workloads: ``A`` realistic with Poisson arrivals; ``B`` synthetic
   sizes and runtimes with realistic arrival times (the model's arrival process, daily
   cycle included, placed at the synthetic stream's offered load); ``C`` realistic without
-  the jobs of fewer than 10 processors, the others keeping their arrival times (so the
-  offered load falls); ``D`` C with Poisson arrivals.  Poisson arrivals in A and D keep the mean gap of
-  the arrivals they replace.  Realistic arrival times start at Monday 00:00 (hour 0 is
-  midnight for Fig. 9).
+  the jobs of fewer than 10 processors; ``D`` C with Poisson arrivals.  Poisson arrivals
+  in A and D keep the mean gap of the arrivals they replace.  Realistic arrival times
+  start at Monday 00:00 (hour 0 is midnight for Fig. 9).
+- C and D in two readings.  The paper (Sec. 5.3) "removes" the small jobs from the
+  realistic stream and says nothing of arrival times, so ``C`` and ``D`` keep the arrival
+  times of the jobs left (the offered load falls with the removed work); the named
+  variants ``C_load`` and ``D_load`` instead compress the kept jobs' arrival times so
+  their offered load equals the realistic stream's they came from.
 
 Sizes are then made rectangular (``simulators.bandwidth.demand``).  Every job draws
 ``rho ~ U[0, 1]``, ``PPBW`` (one value for the run, or ``U[0, 300]`` Mb/s when ``ppbw`` is
@@ -45,7 +49,10 @@ SMALL_JOB = 10
 """Workloads C and D drop the jobs asking for fewer processors than this."""
 OVERSAMPLING = 6
 """Jobs generated per job kept in C and D: about a quarter of the model's jobs on 100 processors have 10+."""
-WORKLOADS = ("synthetic", "realistic", "A", "B", "C", "D")
+WORKLOADS = ("synthetic", "realistic", "A", "B", "C", "D", "C_load", "D_load")
+SMALL_JOBS_REMOVED = ("C", "D", "C_load", "D_load")
+POISSON_ARRIVALS = ("A", "D", "D_load")
+LOAD_KEPT = ("C_load", "D_load")
 
 
 @dataclass(frozen=True)
@@ -75,24 +82,37 @@ def _poisson_submits(rng: np.random.Generator, n: int, mean_gap: float) -> np.nd
     return np.cumsum(rng.exponential(mean_gap, n))
 
 
-def _realistic_jobs(n: int, procs: int, seed: int, drop_small: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _realistic_jobs(n: int, procs: int, seed: int, drop_small: bool,
+                    keep_load: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(submit, size, runtime) of ``n`` Lublin-Feitelson jobs at ``REALISTIC_LOAD``.
 
     Without the small jobs (C, D), the first ``n`` jobs of 10+ processors of a longer
-    sample, at their own arrival times: the paper "removes" the small jobs, so the offered
-    load falls with them (to about 0.73 from 0.9).
+    sample: at their own arrival times (the offered load falls with the removed jobs), or,
+    with ``keep_load``, at those times compressed towards the first so that the jobs left
+    offer the load of the realistic stream they stand in for (same seed, same length).
     """
-    generated = OVERSAMPLING * n if drop_small else n
-    jobs = lublin_feitelson_jobs(generated, procs, seed, target_utilization=REALISTIC_LOAD)
-    submit = jobs["submit_time"].to_numpy(dtype=np.float64)
-    size = jobs["allocated_procs"].to_numpy(dtype=np.int64)
-    runtime = jobs["run_time"].to_numpy(dtype=np.float64)
+    def sample(count):
+        jobs = lublin_feitelson_jobs(count, procs, seed, target_utilization=REALISTIC_LOAD)
+        return (jobs["submit_time"].to_numpy(dtype=np.float64), jobs["allocated_procs"].to_numpy(dtype=np.int64),
+                jobs["run_time"].to_numpy(dtype=np.float64))
+
     if not drop_small:
-        return submit, size, runtime
+        return sample(n)
+    submit, size, runtime = sample(OVERSAMPLING * n)
     kept = np.flatnonzero(size >= SMALL_JOB)
     if len(kept) < n:
-        raise ValueError(f"only {len(kept)} of {generated} realistic jobs have {SMALL_JOB}+ processors")
-    return submit[kept[:n]], size[kept[:n]], runtime[kept[:n]]
+        raise ValueError(f"only {len(kept)} of {OVERSAMPLING * n} realistic jobs have {SMALL_JOB}+ processors")
+    submit, size, runtime = submit[kept[:n]], size[kept[:n]], runtime[kept[:n]]
+    if keep_load:
+        squeeze = _offered_load(submit, size, runtime, procs) / _offered_load(*sample(n), procs)
+        submit = submit[0] + (submit - submit[0]) * squeeze
+    return submit, size, runtime
+
+
+def _offered_load(submit, size, runtime, procs: int) -> float:
+    """Node-seconds the jobs hold once made rectangular, per node-second from the first to the last arrival."""
+    nodes, _ = rectangular_sizes(np.minimum(size, procs))
+    return float(np.sum(nodes * runtime)) / (procs * float(submit[-1] - submit[0]))
 
 
 def _realistic_arrivals(rng, size, runtime, procs: int, load: float) -> np.ndarray:
@@ -113,8 +133,9 @@ def _cluster_stream(kind: str, n: int, procs: int, streams) -> tuple[np.ndarray,
             return _poisson_submits(streams["arrivals"], n, SYNTHETIC_MEAN_GAP), size, runtime
         load = float(np.sum(size * runtime)) / (procs * SYNTHETIC_MEAN_GAP * n)
         return _realistic_arrivals(streams["arrivals"], size, runtime, procs, load), size, runtime
-    submit, size, runtime = _realistic_jobs(n, procs, model_seed, drop_small=kind in ("C", "D"))
-    if kind in ("A", "D"):
+    submit, size, runtime = _realistic_jobs(n, procs, model_seed, drop_small=kind in SMALL_JOBS_REMOVED,
+                                            keep_load=kind in LOAD_KEPT)
+    if kind in POISSON_ARRIVALS:
         submit = _poisson_submits(streams["arrivals"], n, (submit[-1] - submit[0]) / max(n - 1, 1))
     return submit, size, runtime
 
