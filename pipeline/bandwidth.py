@@ -3,8 +3,10 @@
     BandwidthPoint(workload, strategy, ppbw, information, jobs_per_cluster, seed) --+--> BandwidthReport(profile)
 
 ``BandwidthPoint`` runs one simulation, one seed (``simulators.bandwidth.simulate``), and writes
-``schedule.parquet`` (one row per job) and ``summary.json`` (the point, its metrics and
-the mean queue depth by hour of day).  ``BandwidthReport(profile="quick"|"paper")``
+``summary.json`` (the point, its metrics and the mean queue depth by hour of day), and with
+``--schedule`` also ``schedule.parquet`` (one row per job).  No figure or table reads per-job
+data, so the report's points leave it out: at the paper's 400,000 jobs per cluster it would be
+tens of megabytes per point.  ``BandwidthReport(profile="quick"|"paper")``
 requires every point of the profile on each of its seeds (``simulators.bandwidth.experiments``)
 and hands ``reports.bandwidth`` what it shows, as data: the result tables (``runs``: one row
 per run and seed; ``queue_depth``: Migration Only's queue by hour, per seed) and the
@@ -44,18 +46,20 @@ class BandwidthPoint(SchedlabTask):
     jobs_per_cluster = luigi.IntParameter()
     seed = luigi.IntParameter(default=1)
     pass_order = luigi.ChoiceParameter(choices=PASS_ORDERS, default=PASS_ORDERS[0])
+    schedule = luigi.BoolParameter(default=False, description="also write schedule.parquet, one row per job")
     code_modules = ("simulators.bandwidth.simulate",)
 
     @classmethod
-    def of(cls, point: Point) -> BandwidthPoint:
-        return cls(**dataclasses.asdict(point))
+    def of(cls, point: Point, schedule: bool = False) -> BandwidthPoint:
+        return cls(**dataclasses.asdict(point), schedule=schedule)
 
     def run(self):
         point = Point(self.workload, self.strategy, self.ppbw, self.information, self.jobs_per_cluster, self.seed,
                       self.pass_order)
         run, metrics = simulate(point)
         with self.writing_output() as directory:
-            run.schedule.to_parquet(directory / "schedule.parquet", index=False)
+            if self.schedule:
+                run.schedule.to_parquet(directory / "schedule.parquet", index=False)
             write_json(directory / "summary.json", {"point": dataclasses.asdict(point), "metrics": metrics,
                                                     "queue_by_hour": run.queue_by_hour.tolist()})
 

@@ -72,9 +72,11 @@ def test_report_is_byte_identical_from_one_run_to_the_next(tmp_path, tiny):
 
 def test_point_task_writes_schedule_and_summary(tmp_path):
     point = Point("synthetic", "ics", None, 0.5, 200, 2)
-    task = BandwidthPoint.of(point)
+    task, without = BandwidthPoint.of(point, schedule=True), BandwidthPoint.of(point)
     with settings.overridden(work_dir=str(tmp_path / "work")):
-        assert luigi.build([task], local_scheduler=True, workers=1, log_level="WARNING")
+        assert luigi.build([task, without], local_scheduler=True, workers=1, log_level="WARNING")
+        assert not without.output_file("schedule.parquet").exists()
+        assert read_json(without.output_file("summary.json")) == read_json(task.output_file("summary.json"))
         summary = read_json(task.output_file("summary.json"))
         schedule = pd.read_parquet(task.output_file("schedule.parquet"))
     assert summary["point"]["ppbw"] is None and len(schedule) == 800
