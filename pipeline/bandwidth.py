@@ -1,6 +1,6 @@
 """Luigi tasks of the bandwidth stage (co-allocation in multi-clusters, Jones et al. ICPADS 2006).
 
-    BandwidthPoint(workload, strategy, ppbw, information, jobs_per_cluster, seed) --+--> BandwidthReport(profile)
+    BandwidthPoint(workload, strategy, ppbw, information, jobs_per_cluster, seed, pass_order) --> BandwidthReport(profile)
 
 ``BandwidthPoint`` runs one simulation, one seed (``simulators.bandwidth.simulate``), and writes
 ``summary.json`` (the point, its metrics and the mean queue depth by hour of day), and with
@@ -28,9 +28,9 @@ from simulators.bandwidth import workload as workloads
 from simulators.bandwidth.experiments import (
     LIMITS, PAPER_PASS_ORDER, PROFILES, SWEPT, VARIANT_PASS_ORDER, WORKLOADS, Profile, points,
 )
-from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD, STRATEGIES
+from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD, PASS_ORDERS, STRATEGIES
 from simulators.bandwidth.sharing import PROCESSING_SHARE
-from simulators.bandwidth.simulate import PASS_ORDERS, SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, simulate
+from simulators.bandwidth.simulate import SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, simulate
 from simulators.multicluster.topology import STAR_LINK_MBPS, star_4x100
 
 logger = logging.getLogger("luigi-interface")

@@ -9,7 +9,7 @@ from schedlab.errors import SchedlabError
 
 
 def register(subparsers) -> None:
-    from simulators.bandwidth.placement import STRATEGIES
+    from simulators.bandwidth.placement import PASS_ORDERS, STRATEGIES
     from simulators.bandwidth.workload import WORKLOADS
 
     parser = subparsers.add_parser(
@@ -31,7 +31,7 @@ def register(subparsers) -> None:
                         help="share of jobs exposing PPBW and rho to ICS (default: 1)")
     parser.add_argument("--jobs-per-cluster", type=int, default=2000, help="(default: 2000; the paper: 400000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pass-order", choices=("whole_first", "per_job"), default="whole_first",
+    parser.add_argument("--pass-order", choices=PASS_ORDERS, default=PASS_ORDERS[0],
                         help="whole_first (the paper's): place every waiting job that fits whole before "
                              "co-allocating any; per_job: local, migration, co-allocation job by job")
     parser.set_defaults(handler=run)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from simulators.bandwidth.placement import PASS_ORDERS
 from simulators.bandwidth.simulate import Point
 
 SWEPT = ("first_fit", "lslt", "lslt_cs", "ics")
@@ -39,7 +40,7 @@ MODIFIED = ("A", "B", "C", "D")
 LOAD_KEPT = ("C_load", "D_load")
 WORKLOADS = ("realistic", "synthetic", *MODIFIED, *LOAD_KEPT)
 """Every workload run, in report order (the paper's orderings cover all but the load-kept variants)."""
-PAPER_PASS_ORDER, VARIANT_PASS_ORDER = "whole_first", "per_job"
+PAPER_PASS_ORDER, VARIANT_PASS_ORDER = PASS_ORDERS
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,9 @@ CHUNK_SHARE = 0.85
 """Smallest share of the job on one cluster that LSLT+CS accepts (paper, Sec. 4)."""
 
 LOCAL, MIGRATED, COALLOCATED = 1, 2, 3
+PASS_ORDERS = ("whole_first", "per_job")
+"""How a scheduling pass visits the queue: the paper's (Sec. 4.2), every waiting job placed whole
+(steps 1-2) where it can before any is co-allocated (step 3); or job by job, steps 1-3 on each."""
 
 
 @njit(cache=True)

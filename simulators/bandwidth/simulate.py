@@ -18,14 +18,13 @@ import pandas as pd
 
 from simulators.bandwidth.kernel import run_kernel
 from simulators.bandwidth.placement import (
-    CHUNK_SHARE, COALLOCATED, LOCAL, LSLT_THRESHOLD, MIGRATED, STRATEGIES, ZERO_COMM, cluster_subsets,
+    CHUNK_SHARE, COALLOCATED, LOCAL, LSLT_THRESHOLD, MIGRATED, PASS_ORDERS, STRATEGIES, ZERO_COMM, cluster_subsets,
 )
 from simulators.bandwidth.workload import Workload, make_workload
 from simulators.core.invariants import InvariantError
 from simulators.multicluster.invariants import check_multicluster_run
 from simulators.multicluster.topology import STAR_LINK_MBPS, Topology, star_4x100
 
-PASS_ORDERS = ("whole_first", "per_job")
 MAX_COALLOCATED = 1024
 """Slots for running co-allocated jobs: more than 400 nodes can hold (every job has 2+)."""
 SATURATION_SHARE = 0.05
