@@ -64,12 +64,6 @@ class BandwidthPoint(SchedlabTask):
                                                     "queue_by_hour": run.queue_by_hour.tolist()})
 
 
-def offered_load(workload: workloads.Workload, total_nodes: int) -> float:
-    """Node-seconds the jobs hold (rectangular sizes, T_E0) per node-second between the first and last arrival."""
-    span = float(workload.submit.max() - workload.submit.min())
-    return float((workload.nodes * workload.base_time).sum()) / (total_nodes * span)
-
-
 def workload_recipes() -> dict[str, str]:
     """How each workload is built, from the constants ``simulators.bandwidth.workload`` uses."""
     low, high = workloads.SYNTHETIC_SIZES
@@ -99,8 +93,8 @@ def report_parameters(profile_name: str, profile: Profile) -> dict:
     recipes = workload_recipes()
     described = {}
     for name in WORKLOADS:
-        loads = [offered_load(workloads.make_workload(name, profile.jobs_per_cluster, seed), total_nodes)
-                 for seed in profile.seeds]
+        generated = [workloads.make_workload(name, profile.jobs_per_cluster, seed) for seed in profile.seeds]
+        loads = [workloads.offered_load(w.submit, w.nodes, w.base_time, total_nodes) for w in generated]
         described[name] = {"recipe": recipes[name], "offered_load_per_seed": loads,
                            "estimates": "none used: FPFS without reservations never reads a run-time estimate"}
     return {

@@ -104,15 +104,20 @@ def _realistic_jobs(n: int, procs: int, seed: int, drop_small: bool,
         raise ValueError(f"only {len(kept)} of {OVERSAMPLING * n} realistic jobs have {SMALL_JOB}+ processors")
     submit, size, runtime = submit[kept[:n]], size[kept[:n]], runtime[kept[:n]]
     if keep_load:
-        squeeze = _offered_load(submit, size, runtime, procs) / _offered_load(*sample(n), procs)
+        squeeze = _stream_load(submit, size, runtime, procs) / _stream_load(*sample(n), procs)
         submit = submit[0] + (submit - submit[0]) * squeeze
     return submit, size, runtime
 
 
-def _offered_load(submit, size, runtime, procs: int) -> float:
-    """Node-seconds the jobs hold once made rectangular, per node-second from the first to the last arrival."""
-    nodes, _ = rectangular_sizes(np.minimum(size, procs))
-    return float(np.sum(nodes * runtime)) / (procs * float(submit[-1] - submit[0]))
+def offered_load(submit, nodes, base_time, total_nodes: int) -> float:
+    """Node-seconds the jobs hold (their rectangular ``nodes`` for ``T_E0``) per node-second between the
+    first and the last arrival."""
+    return float(np.sum(nodes * base_time)) / (total_nodes * float(np.max(submit) - np.min(submit)))
+
+
+def _stream_load(submit, size, runtime, procs: int) -> float:
+    """``offered_load`` of one cluster's stream before its sizes are made rectangular."""
+    return offered_load(submit, rectangular_sizes(np.minimum(size, procs))[0], runtime, procs)
 
 
 def _realistic_arrivals(rng, size, runtime, procs: int, load: float) -> np.ndarray:
