@@ -135,6 +135,20 @@ def test_invariants_catch_an_over_committed_cluster():
         check(table, log)
 
 
+def test_invariants_name_the_over_committed_cluster_and_its_peak():
+    table, log = good_run()
+    log[1], log[3] = (0.0, 0, 1, 5), (5.0, 0, 1, -5)  # job 1 takes 5 of cluster 1's 4 nodes
+    with pytest.raises(InvariantError, match=r"cluster 1: 5 nodes in use at t=0.0 on 4 nodes"):
+        check(table, log, totals=(11, 8))
+
+
+def test_invariants_catch_a_release_at_a_time_other_than_the_end():
+    table, log = good_run()
+    log[5] = (8.0, 1, 0, -8)
+    with pytest.raises(InvariantError, match="released at a time other than the job's record: job\\(s\\) 2"):
+        check(table, log)
+
+
 def test_invariants_catch_a_job_short_of_nodes():
     table, log = good_run()
     with pytest.raises(InvariantError, match="differ from the request"):

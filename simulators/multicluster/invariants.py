@@ -35,29 +35,42 @@ def check_multicluster_run(*, capacities: np.ndarray, totals: np.ndarray, jobs: 
             _fail(what, job_id[bad])
 
     entries = pd.DataFrame(log, columns=["time", "job", "cluster", "delta"])
-    taken, given = entries[entries.delta > 0], entries[entries.delta < 0]
-    for what, part, expected in (("allocated", taken, placed), ("released", given, end)):
-        instants = part.groupby("job")["time"].agg(["min", "max"])
-        split = instants.index[instants["min"] != instants["max"]].to_numpy()
-        if split.size:
+    time, job = entries["time"].to_numpy(dtype=np.float64), entries["job"].to_numpy(dtype=np.int64)
+    cluster, delta = entries["cluster"].to_numpy(dtype=np.int64), entries["delta"].to_numpy(dtype=np.int64)
+    n = len(jobs)
+    for what, part, expected in (("allocated", delta > 0, placed), ("released", delta < 0, end)):
+        logged = np.bincount(job[part], minlength=n) > 0
+        first, last = np.full(n, np.inf), np.full(n, -np.inf)
+        np.minimum.at(first, job[part], time[part])
+        np.maximum.at(last, job[part], time[part])
+        split = logged & (first != last)
+        if split.any():
             _fail(f"components not {what} at one instant", job_id[split])
-        wrong = instants.index[instants["min"].to_numpy() != expected[instants.index]].to_numpy()
-        if wrong.size:
+        wrong = logged & (first != expected)
+        if wrong.any():
             _fail(f"{what} at a time other than the job's record", job_id[wrong])
-    nodes = taken.groupby("job")["delta"].sum().reindex(range(len(jobs)), fill_value=0).to_numpy()
+    taken = delta > 0
+    nodes = np.zeros(n, dtype=np.int64)
+    np.add.at(nodes, job[taken], delta[taken])
     short = nodes != totals
     if short.any():
         _fail("allocated nodes differ from the request", job_id[short])
-    back = -given.groupby("job")["delta"].sum().reindex(range(len(jobs)), fill_value=0).to_numpy()
+    back = np.zeros(n, dtype=np.int64)
+    np.add.at(back, job[~taken], -delta[~taken])
     if (back != nodes).any():
         _fail("released nodes differ from allocated nodes", job_id[back != nodes])
 
-    for cluster, changes in entries.groupby("cluster"):
-        ordered = changes.sort_values(["time", "delta"], kind="stable")
-        in_use = np.cumsum(ordered["delta"].to_numpy())
-        if in_use.size and in_use.max() > capacities[cluster]:
-            worst = int(np.argmax(in_use))
-            raise InvariantError(
-                f"cluster {cluster}: {int(in_use[worst])} nodes in use at t={ordered['time'].iloc[worst]} "
-                f"on {capacities[cluster]} nodes"
-            )
+    # Per cluster, in time order with releases first at one instant: a running sum of the nodes in use.
+    order = np.lexsort((delta, time, cluster))
+    cluster, time, in_use = cluster[order], time[order], np.cumsum(delta[order])
+    block_start = np.flatnonzero(np.r_[True, cluster[1:] != cluster[:-1]])
+    in_use -= np.repeat(np.r_[0, in_use[block_start[1:] - 1]], np.diff(np.r_[block_start, len(cluster)]))
+    over = np.flatnonzero(in_use > np.asarray(capacities)[cluster])
+    if over.size:
+        worst_cluster = cluster[over[0]]
+        within = np.flatnonzero(cluster == worst_cluster)
+        worst = within[np.argmax(in_use[within])]
+        raise InvariantError(
+            f"cluster {worst_cluster}: {int(in_use[worst])} nodes in use at t={time[worst]} "
+            f"on {capacities[worst_cluster]} nodes"
+        )
