@@ -1,23 +1,28 @@
 """Luigi tasks of the bandwidth stage (co-allocation in multi-clusters, Jones et al. ICPADS 2006).
 
-    BandwidthPoint(workload, strategy, ppbw, information, jobs_per_cluster, seed, pass_order) --> BandwidthReport(profile)
+    BandwidthRuns(workload, jobs_per_cluster, seed, runs) --> BandwidthReport(profile)
 
-``BandwidthPoint`` runs one simulation, one seed (``simulators.bandwidth.simulate``), and writes
-``summary.json`` (the point, its metrics and the mean queue depth by hour of day), and with
-``--schedule`` also ``schedule.parquet`` (one row per job).  No figure or table reads per-job
-data, so the report's points leave it out: at the paper's 400,000 jobs per cluster it would be
-tens of megabytes per point.  ``BandwidthReport(profile="quick"|"paper")``
-requires every point of the profile on each of its seeds (``simulators.bandwidth.experiments``)
-and hands ``reports.bandwidth`` what it shows, as data: the result tables (``runs``: one row
-per run and seed; ``queue_depth``: Migration Only's queue by hour, per seed) and the
-parameters the runs used (profile, system, strategies' constants, each workload's recipe and
-measured offered load), so the report imports nothing from the simulator.
+``BandwidthRuns`` generates one workload's jobs for one seed once
+(``simulators.bandwidth.workload.generate_jobs``: at the paper's 400,000 jobs per cluster
+that is seconds, like a run) and simulates every run the profile asks of it
+(``simulators.bandwidth.simulate``): each a strategy, a PPBW (None: every job its own draw),
+an information level and a pass order.  It writes ``summaries.json``: the workload's
+measured offered load and, per run, the point, its metrics and the mean queue depth by hour
+of day.  No figure or table reads per-job data, so none is written: at 400,000 jobs per
+cluster it would be tens of megabytes per run.  ``BandwidthReport(profile="quick"|"paper")``
+requires every workload and seed of the profile (``simulators.bandwidth.experiments``) and
+hands ``reports.bandwidth`` what it shows, as data: the result tables (``runs``: one row per
+run and seed; ``pass_order_runs``: the same in the variant order; ``queue_depth``: Migration
+Only's queue by hour, per seed; ``offered_load``: per workload and seed) and the parameters
+the runs used (profile, system, strategies' constants, each workload's recipe), so the report
+imports nothing from the simulator.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+from itertools import groupby
 
 import luigi
 import pandas as pd
@@ -28,40 +33,48 @@ from simulators.bandwidth import workload as workloads
 from simulators.bandwidth.experiments import (
     LIMITS, PAPER_PASS_ORDER, PROFILES, SWEPT, VARIANT_PASS_ORDER, WORKLOADS, Profile, points,
 )
-from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD, PASS_ORDERS, STRATEGIES
+from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD
 from simulators.bandwidth.sharing import PROCESSING_SHARE
-from simulators.bandwidth.simulate import SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, simulate
+from simulators.bandwidth.simulate import SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, simulate_workload
 from simulators.multicluster.topology import STAR_LINK_MBPS, star_4x100
 
 logger = logging.getLogger("luigi-interface")
 
 
-class BandwidthPoint(SchedlabTask):
-    """One run: one workload on the 4 x 100 star, one strategy, one PPBW (None: U[0, 300])."""
+class BandwidthRuns(SchedlabTask):
+    """Every run of one workload and seed on the 4 x 100 star, its jobs generated once."""
 
     workload = luigi.ChoiceParameter(choices=workloads.WORKLOADS)
-    strategy = luigi.ChoiceParameter(choices=tuple(STRATEGIES))
-    ppbw = luigi.OptionalFloatParameter(default=None)
-    information = luigi.FloatParameter(default=1.0)
     jobs_per_cluster = luigi.IntParameter()
     seed = luigi.IntParameter(default=1)
-    pass_order = luigi.ChoiceParameter(choices=PASS_ORDERS, default=PASS_ORDERS[0])
-    schedule = luigi.BoolParameter(default=False, description="also write schedule.parquet, one row per job")
+    runs = luigi.ListParameter(description="one [strategy, ppbw or null (each job draws U[0, 300]), information, "
+                                           "pass order] per run")
     code_modules = ("simulators.bandwidth.simulate",)
 
     @classmethod
-    def of(cls, point: Point, schedule: bool = False) -> BandwidthPoint:
-        return cls(**dataclasses.asdict(point), schedule=schedule)
+    def covering(cls, chosen: list[Point]) -> list[BandwidthRuns]:
+        """One task per workload, jobs per cluster and seed of ``chosen``, its runs in ``chosen``'s order."""
+        def generation(point):
+            return point.workload, point.jobs_per_cluster, point.seed
+
+        return [cls(workload=workload, jobs_per_cluster=jobs, seed=seed,
+                    runs=[[p.strategy, p.ppbw, p.information, p.pass_order] for p in group])
+                for (workload, jobs, seed), group in groupby(sorted(chosen, key=generation), key=generation)]
+
+    def points(self) -> list[Point]:
+        return [Point(self.workload, strategy, ppbw, information, self.jobs_per_cluster, self.seed, pass_order)
+                for strategy, ppbw, information, pass_order in self.runs]
+
+    def progress(self, done: int, point: Point) -> None:
+        self.set_status_message(f"run {done + 1} of {len(self.runs)}: {point.strategy}, PPBW "
+                                f"{'U[0, 300]' if point.ppbw is None else point.ppbw}, information "
+                                f"{point.information:g}, {point.pass_order}")
+        self.set_progress_percentage(100 * done // len(self.runs))
 
     def run(self):
-        point = Point(self.workload, self.strategy, self.ppbw, self.information, self.jobs_per_cluster, self.seed,
-                      self.pass_order)
-        run, metrics = simulate(point)
+        summaries = simulate_workload(self.points(), self.progress)
         with self.writing_output() as directory:
-            if self.schedule:
-                run.schedule.to_parquet(directory / "schedule.parquet", index=False)
-            write_json(directory / "summary.json", {"point": dataclasses.asdict(point), "metrics": metrics,
-                                                    "queue_by_hour": run.queue_by_hour.tolist()})
+            write_json(directory / "summaries.json", summaries)
 
 
 def workload_recipes() -> dict[str, str]:
@@ -89,14 +102,10 @@ def workload_recipes() -> dict[str, str]:
 def report_parameters(profile_name: str, profile: Profile) -> dict:
     """Everything the page says about the setup, taken from the objects the runs used."""
     topology = star_4x100()
-    total_nodes = int(topology.total_nodes)
     recipes = workload_recipes()
-    described = {}
-    for name in WORKLOADS:
-        generated = [workloads.make_workload(name, profile.jobs_per_cluster, seed) for seed in profile.seeds]
-        loads = [workloads.offered_load(w.submit, w.nodes, w.base_time, total_nodes) for w in generated]
-        described[name] = {"recipe": recipes[name], "offered_load_per_seed": loads,
-                           "estimates": "none used: FPFS without reservations never reads a run-time estimate"}
+    described = {name: {"recipe": recipes[name],
+                        "estimates": "none used: FPFS without reservations never reads a run-time estimate"}
+                 for name in WORKLOADS}
     return {
         "profile": {"name": profile_name, **dataclasses.asdict(profile)},
         "paper_jobs_per_cluster": PROFILES["paper"].jobs_per_cluster,
@@ -111,13 +120,17 @@ def report_parameters(profile_name: str, profile: Profile) -> dict:
     }
 
 
-def result_tables(summaries) -> dict[str, pd.DataFrame]:
-    """``runs`` (one row per run in the paper's pass order: the point and its metrics; ``ppbw_mixed``
-    where each job draws its PPBW), ``pass_order_runs`` (the same for the runs in the per-job
-    variant order) and ``queue_depth`` (Migration Only's mean waiting jobs by hour, per workload
-    and seed)."""
-    rows, depths = [], []
-    for summary in summaries:
+def result_tables(outputs) -> dict[str, pd.DataFrame]:
+    """From ``BandwidthRuns`` outputs: ``runs`` (one row per run in the paper's pass order: the point
+    and its metrics; ``ppbw_mixed`` where each job draws its PPBW), ``pass_order_runs`` (the same
+    for the runs in the per-job variant order), ``queue_depth`` (Migration Only's mean waiting jobs
+    by hour, per workload and seed) and ``offered_load`` (per workload and seed)."""
+    rows, depths, loads = [], [], []
+    outputs = list(outputs)
+    for output in outputs:
+        first = output["runs"][0]["point"]
+        loads.append({"workload": first["workload"], "seed": first["seed"], "offered_load": output["offered_load"]})
+    for summary in (summary for output in outputs for summary in output["runs"]):
         point = summary["point"]
         rows.append({**point, "ppbw_mixed": point["ppbw"] is None, **summary["metrics"]})
         if point["strategy"] == "migration_only":
@@ -128,7 +141,8 @@ def result_tables(summaries) -> dict[str, pd.DataFrame]:
     in_order = runs.pass_order == PAPER_PASS_ORDER
     return {"runs": runs[in_order].drop(columns="pass_order").reset_index(drop=True),
             "pass_order_runs": runs[~in_order].drop(columns="pass_order").reset_index(drop=True),
-            "queue_depth": pd.DataFrame(depths)}
+            "queue_depth": pd.DataFrame(depths),
+            "offered_load": pd.DataFrame(loads).sort_values(["workload", "seed"]).reset_index(drop=True)}
 
 
 class BandwidthReport(SchedlabTask):
@@ -138,10 +152,10 @@ class BandwidthReport(SchedlabTask):
     code_modules = ("reports.bandwidth", "simulators.bandwidth.workload")
 
     def requires(self):
-        return [BandwidthPoint.of(point) for point in points(PROFILES[self.profile])]
+        return BandwidthRuns.covering(points(PROFILES[self.profile]))
 
     def run(self):
-        tables = result_tables(read_json(task.output_file("summary.json")) for task in self.requires())
+        tables = result_tables(read_json(task.output_file("summaries.json")) for task in self.requires())
         parameters = report_parameters(self.profile, PROFILES[self.profile])
         with self.writing_output() as directory:
             write_bandwidth_report(directory, tables, parameters)

@@ -2,10 +2,11 @@
 claims ledger.
 
 ``write_bandwidth_report(directory, tables, parameters)`` takes the stage's result tables
-(``runs``: one row per run and seed; ``queue_depth``: Migration Only's mean queue by hour of
-day, per workload and seed; see ``reports.bandwidth_claims``) and the parameters the runs used
-(as ``pipeline.bandwidth.report_parameters`` gives them: profile, system, strategy labels and
-constants, each workload's recipe and measured offered load).  It writes the tables (CSV,
+(``runs``: one row per run and seed; ``pass_order_runs``: the same in the variant pass order;
+``queue_depth``: Migration Only's mean queue by hour of day, per workload and seed, see
+``reports.bandwidth_claims``; ``offered_load``: per workload and seed) and the parameters the
+runs used (as ``pipeline.bandwidth.report_parameters`` gives them: profile, system, strategy
+labels and constants, each workload's recipe).  It writes the tables (CSV,
 Markdown, LaTeX), reads them back and judges the paper's claims on what it read
 (``claims.csv/.md/.tex``), draws the figures (PNG + SVG) and writes ``index.md`` /
 ``index.html`` and ``parameters.json``.  Every number and verdict on the page comes from
@@ -32,7 +33,7 @@ from reports.ledger import NotMeasured, interval, ledger, ledger_blocks, paired,
 from reports.tables import document_table, write_table
 
 PAPER = "bandwidth"
-RESULT_TABLES = ("runs", "pass_order_runs", "queue_depth")
+RESULT_TABLES = ("runs", "pass_order_runs", "queue_depth", "offered_load")
 FIGURE_WORKLOADS = {"fig05_realistic": REALISTIC, "fig06_synthetic": SYNTHETIC, "fig10_workload_A": "A",
                     "fig11_workload_B": "B", "fig12_workload_C": "C", "fig13_workload_D": "D"}
 INFORMATION_FIGURES = {"fig07_information_realistic": REALISTIC, "fig08_information_synthetic": SYNTHETIC}
@@ -139,10 +140,10 @@ def pass_order_table(runs: pd.DataFrame, variant_runs: pd.DataFrame, labels: dic
     return pd.DataFrame(rows)
 
 
-def workloads_table(parameters: dict) -> pd.DataFrame:
+def workloads_table(parameters: dict, offered_load: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for name, described in parameters["workloads"].items():
-        loads = described["offered_load_per_seed"]
+        loads = offered_load.loc[offered_load.workload == name, "offered_load"].to_numpy()
         rows.append({"workload": SHORT[name], "how it is built": described["recipe"],
                      "offered load (mean over seeds)": round(float(np.mean(loads)), 3),
                      "range over seeds": f"{min(loads):.3f}-{max(loads):.3f}",
@@ -291,7 +292,7 @@ def write_bandwidth_report(directory, tables: dict, parameters: dict) -> pd.Data
         "table2_workloads": improvement_table(runs, verdicts, labels, workloads, ("ics", "zero_comm"), TABLE2_CELLS),
         "headline": headline(runs, verdicts),
         "pass_order": pass_order_table(runs, results["pass_order_runs"], labels, parameters["pass_order"]),
-        "workloads": workloads_table(parameters),
+        "workloads": workloads_table(parameters, results["offered_load"]),
     }
     linked_tables = {"ppbw_sweeps": ppbw_sweeps(runs, labels)}
     for stem, frame in {**page_tables, **linked_tables}.items():

@@ -9,11 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.bandwidth import report_parameters, result_tables
+from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
 from reports.bandwidth import write_bandwidth_report
 from reports.bandwidth_claims import CLAIMS, half_gain_share
 from reports.ledger import judge
 from simulators.bandwidth.experiments import Profile, points
+from simulators.bandwidth.workload import generate_jobs, offered_load
 
 SEEDS = (1, 2, 3, 4, 5)
 CONSTRUCTED = Profile(jobs_per_cluster=100, ppbws=(10.0, 100.0, 1000.0), information=(0.0, 0.1, 0.5, 1.0),
@@ -39,12 +40,16 @@ def turnaround(point, broken_ics_trend: bool = False) -> float:
     return migration * (0.8 + point.ppbw / 500)  # First-Fit, LSLT, LSLT+CS: lose to Migration Only above 100 Mb/s
 
 
-def summaries(broken_ics_trend: bool = False):
-    for point in points(CONSTRUCTED):
-        peak = 5.0 if point.workload == "realistic" else 1.0  # the realistic queue swells in the afternoon
-        yield {"point": dataclasses.asdict(point),
-               "metrics": {"mean_turnaround": turnaround(point, broken_ics_trend), "saturated": False},
-               "queue_by_hour": [10.0 + (peak if 12 <= hour < 18 else 0.0) for hour in range(24)]}
+def outputs(broken_ics_trend: bool = False):
+    """``BandwidthRuns`` outputs with made-up runs and the offered load of the workloads' real jobs."""
+    for task in BandwidthRuns.covering(points(CONSTRUCTED)):
+        peak = 5.0 if task.workload == "realistic" else 1.0  # the realistic queue swells in the afternoon
+        jobs = generate_jobs(task.workload, task.jobs_per_cluster, task.seed)
+        yield {"offered_load": offered_load(jobs.submit, jobs.nodes, jobs.base_time, 400),
+               "runs": [{"point": dataclasses.asdict(point),
+                         "metrics": {"mean_turnaround": turnaround(point, broken_ics_trend), "saturated": False},
+                         "queue_by_hour": [10.0 + (peak if 12 <= hour < 18 else 0.0) for hour in range(24)]}
+                        for point in task.points()]}
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +58,7 @@ def parameters():
 
 
 def results(broken_ics_trend: bool = False) -> dict:
-    return result_tables(summaries(broken_ics_trend))
+    return result_tables(outputs(broken_ics_trend))
 
 
 def test_an_improvement_claim_reads_the_paired_gain_over_migration_only():

@@ -101,8 +101,9 @@ def hand_workload(submit, home, requested, base_time, ppbw, rho):
     requested = np.array(requested)
     nodes, columns = rectangular_sizes(requested)
     n = len(requested)
+    ppbw = np.array(ppbw, float)
     return Workload(np.array(submit, float), np.array(home), requested, nodes, columns, np.array(base_time, float),
-                    np.array(ppbw, float), np.array(rho, float), np.ones(n, bool))
+                    ppbw, np.array(rho, float), np.ones(n, bool), ppbw, np.zeros(n))
 
 
 def test_end_moves_when_a_new_coallocated_job_saturates_a_shared_link():

@@ -11,22 +11,19 @@ import pytest
 
 from pipeline import settings
 from pipeline.base import read_json
-from pipeline.bandwidth import BandwidthPoint, report_parameters, result_tables
+from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
 from reports.bandwidth import write_bandwidth_report
 from simulators.bandwidth.experiments import WORKLOADS, Profile, points
-from simulators.bandwidth.simulate import Point, simulate
+from simulators.bandwidth.simulate import Point, simulate, simulate_workload
+from simulators.bandwidth.workload import make_workload
 
 TINY = Profile(jobs_per_cluster=300, ppbws=(20.0, 300.0), information=(0.0, 0.5, 1.0), seeds=(1, 2))
 
 
 @pytest.fixture(scope="module")
 def tiny():
-    summaries = []
-    for point in points(TINY):
-        run, metrics = simulate(point)
-        summaries.append({"point": dataclasses.asdict(point), "metrics": metrics,
-                          "queue_by_hour": run.queue_by_hour.tolist()})
-    return result_tables(summaries), report_parameters("tiny", TINY)
+    outputs = [simulate_workload(task.points()) for task in BandwidthRuns.covering(points(TINY))]
+    return result_tables(outputs), report_parameters("tiny", TINY)
 
 
 def write(directory, tiny):
@@ -70,18 +67,24 @@ def test_report_is_byte_identical_from_one_run_to_the_next(tmp_path, tiny):
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
 
 
-def test_point_task_writes_schedule_and_summary(tmp_path):
-    point = Point("synthetic", "ics", None, 0.5, 200, 2)
-    task, without = BandwidthPoint.of(point, schedule=True), BandwidthPoint.of(point)
+def test_one_task_runs_every_point_of_a_workload_and_seed_as_separate_runs_would(tmp_path):
+    chosen = [Point("synthetic", "ics", None, 0.5, 200, 2), Point("synthetic", "zero_comm", None, 1.0, 200, 2),
+              Point("synthetic", "first_fit", 100.0, 1.0, 200, 2, "per_job"), Point("realistic", "ics", None, 1.0, 200, 2)]
+    tasks = BandwidthRuns.covering(chosen)
+    assert [(t.workload, len(t.runs)) for t in tasks] == [("realistic", 1), ("synthetic", 3)]
     with settings.overridden(work_dir=str(tmp_path / "work")):
-        assert luigi.build([task, without], local_scheduler=True, workers=1, log_level="WARNING")
-        assert not without.output_file("schedule.parquet").exists()
-        assert read_json(without.output_file("summary.json")) == read_json(task.output_file("summary.json"))
-        summary = read_json(task.output_file("summary.json"))
-        schedule = pd.read_parquet(task.output_file("schedule.parquet"))
-    assert summary["point"]["ppbw"] is None and len(schedule) == 800
-    assert np.isclose(summary["metrics"]["mean_turnaround"], (schedule.end - schedule.submit).mean())
-    assert len(summary["queue_by_hour"]) == 24
+        assert luigi.build(tasks, local_scheduler=True, workers=1, log_level="WARNING")
+        output = read_json(tasks[1].output_file("summaries.json"))
+        assert sorted(p.name for p in tasks[1].output_file("summaries.json").parent.iterdir()
+                      if p.name != "task.json") == ["summaries.json"]  # no per-job data
+    for summary, point in zip(output["runs"], chosen[:3], strict=True):
+        run, metrics = simulate(point)  # its own generation of the jobs
+        assert summary["point"] == dataclasses.asdict(point) and summary["metrics"] == metrics
+        assert np.isclose(metrics["mean_turnaround"], (run.schedule.end - run.schedule.submit).mean())
+        assert summary["queue_by_hour"] == run.queue_by_hour.tolist()
+    jobs = make_workload("synthetic", 200, 2)
+    by_hand = float((jobs.nodes * jobs.base_time).sum()) / (400 * (jobs.submit.max() - jobs.submit.min()))
+    assert output["offered_load"] == pytest.approx(by_hand, rel=1e-12)
 
 
 def test_command_line_prints_the_summary(capsys):

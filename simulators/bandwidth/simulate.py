@@ -10,7 +10,9 @@ over-committed or any job's components did not start and end together.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +22,7 @@ from simulators.bandwidth.kernel import run_kernel
 from simulators.bandwidth.placement import (
     CHUNK_SHARE, COALLOCATED, LOCAL, LSLT_THRESHOLD, MIGRATED, PASS_ORDERS, STRATEGIES, ZERO_COMM, cluster_subsets,
 )
-from simulators.bandwidth.workload import Workload, make_workload
+from simulators.bandwidth.workload import Workload, generate_jobs, offered_load
 from simulators.core.invariants import InvariantError
 from simulators.multicluster.invariants import check_multicluster_run
 from simulators.multicluster.topology import STAR_LINK_MBPS, Topology, star_4x100
@@ -154,8 +156,30 @@ def summarise(run: Run) -> dict:
     }
 
 
-def simulate(point: Point) -> tuple[Run, dict]:
-    workload = make_workload(point.workload, point.jobs_per_cluster, point.seed, ppbw=point.ppbw,
-                             information=point.information)
+def simulate(point: Point, jobs: Workload | None = None) -> tuple[Run, dict]:
+    """Run one point; ``jobs``: its workload's jobs already generated (``generate_jobs`` of the point's
+    workload, jobs per cluster and seed), so that the runs of one workload share one generation."""
+    if jobs is None:
+        jobs = generate_jobs(point.workload, point.jobs_per_cluster, point.seed)
+    workload = jobs.with_communication(point.ppbw, point.information)
     run = run_workload(workload, point.strategy, pass_order=point.pass_order)
     return run, summarise(run)
+
+
+def simulate_workload(chosen: Sequence[Point], progress: Callable[[int, Point], None] | None = None) -> dict:
+    """Every point of ``chosen`` (one workload, jobs per cluster and seed) on one generation of its jobs:
+    ``{"offered_load": ..., "runs": [{"point", "metrics", "queue_by_hour"}, ...]}`` in ``chosen``'s order.
+    ``progress(i, point)`` is called before the i-th run."""
+    generations = {(p.workload, p.jobs_per_cluster, p.seed) for p in chosen}
+    if len(generations) != 1:
+        raise ValueError(f"the points must share one workload, jobs per cluster and seed, got {sorted(generations)}")
+    jobs = generate_jobs(*generations.pop())
+    summaries = []
+    for done, point in enumerate(chosen):
+        if progress is not None:
+            progress(done, point)
+        run, metrics = simulate(point, jobs)
+        summaries.append({"point": dataclasses.asdict(point), "metrics": metrics,
+                          "queue_by_hour": run.queue_by_hour.tolist()})
+    return {"offered_load": offered_load(jobs.submit, jobs.nodes, jobs.base_time, int(star_4x100().total_nodes)),
+            "runs": summaries}

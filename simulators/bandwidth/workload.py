@@ -31,6 +31,7 @@ arrivals, sizes and runtimes unchanged (common random numbers across a sweep).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,9 +68,20 @@ class Workload:
     ppbw: np.ndarray
     rho: np.ndarray
     exposed: np.ndarray
+    ppbw_draws: np.ndarray
+    """Each job's own PPBW ~ U[0, 300], used when a run gives no single PPBW."""
+    exposure_draws: np.ndarray
+    """Each job's u ~ U[0, 1]: it exposes (PPBW, rho) at information levels above u."""
 
     def __len__(self) -> int:
         return len(self.submit)
+
+    def with_communication(self, ppbw: float | None = None, information: float = 1.0) -> Workload:
+        """The same jobs with one PPBW for all (None: each its own draw) and the share ``information`` exposed."""
+        if not 0.0 <= information <= 1.0:
+            raise ValueError(f"information must be in [0, 1], got {information}")
+        rates = self.ppbw_draws if ppbw is None else np.full(len(self), float(ppbw))
+        return dataclasses.replace(self, ppbw=rates, exposed=self.exposure_draws < information)
 
 
 def _streams(seed: int, cluster: int) -> dict[str, np.random.Generator]:
@@ -147,24 +159,32 @@ def _cluster_stream(kind: str, n: int, procs: int, streams) -> tuple[np.ndarray,
     return submit, size, runtime
 
 
-def make_workload(kind: str, jobs_per_cluster: int, seed: int, *, ppbw: float | None = None,
-                  information: float = 1.0, n_clusters: int = 4, procs: int = 100) -> Workload:
-    """All clusters' jobs merged in arrival order (ties: lower cluster first)."""
+def generate_jobs(kind: str, jobs_per_cluster: int, seed: int, *, n_clusters: int = 4,
+                  procs: int = 100) -> Workload:
+    """All clusters' jobs merged in arrival order (ties: lower cluster first), each with its own
+    PPBW draw, every job exposed: ``Workload.with_communication`` picks a run's PPBW and exposure."""
     if kind not in WORKLOADS:
         raise ValueError(f"workload must be one of {WORKLOADS}, got {kind!r}")
-    if not 0.0 <= information <= 1.0:
-        raise ValueError(f"information must be in [0, 1], got {information}")
     parts = []
     for cluster in range(n_clusters):
         streams = _streams(seed, cluster)
         submit, requested, runtime = _cluster_stream(kind, jobs_per_cluster, procs, streams)
         n = len(submit)
-        rates = (np.full(n, float(ppbw)) if ppbw is not None else streams["ppbw"].uniform(*PPBW_RANGE, n))
-        parts.append((submit, np.full(n, cluster), np.minimum(requested, procs), np.maximum(runtime, 1.0), rates,
-                      streams["rho"].random(n), streams["exposure"].random(n) < information))
+        parts.append((submit, np.full(n, cluster), np.minimum(requested, procs), np.maximum(runtime, 1.0),
+                      streams["ppbw"].uniform(*PPBW_RANGE, n), streams["rho"].random(n),
+                      streams["exposure"].random(n)))
     columns = [np.concatenate(values) for values in zip(*parts, strict=True)]
     order = np.lexsort((columns[1], columns[0]))
-    submit, home, requested, runtime, rates, rho, exposed = (values[order] for values in columns)
+    submit, home, requested, runtime, rates, rho, exposure = (values[order] for values in columns)
     nodes, grid_columns = rectangular_sizes(requested)
+    rates = rates.astype(np.float64)
     return Workload(submit.astype(np.float64), home.astype(np.int64), requested.astype(np.int64), nodes,
-                    grid_columns, runtime.astype(np.float64), rates.astype(np.float64), rho, exposed)
+                    grid_columns, runtime.astype(np.float64), rates, rho, np.ones(len(submit), dtype=bool), rates,
+                    exposure)
+
+
+def make_workload(kind: str, jobs_per_cluster: int, seed: int, *, ppbw: float | None = None,
+                  information: float = 1.0, n_clusters: int = 4, procs: int = 100) -> Workload:
+    """``generate_jobs`` with one run's PPBW and information level."""
+    return generate_jobs(kind, jobs_per_cluster, seed, n_clusters=n_clusters, procs=procs).with_communication(
+        ppbw, information)
