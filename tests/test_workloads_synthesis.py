@@ -1,6 +1,7 @@
 """Fitting a model to a trace and synthesizing workloads from it."""
 
 import hashlib
+import json
 
 import numpy as np
 import pandas as pd
@@ -14,7 +15,7 @@ from schedlab.errors import SchedlabError
 from tests.conftest import shared_path
 from workloads.fitting import fit_trace, fit_workload, local_week_seconds
 from workloads.gof import two_sample_ks_distance
-from workloads.model import ModelError, builtin_lublin_feitelson_model
+from workloads.model import ModelError, builtin_lublin_feitelson_model, load_model
 from workloads.synthesis import synthesize, synthesize_with_details
 
 PROCS = 64
@@ -150,3 +151,11 @@ def test_kth_fit_then_20000_jobs_at_load_0_6(kth):
     assert two_sample_ks_distance(jobs["run_time"], cleaned["run_time"]) < 0.1
     chosen = kth_model["runtimes"]["chosen"]
     assert kth_model["runtimes"]["candidates"][chosen]["ks"] < 0.1
+
+
+def test_the_shipped_kth_model_is_what_fitting_the_trace_gives(kth):
+    """builtin:kth-sp2-1996 is ``schedlab fit``'s output on the PWA file, unedited (refit here)."""
+    _, trace, kth_model = kth
+    assert load_model("builtin:kth-sp2-1996") == json.loads(json.dumps(kth_model))
+    cleaned, _ = clean(trace.jobs, 100)
+    assert kth_model["source"]["offered_load"] == pytest.approx(offered_load(cleaned, 100), rel=1e-12)

@@ -34,6 +34,10 @@ Size-runtime correlation
 
 Requested-time accuracy
     The percentiles of log10(requested time / runtime) over jobs with both known.
+
+The source's offered load (processor-seconds of the fitted jobs per processor-second
+between the first and the last of their arrivals) is recorded with it, so that a workload
+drawn from the model can be placed at the load of the trace it came from.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from workloads.cycle import (
     weekly_cycle,
 )
 from workloads.distributions import fit_candidates
+from workloads.load import offered_load
 from workloads.model import (
     FITTED,
     PERCENTILES,
@@ -202,6 +207,7 @@ def fit_workload(
             "jobs_fitted_from": len(jobs),
             "jobs_used": int(kept.sum()),
             "jobs_dropped": dropped,
+            "offered_load": offered_load(jobs[kept], machine_procs),
         },
         "machine_procs": int(machine_procs),
         "arrivals": {

@@ -91,7 +91,21 @@ def exact_estimates(document: dict) -> bool:
     return document.get("requested_times", EXACT_ESTIMATES) == EXACT_ESTIMATES
 
 
-BUILTIN_MODELS = {f"builtin:{lublin.MODEL_NAME}": builtin_lublin_feitelson_model}
+FITTED_MODELS = Path(__file__).parent / "models"
+"""Models fitted by ``schedlab fit`` to Parallel Workloads Archive traces and shipped with the package
+(the traces are not): each file is the command's output, unedited."""
+
+
+def builtin_fitted_model(file_name: str):
+    def load() -> dict:
+        return validate_model(json.loads((FITTED_MODELS / file_name).read_text(encoding="utf-8")))
+
+    load.__doc__ = f"The model ``schedlab fit`` makes of {file_name.removesuffix('.json')} (shipped, validated on load)."
+    return load
+
+
+BUILTIN_MODELS = {f"builtin:{lublin.MODEL_NAME}": builtin_lublin_feitelson_model,
+                  "builtin:kth-sp2-1996": builtin_fitted_model("kth-sp2-1996-2.2.json")}
 
 
 def _field(document, path: str):

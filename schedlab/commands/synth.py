@@ -10,11 +10,12 @@ def register(subparsers) -> None:
         description=(
             "Draw jobs from a workload model (a JSON file written by 'schedlab fit', or "
             "builtin:lublin-feitelson-1999 for the Lublin-Feitelson model with its published "
-            "parameters) and write them as SWF. --load sets the offered load by scaling the "
+            "parameters, or builtin:kth-sp2-1996 for the model 'schedlab fit' makes of the KTH-SP2 trace) "
+            "and write them as SWF. --load sets the offered load by scaling the "
             "arrival gaps only. The same arguments always write the same bytes."
         ),
     )
-    parser.add_argument("model", help="model JSON file, or builtin:lublin-feitelson-1999")
+    parser.add_argument("model", help="model JSON file, builtin:lublin-feitelson-1999 or builtin:kth-sp2-1996")
     parser.add_argument("--jobs", type=int, required=True, help="number of jobs")
     parser.add_argument("--procs", type=int, help="machine size (default: the fitted model's machine)")
     parser.add_argument("--load", type=float, help="target offered load, e.g. 0.6 (default: the model's own rate)")
