@@ -35,7 +35,7 @@ from simulators.bandwidth.experiments import (
 )
 from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD
 from simulators.bandwidth.sharing import PROCESSING_SHARE
-from simulators.bandwidth.simulate import SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, simulate_workload
+from simulators.bandwidth.simulate import SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, generation, simulate_workload
 from simulators.multicluster.topology import STAR_LINK_MBPS, star_4x100
 
 logger = logging.getLogger("luigi-interface")
@@ -47,23 +47,27 @@ class BandwidthRuns(SchedlabTask):
     workload = luigi.ChoiceParameter(choices=workloads.WORKLOADS)
     jobs_per_cluster = luigi.IntParameter()
     seed = luigi.IntParameter(default=1)
+    load = luigi.OptionalFloatParameter(default=None, description="the realistic stream's offered load per "
+                                                                  "cluster (default: the fitted trace's)")
     runs = luigi.ListParameter(description="one [strategy, ppbw or null (each job draws U[0, 300]), information, "
                                            "pass order] per run")
     code_modules = ("simulators.bandwidth.simulate",)
 
     @classmethod
     def covering(cls, chosen: list[Point]) -> list[BandwidthRuns]:
-        """One task per workload, jobs per cluster and seed of ``chosen``, its runs in ``chosen``'s order."""
-        def generation(point):
-            return point.workload, point.jobs_per_cluster, point.seed
+        """One task per ``generation`` (workload, jobs per cluster, seed, load) of ``chosen``, its runs in
+        ``chosen``'s order."""
+        def key(point):  # None (the trace's load) sorts first
+            workload, jobs, seed, load = generation(point)
+            return workload, jobs, seed, load is not None, load or 0.0
 
-        return [cls(workload=workload, jobs_per_cluster=jobs, seed=seed,
+        return [cls(workload=workload, jobs_per_cluster=jobs, seed=seed, load=load,
                     runs=[[p.strategy, p.ppbw, p.information, p.pass_order] for p in group])
-                for (workload, jobs, seed), group in groupby(sorted(chosen, key=generation), key=generation)]
+                for (workload, jobs, seed, load), group in groupby(sorted(chosen, key=key), key=generation)]
 
     def points(self) -> list[Point]:
-        return [Point(self.workload, strategy, ppbw, information, self.jobs_per_cluster, self.seed, pass_order)
-                for strategy, ppbw, information, pass_order in self.runs]
+        return [Point(self.workload, strategy, ppbw, information, self.jobs_per_cluster, self.seed, pass_order,
+                      self.load) for strategy, ppbw, information, pass_order in self.runs]
 
     def progress(self, done: int, point: Point) -> None:
         self.set_status_message(f"run {done + 1} of {len(self.runs)}: {point.strategy}, PPBW "
@@ -80,15 +84,18 @@ class BandwidthRuns(SchedlabTask):
 def workload_recipes() -> dict[str, str]:
     """How each workload is built, from the constants ``simulators.bandwidth.workload`` uses."""
     low, high = workloads.SYNTHETIC_SIZES
+    source = workloads.realistic_model()["source"]
     return {
-        "realistic": "Lublin-Feitelson model with its published default parameters (not fitted to traces: daily "
-                     "cycle, no weekly cycle), arrivals placed at a requested offered load of "
-                     f"{workloads.REALISTIC_LOAD:g} per cluster",
+        "realistic": f"jobs drawn from the model 'schedlab fit' makes of {source['trace']} ({workloads.REALISTIC_MODEL}: "
+                     "weekly arrival clock with daily and weekly cycles, serial / power-of-two / other sizes, fitted "
+                     f"runtime family, size-runtime correlation; {source['machine_procs']} processors, like each cluster), "
+                     f"arrivals placed at the trace's offered load, {source['offered_load']:.3f} per cluster, before "
+                     "sizes are made rectangular",
         "synthetic": f"Poisson arrivals with a mean gap of {workloads.SYNTHETIC_MEAN_GAP:g} s per cluster; T_E0 "
                      f"exponential with mean {workloads.SYNTHETIC_MEAN_RUNTIME:g} s; sizes uniform on {low}..{high}",
         "A": "the realistic jobs on Poisson arrivals with the realistic stream's mean gap",
-        "B": "the synthetic jobs on Lublin-Feitelson arrival times (daily cycle) placed at the synthetic stream's "
-             "offered load",
+        "B": "the synthetic jobs on the realistic model's arrival times (daily and weekly cycles) placed at the "
+             "synthetic stream's offered load",
         "C": f"the realistic jobs of {workloads.SMALL_JOB} or more processors at the arrival times they have in the "
              "realistic stream (the paper's reading of 'removing' the small jobs: arrivals kept, the offered load "
              "falls with the removed work)",
@@ -120,29 +127,40 @@ def report_parameters(profile_name: str, profile: Profile) -> dict:
     }
 
 
-def result_tables(outputs) -> dict[str, pd.DataFrame]:
-    """From ``BandwidthRuns`` outputs: ``runs`` (one row per run in the paper's pass order: the point
-    and its metrics; ``ppbw_mixed`` where each job draws its PPBW), ``pass_order_runs`` (the same
-    for the runs in the per-job variant order), ``queue_depth`` (Migration Only's mean waiting jobs
-    by hour, per workload and seed) and ``offered_load`` (per workload and seed)."""
+def result_tables(outputs, jobs_per_cluster: int) -> dict[str, pd.DataFrame]:
+    """From ``BandwidthRuns`` outputs of a profile running ``jobs_per_cluster``: ``runs`` (one row
+    per run in the paper's pass order at the trace's load: the point and its metrics; ``ppbw_mixed``
+    where each job draws its PPBW), ``pass_order_runs`` (the same for the runs in the per-job
+    variant order), ``load_runs`` (the realistic workload at other offered loads), ``convergence_runs``
+    (fewer jobs per cluster), ``queue_depth`` (Migration Only's mean waiting jobs by hour, per
+    workload and seed) and ``offered_load`` (per workload, seed, load and jobs per cluster)."""
     rows, depths, loads = [], [], []
-    outputs = list(outputs)
     for output in outputs:
         first = output["runs"][0]["point"]
-        loads.append({"workload": first["workload"], "seed": first["seed"], "offered_load": output["offered_load"]})
-    for summary in (summary for output in outputs for summary in output["runs"]):
-        point = summary["point"]
-        rows.append({**point, "ppbw_mixed": point["ppbw"] is None, **summary["metrics"]})
-        if point["strategy"] == "migration_only":
-            depths += [{"workload": point["workload"], "seed": point["seed"], "hour": hour, "waiting_jobs": depth}
-                       for hour, depth in enumerate(summary["queue_by_hour"])]
-    runs = pd.DataFrame(rows).astype({"ppbw": float})
-    runs = runs.sort_values(["workload", "strategy", "ppbw_mixed", "ppbw", "information", "seed"]).reset_index(drop=True)
+        loads.append({**{key: first[key] for key in ("workload", "jobs_per_cluster", "load", "seed")},
+                      "offered_load": output["offered_load"]})
+        for summary in output["runs"]:
+            point = summary["point"]
+            rows.append({**point, "ppbw_mixed": point["ppbw"] is None, **summary["metrics"]})
+            if point["strategy"] == "migration_only" and point["load"] is None and point["jobs_per_cluster"] == jobs_per_cluster:
+                depths += [{"workload": point["workload"], "seed": point["seed"], "hour": hour, "waiting_jobs": depth}
+                           for hour, depth in enumerate(summary["queue_by_hour"])]
+    runs = pd.DataFrame(rows).astype({"ppbw": float, "load": float})
+    runs = runs.sort_values(["workload", "strategy", "ppbw_mixed", "ppbw", "information", "jobs_per_cluster", "load",
+                             "seed"]).reset_index(drop=True)
+    at_scale, at_trace_load = runs.jobs_per_cluster == jobs_per_cluster, runs.load.isna()
     in_order = runs.pass_order == PAPER_PASS_ORDER
-    return {"runs": runs[in_order].drop(columns="pass_order").reset_index(drop=True),
-            "pass_order_runs": runs[~in_order].drop(columns="pass_order").reset_index(drop=True),
+
+    def table(chosen, drop=("pass_order", "load")):
+        return runs[chosen].drop(columns=list(drop)).reset_index(drop=True)
+
+    return {"runs": table(at_scale & at_trace_load & in_order),
+            "pass_order_runs": table(at_scale & at_trace_load & ~in_order),
+            "load_runs": table(at_scale & ~at_trace_load, drop=("pass_order",)),
+            "convergence_runs": table(~at_scale),
             "queue_depth": pd.DataFrame(depths),
-            "offered_load": pd.DataFrame(loads).sort_values(["workload", "seed"]).reset_index(drop=True)}
+            "offered_load": pd.DataFrame(loads).astype({"load": float}).sort_values(
+                ["workload", "jobs_per_cluster", "load", "seed"]).reset_index(drop=True)}
 
 
 class BandwidthReport(SchedlabTask):
@@ -155,7 +173,8 @@ class BandwidthReport(SchedlabTask):
         return BandwidthRuns.covering(points(PROFILES[self.profile]))
 
     def run(self):
-        tables = result_tables(read_json(task.output_file("summaries.json")) for task in self.requires())
+        tables = result_tables((read_json(task.output_file("summaries.json")) for task in self.requires()),
+                               PROFILES[self.profile].jobs_per_cluster)
         parameters = report_parameters(self.profile, PROFILES[self.profile])
         with self.writing_output() as directory:
             write_bandwidth_report(directory, tables, parameters)

@@ -33,7 +33,7 @@ from reports.ledger import NotMeasured, interval, ledger, ledger_blocks, paired,
 from reports.tables import document_table, write_table
 
 PAPER = "bandwidth"
-RESULT_TABLES = ("runs", "pass_order_runs", "queue_depth", "offered_load")
+RESULT_TABLES = ("runs", "pass_order_runs", "load_runs", "convergence_runs", "queue_depth", "offered_load")
 FIGURE_WORKLOADS = {"fig05_realistic": REALISTIC, "fig06_synthetic": SYNTHETIC, "fig10_workload_A": "A",
                     "fig11_workload_B": "B", "fig12_workload_C": "C", "fig13_workload_D": "D"}
 INFORMATION_FIGURES = {"fig07_information_realistic": REALISTIC, "fig08_information_synthetic": SYNTHETIC}
@@ -45,6 +45,10 @@ def _share_interval(values: pd.Series) -> str:
     mean, low, high = interval(values)
     if not math.isfinite(mean):
         return "unstable" if len(values) and not np.all(np.isfinite(values)) else ""
+    return _interval_text(mean, low, high)
+
+
+def _interval_text(mean: float, low: float, high: float) -> str:
     if not math.isfinite(low):
         return f"{100 * mean:.1f} %"
     return f"{100 * mean:.1f} % [{100 * low:.1f}, {100 * high:.1f}]"
@@ -149,6 +153,65 @@ def workloads_table(parameters: dict, offered_load: pd.DataFrame) -> pd.DataFram
                      "range over seeds": f"{min(loads):.3f}-{max(loads):.3f}",
                      "run-time estimates": described["estimates"]})
     return pd.DataFrame(rows)
+
+
+def sensitivity(runs: pd.DataFrame, load_runs: pd.DataFrame, convergence_runs: pd.DataFrame,
+                offered_load: pd.DataFrame, jobs_per_cluster: int) -> pd.DataFrame:
+    """Room for improvement (Zero Comm.) and ICS's gain over Migration Only, PPBW ~ U[0, 300], per
+    seed: the realistic workload at each offered load (the fitted trace's is the profile's own run),
+    and the realistic and synthetic workloads at each number of jobs per cluster."""
+    settings = [("load", REALISTIC, None, runs)]
+    settings += [("load", REALISTIC, load, load_runs[load_runs.load == load]) for load in sorted(set(load_runs.load))]
+    settings += [("jobs per cluster", workload, jobs_per_cluster, runs) for workload in (REALISTIC, SYNTHETIC)]
+    settings += [("jobs per cluster", workload, jobs, convergence_runs[convergence_runs.jobs_per_cluster == jobs])
+                 for jobs in sorted(set(convergence_runs.jobs_per_cluster)) for workload in (REALISTIC, SYNTHETIC)]
+    rows = []
+    for swept, workload, value, chosen in settings:
+        if swept == "jobs per cluster" and convergence_runs.empty:
+            continue
+        loads = offered_load[(offered_load.workload == workload) & (offered_load.jobs_per_cluster ==
+                                                                     (value if swept == "jobs per cluster" else jobs_per_cluster))]
+        loads = loads[loads.load.isna()] if swept == "jobs per cluster" or value is None else loads[loads.load == value]
+        for statistic, strategy in (("room (Zero Comm.)", "zero_comm"), ("ICS", "ics")):
+            mean, low, high = interval(improvement(chosen, workload, strategy))
+            rows.append({"swept": swept, "workload": SHORT[workload],
+                         "requested load": f"{value:g}" if swept == "load" and value is not None else "trace's",
+                         "offered load": float(loads.offered_load.mean()),
+                         "jobs per cluster": value if swept == "jobs per cluster" else jobs_per_cluster,
+                         "improvement": statistic, "mean": mean, "low": low, "high": high,
+                         "seeds": int(chosen[(chosen.workload == workload) & (chosen.strategy == strategy)].seed.nunique())})
+    return pd.DataFrame(rows)
+
+
+def _sensitivity_cells(table: pd.DataFrame) -> pd.DataFrame:
+    """The sensitivity table as the page shows it: one interval per cell."""
+    cells = table.drop(columns=["mean", "low", "high"]).copy()
+    cells["offered load"] = cells["offered load"].round(3)
+    cells["improvement over Migration Only"] = [
+        _interval_text(*values) for values in zip(table["mean"], table["low"], table["high"], strict=True)]
+    return cells
+
+
+def sensitivity_figure(table: pd.DataFrame, swept: str, title: str) -> Figure:
+    """Improvement over Migration Only against the swept setting, mean and 95 % interval over seeds."""
+    figure = Figure(figsize=(6.5, 4.2), layout="constrained")
+    axes = figure.add_subplot()
+    chosen = table[table.swept == swept]
+    x_column = "offered load" if swept == "load" else "jobs per cluster"
+    for (workload, statistic), group in chosen.groupby(["workload", "improvement"], sort=False):
+        group = group.sort_values(x_column)
+        errors = np.nan_to_num(np.abs(group[["low", "high"]].to_numpy().T - group["mean"].to_numpy()))
+        axes.errorbar(group[x_column], 100 * group["mean"], yerr=100 * errors, marker="o", capsize=2,
+                      label=f"{workload}: {statistic}")
+    if swept == "load":
+        trace = chosen[chosen["requested load"] == "trace's"]["offered load"].iloc[0]
+        axes.axvline(trace, linestyle=":", color="grey", label="the fitted trace's load (the runs above)")
+        axes.set(xlabel="offered load per cluster (measured)")
+    else:
+        axes.set(xscale="log", xlabel="jobs per cluster")
+    axes.set(ylabel="improvement over Migration Only (%)", title=title)
+    axes.legend(fontsize="small")
+    return figure
 
 
 def _limit_lines(axes, runs, workload, labels):
@@ -283,6 +346,14 @@ def write_bandwidth_report(directory, tables: dict, parameters: dict) -> pd.Data
     save_figure(queue_figure(results["queue_depth"]), directory, "fig09_queue_depth")
     figures.append(("fig09_queue_depth", "Fig. 9: Migration Only's mean queue depth by hour of day"))
     figures.sort()
+    swept = sensitivity(runs, results["load_runs"], results["convergence_runs"], results["offered_load"],
+                        parameters["profile"]["jobs_per_cluster"])
+    for stem, setting, title in (("load_sensitivity", "load", "Room for improvement vs offered load (R)"),
+                                 ("convergence", "jobs per cluster", "Room for improvement vs run length")):
+        if (swept.swept == setting).any():
+            save_figure(sensitivity_figure(swept, setting, title), directory, stem)
+            figures.append((stem, f"{title}: not in the paper; improvement over Migration Only, PPBW ~ U[0, 300], "
+                                  "mean and 95 % interval over seeds"))
 
     workloads = list(parameters["workloads"])
     page_tables = {
@@ -294,7 +365,8 @@ def write_bandwidth_report(directory, tables: dict, parameters: dict) -> pd.Data
         "pass_order": pass_order_table(runs, results["pass_order_runs"], labels, parameters["pass_order"]),
         "workloads": workloads_table(parameters, results["offered_load"]),
     }
-    linked_tables = {"ppbw_sweeps": ppbw_sweeps(runs, labels)}
+    page_tables["sensitivity"] = _sensitivity_cells(swept)
+    linked_tables = {"ppbw_sweeps": ppbw_sweeps(runs, labels), "sensitivity_runs": swept}
     for stem, frame in {**page_tables, **linked_tables}.items():
         write_table(directory, stem, frame)
 
@@ -314,6 +386,8 @@ def write_bandwidth_report(directory, tables: dict, parameters: dict) -> pd.Data
         document_table(page_tables["headline"]),
         Heading("Pass order: whole placements for every waiting job first (the paper's), or job by job"),
         document_table(page_tables["pass_order"]),
+        Heading("Sensitivity: offered load and run length (not in the paper)"),
+        document_table(page_tables["sensitivity"]),
         Heading("Figures"),
         *[FigureBlock(stem, caption) for stem, caption in figures],
         Heading("Tables"),

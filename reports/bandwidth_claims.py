@@ -21,8 +21,8 @@ Tolerances, decided from the paper, not from our numbers:
   were lost (the spec's demand model is a DEFAULT), and the paper gives whole percentages: sizes
   on the synthetic workload are judged within 5 percentage points;
 - the realistic workload (and A-D, built from it) was fitted to five unnamed PWA traces with
-  unpublished parameters; ours is the Lublin-Feitelson model with its published defaults, so
-  only direction is a firm test there: those claims test the sign and give the paper's size as a
+  unpublished parameters at a load the paper does not give; ours is fitted to one PWA trace
+  (KTH-SP2) at that trace's load, so only direction is a firm test there: those claims test the sign and give the paper's size as a
   target within 10 percentage points (outside it: ``partial``);
 - "ICS is never worse than Migration Only" and "Zero Comm. bounds ICS" are weak inequalities read
   off figures whose axes span thousands of seconds; they hold unless ours is worse by more than
@@ -49,7 +49,7 @@ NOT_WORSE_MARGIN = 0.01
 SYNTHETIC_TOLERANCE = 0.05
 SYNTHETIC_WHY = "synthetic workload fully specified; demand model reconstructed; paper gives whole %"
 TRACE_TOLERANCE = 0.10
-TRACE_WHY = "realistic model fitted in the paper to unnamed traces with unpublished parameters; ours uses published defaults"
+TRACE_WHY = "realistic model fitted in the paper to unnamed traces at an unstated load; ours to KTH-SP2 at its own load"
 
 
 # Per-seed statistics from the result tables.

@@ -58,7 +58,7 @@ def parameters():
 
 
 def results(broken_ics_trend: bool = False) -> dict:
-    return result_tables(outputs(broken_ics_trend))
+    return result_tables(outputs(broken_ics_trend), CONSTRUCTED.jobs_per_cluster)
 
 
 def test_an_improvement_claim_reads_the_paired_gain_over_migration_only():

@@ -17,13 +17,14 @@ from simulators.bandwidth.experiments import WORKLOADS, Profile, points
 from simulators.bandwidth.simulate import Point, simulate, simulate_workload
 from simulators.bandwidth.workload import make_workload
 
-TINY = Profile(jobs_per_cluster=300, ppbws=(20.0, 300.0), information=(0.0, 0.5, 1.0), seeds=(1, 2))
+TINY = Profile(jobs_per_cluster=300, ppbws=(20.0, 300.0), information=(0.0, 0.5, 1.0), seeds=(1, 2), loads=(0.5,),
+               convergence=(150,))
 
 
 @pytest.fixture(scope="module")
 def tiny():
     outputs = [simulate_workload(task.points()) for task in BandwidthRuns.covering(points(TINY))]
-    return result_tables(outputs), report_parameters("tiny", TINY)
+    return result_tables(outputs, TINY.jobs_per_cluster), report_parameters("tiny", TINY)
 
 
 def write(directory, tiny):
@@ -46,8 +47,15 @@ def test_report_has_every_figure_and_table(tmp_path, tiny):
     assert table1.loc[table1.strategy == "LSLT+CS", "S paper"].item() == "22 %"
     assert " [" in table1.loc[table1.strategy == "ICS", "S ours"].item()
     sweeps = pd.read_csv(tmp_path / "ppbw_sweeps.csv")
-    assert (sweeps.seeds == 2).all() and len(sweeps[(sweeps.strategy == "ICS")]) == len(WORKLOADS) * len(TINY.ppbws)
+    assert (sweeps.seeds == 2).all() and len(sweeps[(sweeps.strategy == "ICS")]) == (len(WORKLOADS) - 2) * len(TINY.ppbws)  # not C-load, D-load
     assert "every point on 2 seed(s) (1, 2)" in index
+    # sensitivity: R at the trace's load and at 0.5, R and S at 150 and 300 jobs per cluster, on both seeds
+    swept = pd.read_csv(tmp_path / "sensitivity_runs.csv")
+    assert (swept.seeds == 2).all() and len(swept) == 2 * (2 + 2 * 2)
+    by_load = swept[(swept.swept == "load") & (swept.improvement == "ICS")].set_index("requested load")
+    assert by_load.loc["0.5", "offered load"] < by_load.loc["trace's", "offered load"]
+    assert (tmp_path / "load_sensitivity.png").exists() and (tmp_path / "convergence.png").exists()
+    assert "Sensitivity: offered load and run length" in index
     # both pass orders for every co-allocating strategy on R and S, the paper's named as such
     orders = pd.read_csv(tmp_path / "pass_order.csv")
     assert len(orders) == 2 * 5 and "whole_first (paper)" in orders.columns

@@ -120,6 +120,18 @@ def requested_times(rng: np.random.Generator, accuracy: dict | None, runtimes: n
     return np.ceil(runtimes * 10 ** np.maximum(log_ratio, 0.0))
 
 
+def fitted_arrivals(
+    model: dict, rng: np.random.Generator, n_jobs: int, work: float, machine_procs: int,
+    target_utilization: float | None,
+) -> tuple[np.ndarray, float]:
+    """Submit times of ``n_jobs`` jobs holding ``work`` processor-seconds from a fitted model's arrival
+    process (step 4 of the module docstring); returns them and the gap scale."""
+    arrivals = model["arrivals"]
+    zero_gaps = rng.random(n_jobs - 1) < arrivals["zero_gap_share"]
+    gaps = np.where(zero_gaps, 0.0, sample_family_fit(arrivals["gaps"], rng, n_jobs - 1))
+    return place_arrivals(gaps, arrival_cycle(model), work, machine_procs, target_utilization)
+
+
 def synthesize_fitted(
     model: dict, n_jobs: int, machine_procs: int, target_utilization: float | None, seed: int
 ) -> tuple[pd.DataFrame, float]:
@@ -134,11 +146,8 @@ def synthesize_fitted(
     runtimes[np.argsort(runtime_scores, kind="stable")] = np.sort(
         np.maximum(np.round(sample_family_fit(model["runtimes"], runtime_rng, n_jobs)), 1.0)
     )
-    arrivals = model["arrivals"]
-    zero_gaps = arrival_rng.random(n_jobs - 1) < arrivals["zero_gap_share"]
-    gaps = np.where(zero_gaps, 0.0, sample_family_fit(arrivals["gaps"], arrival_rng, n_jobs - 1))
-    submit_times, gap_scale = place_arrivals(
-        gaps, arrival_cycle(model), float(np.sum(sizes * runtimes)), machine_procs, target_utilization
+    submit_times, gap_scale = fitted_arrivals(
+        model, arrival_rng, n_jobs, float(np.sum(sizes * runtimes)), machine_procs, target_utilization
     )
     requests = requested_times(request_rng, model["requested_time_accuracy"], runtimes)
     return synthetic_job_table(submit_times, runtimes, sizes, requests), gap_scale

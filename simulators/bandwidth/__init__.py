@@ -13,7 +13,7 @@ Modules
 ``placement``   local, migration, and the co-allocation strategies (First-Fit, LSLT,
                 LSLT+CS, ICS) and baselines (Zero Comm., Migration Only, No Share).
 ``kernel``      the compiled FPFS event loop with movable end events.
-``workload``    synthetic, realistic (Lublin-Feitelson) and modified workloads A-D.
+``workload``    synthetic, realistic (fitted to KTH-SP2) and modified workloads A-D.
 ``simulate``    one checked run: ``simulate(Point) -> (Run, summary)``.
 ``experiments`` the paper's experiments as profiles of points (``quick``, ``paper``).
 ``results``     improvements over Migration Only, room for improvement, information needed.

@@ -10,21 +10,25 @@
   exposing (PPBW, rho).
 - Queue depth by hour of day (Fig. 9): read from the Migration Only runs.
 - Named variants, reported beside the paper's reading and judged by no claim: C and D with
-  the realistic stream's offered load kept (``C_load``, ``D_load``, limits and ICS as for
-  the modified workloads), and the per-job pass order (every co-allocating strategy at
+  the realistic stream's offered load kept (``C_load``, ``D_load``: the limits and ICS at
+  mixed PPBW), and the per-job pass order (every co-allocating strategy at
   mixed PPBW on the realistic and synthetic workloads).
+- Sensitivity, judged by no claim either (``SENSITIVITY``: Zero Comm., Migration Only and
+  ICS at mixed PPBW): the realistic workload at other offered loads (``Profile.loads``; the
+  paper gives none, ours is the fitted trace's), and the realistic and synthetic workloads
+  at fewer jobs per cluster (``Profile.convergence``), which shows how far a short run's
+  room for improvement is from the converged one.
 
-``paper`` runs 400,000 jobs per cluster as the paper did, one seed (the paper's large runs
-are its convergence argument; it reports no repeats).  ``quick`` runs a few thousand jobs
-per cluster, which one seed does not settle: with 3,000 jobs the realistic workload's mean
-turnaround moves by tens of per cent from seed to seed, and the paired gap between two
-strategies by several, more than the gaps the orderings are about near the ends of the
-sweep (ICS places like Zero Comm. where no link binds and approaches Migration Only as
-PPBW grows).  So every point of ``quick`` runs on five seeds, the
-same seeds for every strategy and PPBW (common random numbers: a seed fixes arrivals,
-sizes, runtimes and rho), and the claims ledger (``reports.bandwidth_claims``) judges every
-claim on the per-seed paired statistics.  The paper profile's single seed decides no claim
-(the ledger needs five): its verdicts are all inconclusive until it runs more seeds.
+``paper`` runs 400,000 jobs per cluster as the paper did (its convergence argument), on
+five seeds, with a coarser PPBW and information grid than the paper's figures so that it
+runs in minutes.  ``quick`` runs fewer jobs per cluster, which one seed does not settle:
+the realistic workload's mean turnaround moves by tens of per cent from seed to seed, and
+the paired gap between two strategies by several, more than the gaps the orderings are
+about near the ends of the sweep (ICS places like Zero Comm. where no link binds and
+approaches Migration Only as PPBW grows).  So every point of every profile runs on five
+seeds, the same seeds for every strategy and PPBW (common random numbers: a seed fixes
+arrivals, sizes, runtimes and rho), and the claims ledger (``reports.bandwidth_claims``)
+judges every claim on the per-seed paired statistics.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ SWEPT = ("first_fit", "lslt", "lslt_cs", "ics")
 LIMITS = ("zero_comm", "migration_only", "no_share")
 MODIFIED = ("A", "B", "C", "D")
 LOAD_KEPT = ("C_load", "D_load")
+SENSITIVITY = ("zero_comm", "migration_only", "ics")
+"""The runs of the load and convergence sweeps (mixed PPBW): the room for improvement and ICS's gain."""
 WORKLOADS = ("realistic", "synthetic", *MODIFIED, *LOAD_KEPT)
 """Every workload run, in report order (the paper's orderings cover all but the load-kept variants)."""
 PAPER_PASS_ORDER, VARIANT_PASS_ORDER = PASS_ORDERS
@@ -49,13 +55,18 @@ class Profile:
     ppbws: tuple[float, ...]
     information: tuple[float, ...]
     seeds: tuple[int, ...] = (1,)
+    loads: tuple[float, ...] = ()
+    """Offered loads of the realistic stream swept for sensitivity (the default run: the fitted trace's)."""
+    convergence: tuple[int, ...] = ()
+    """Jobs per cluster of the convergence runs, besides ``jobs_per_cluster``."""
 
 
+SEEDS = (1, 2, 3, 4, 5)
 PROFILES = {
-    "paper": Profile(400_000, (10.0, 25.0, 50.0, 100.0, 150.0, 200.0, 300.0, 400.0, 500.0, 1000.0),
-                     (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)),
-    "quick": Profile(3_000, (10.0, 50.0, 100.0, 200.0, 300.0, 500.0, 1000.0), (0.0, 0.1, 0.25, 0.5, 1.0),
-                     seeds=(1, 2, 3, 4, 5)),
+    "paper": Profile(400_000, (10.0, 50.0, 200.0, 1000.0), (0.0, 0.1, 0.2, 0.3, 0.5, 1.0), seeds=SEEDS,
+                     loads=(0.5, 0.8, 0.9), convergence=(3_000, 10_000, 30_000, 100_000)),
+    "quick": Profile(20_000, (10.0, 50.0, 100.0, 200.0, 500.0, 1000.0), (0.0, 0.1, 0.2, 0.3, 0.5, 1.0),
+                     seeds=SEEDS, loads=(0.5, 0.6, 0.8, 0.9)),
 }
 
 
@@ -69,15 +80,20 @@ def points(profile: Profile) -> list[Point]:
         for workload in WORKLOADS:
             swept = SWEPT if workload in ("realistic", "synthetic") else ("ics",)
             chosen += [point(workload, strategy, None) for strategy in LIMITS + swept]
-            chosen += [point(workload, strategy, ppbw) for strategy in swept for ppbw in profile.ppbws]
+            if workload not in LOAD_KEPT:
+                chosen += [point(workload, strategy, ppbw) for strategy in swept for ppbw in profile.ppbws]
             if workload in ("realistic", "synthetic"):
                 chosen += [point(workload, "ics", None, share) for share in profile.information if share != 1.0]
                 chosen += [point(workload, strategy, None, pass_order=VARIANT_PASS_ORDER)
                            for strategy in (*SWEPT, "zero_comm")]
+                chosen += [Point(workload, strategy, None, 1.0, jobs, seed) for jobs in profile.convergence
+                           for strategy in SENSITIVITY if jobs != profile.jobs_per_cluster]
+        chosen += [Point("realistic", strategy, None, 1.0, profile.jobs_per_cluster, seed, load=load)
+                   for load in profile.loads for strategy in SENSITIVITY]
     return chosen
 
 
 def ordering_points(profile: Profile) -> list[Point]:
     """The runs the ordering check reads (``results.orderings``): the limits and the ICS sweep."""
-    return [point for point in points(profile) if point.pass_order == PAPER_PASS_ORDER
-            and (point.strategy in LIMITS or (point.strategy == "ics" and point.ppbw is not None))]
+    return [point for point in points(profile) if point.pass_order == PAPER_PASS_ORDER and point.load is None
+            and point.jobs_per_cluster == profile.jobs_per_cluster and (point.strategy in LIMITS or (point.strategy == "ics" and point.ppbw is not None))]

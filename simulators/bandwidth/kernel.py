@@ -18,8 +18,9 @@ no job finishing before ``T_E0`` after its start.
 
 A strategy that makes the system unstable (First-Fit at high PPBW: co-allocated jobs
 slow each other down until the queue grows without bound) would make every scan of an
-ever longer queue slower; the loop stops when more than ``max_waiting`` jobs wait and
-reports the run as saturated, as the paper leaves unstable configurations off its charts.
+ever longer queue slower; the loop stops when more jobs wait than
+``min(wait_cap, max(wait_floor, ceil(wait_share * jobs arrived so far)))`` and reports the run
+as saturated, as the paper leaves unstable configurations off its charts.
 
 End events live in a binary heap keyed by (time, push order); moving an end pushes a
 fresh entry and bumps the job's version so the stale one is skipped when popped.
@@ -129,9 +130,15 @@ def _queue_area(t0, t1, waiting, area, observed):
 
 
 @njit(cache=True)
+def waiting_limit(arrived, share, floor, cap):
+    """Waiting jobs beyond which a run is saturated once ``arrived`` jobs have arrived."""
+    return min(cap, max(floor, int(np.ceil(share * arrived))))
+
+
+@njit(cache=True)
 def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capacities, link_capacity,
-               strategy, lslt_threshold, chunk_share, subsets, subset_sizes, max_coallocated, max_waiting,
-               whole_first):
+               strategy, lslt_threshold, chunk_share, subsets, subset_sizes, max_coallocated, wait_share,
+               wait_floor, wait_cap, whole_first):
     n_jobs, n_clusters = len(submit), len(capacities)
     start = np.full(n_jobs, np.nan)
     end = np.full(n_jobs, np.nan)
@@ -215,7 +222,7 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
             smallest_waiting[home[next_arrival]] = min(smallest_waiting[home[next_arrival]], nodes[next_arrival])
             waiting += 1
             next_arrival += 1
-        if waiting > max_waiting:
+        if waiting > wait_floor and waiting > waiting_limit(next_arrival, wait_share, wait_floor, wait_cap):
             saturated = True
             break
 

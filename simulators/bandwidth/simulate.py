@@ -11,14 +11,13 @@ over-committed or any job's components did not start and end together.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from simulators.bandwidth.kernel import run_kernel
+from simulators.bandwidth.kernel import run_kernel, waiting_limit
 from simulators.bandwidth.placement import (
     CHUNK_SHARE, COALLOCATED, LOCAL, LSLT_THRESHOLD, MIGRATED, PASS_ORDERS, STRATEGIES, ZERO_COMM, cluster_subsets,
 )
@@ -30,22 +29,23 @@ from simulators.multicluster.topology import STAR_LINK_MBPS, Topology, star_4x10
 MAX_COALLOCATED = 1024
 """Slots for running co-allocated jobs: more than 400 nodes can hold (every job has 2+)."""
 SATURATION_SHARE = 0.05
-"""A run is declared saturated (unstable) and stopped once more than this share of its jobs
-wait at one time.  An unstable system's queue grows in proportion to the jobs that have
-arrived, a stable one's does not grow with the run's length, so the test is relative to it."""
-SATURATION_FLOOR = 2_000
-"""...but never below this many waiting jobs: short stable runs have deep queues at their daily
-peaks.  Calibrated on the baselines only: the deepest queue of any workload under Migration
-Only or No Share in the quick profile (3,000 jobs per cluster, seeds 1-5) is 1,073 jobs
-(workload B under No Share), about half of this."""
+"""A run is declared saturated (unstable) and stopped once more than this share of the jobs
+arrived so far wait at one time.  An unstable system's queue grows in proportion to the jobs
+that have arrived, a stable one's does not grow with the run's length, so the test is relative
+to the run's progress: an unstable run is stopped early at any length."""
+SATURATION_FLOOR = 5_000
+"""...but never below this many waiting jobs: stable runs have deep queues at their weekly peaks,
+early in a run too.  Calibrated on the baselines only, at about twice the deepest queue of any
+workload under Migration Only or No Share in the quick profile (seeds 1-5): 2,437 jobs
+(workload B, synthetic jobs on the KTH-SP2 model's weekday-heavy arrival clock, under No Share)."""
 SATURATION_CAP = 20_000
 """...and never above this many: every scan walks the queue, and a queue this deep is far past
-any stable run's (the limit a 1.6-million-job run reaches at its 5 %)."""
+any stable run's."""
 
 
-def saturation_limit(jobs: int) -> int:
-    """Waiting jobs beyond which a run of ``jobs`` jobs is declared saturated."""
-    return int(min(SATURATION_CAP, max(SATURATION_FLOOR, math.ceil(SATURATION_SHARE * jobs))))
+def saturation_limit(arrived: int) -> int:
+    """Waiting jobs beyond which a run is declared saturated once ``arrived`` jobs have arrived."""
+    return int(waiting_limit(arrived, SATURATION_SHARE, SATURATION_FLOOR, SATURATION_CAP))
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,9 @@ class Point:
     pass_order: str = "whole_first"
     """``whole_first`` (the paper's): local and migration for every waiting job, then co-allocation;
     ``per_job``: local, migration, co-allocation on each job before the next."""
+    load: float | None = None
+    """Offered load per cluster of the realistic stream the workload is drawn from (None: the fitted
+    trace's; see ``simulators.bandwidth.workload.generate_jobs``)."""
 
     def __post_init__(self):
         if self.pass_order not in PASS_ORDERS:
@@ -81,22 +84,20 @@ class Run:
 
 
 def run_workload(workload: Workload, strategy: str, topology: Topology | None = None,
-                 link_mbps: float = STAR_LINK_MBPS, max_waiting: int | None = None,
-                 pass_order: str = "whole_first") -> Run:
+                 link_mbps: float = STAR_LINK_MBPS, pass_order: str = "whole_first") -> Run:
     """Schedule ``workload`` with ``strategy`` and check the result; raises on a broken invariant."""
     topology = topology or star_4x100()
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}")
     if pass_order not in PASS_ORDERS:
         raise ValueError(f"pass_order must be one of {PASS_ORDERS}, got {pass_order!r}")
-    if max_waiting is None:
-        max_waiting = saturation_limit(len(workload))
     capacities = topology.capacities
     subsets, subset_sizes = cluster_subsets(len(capacities))
     start, end, kind, allocation, layout, area, observed, saturated = run_kernel(
         workload.submit, workload.home, workload.nodes, workload.columns, workload.base_time, workload.ppbw,
         workload.rho, workload.exposed, capacities, float(link_mbps), STRATEGIES[strategy], LSLT_THRESHOLD,
-        CHUNK_SHARE, subsets, subset_sizes, MAX_COALLOCATED, max_waiting, pass_order == "whole_first",
+        CHUNK_SHARE, subsets, subset_sizes, MAX_COALLOCATED, SATURATION_SHARE, SATURATION_FLOOR, SATURATION_CAP,
+        pass_order == "whole_first",
     )
     schedule = pd.DataFrame({
         "job_id": np.arange(len(workload), dtype=np.int64), "home": workload.home, "submit": workload.submit,
@@ -160,20 +161,26 @@ def simulate(point: Point, jobs: Workload | None = None) -> tuple[Run, dict]:
     """Run one point; ``jobs``: its workload's jobs already generated (``generate_jobs`` of the point's
     workload, jobs per cluster and seed), so that the runs of one workload share one generation."""
     if jobs is None:
-        jobs = generate_jobs(point.workload, point.jobs_per_cluster, point.seed)
+        jobs = generate_jobs(point.workload, point.jobs_per_cluster, point.seed, load=point.load)
     workload = jobs.with_communication(point.ppbw, point.information)
     run = run_workload(workload, point.strategy, pass_order=point.pass_order)
     return run, summarise(run)
 
 
+def generation(point: Point) -> tuple:
+    """What fixes a point's jobs: workload, jobs per cluster, seed and load."""
+    return point.workload, point.jobs_per_cluster, point.seed, point.load
+
+
 def simulate_workload(chosen: Sequence[Point], progress: Callable[[int, Point], None] | None = None) -> dict:
-    """Every point of ``chosen`` (one workload, jobs per cluster and seed) on one generation of its jobs:
+    """Every point of ``chosen`` (one ``generation``) on one generation of its jobs:
     ``{"offered_load": ..., "runs": [{"point", "metrics", "queue_by_hour"}, ...]}`` in ``chosen``'s order.
     ``progress(i, point)`` is called before the i-th run."""
-    generations = {(p.workload, p.jobs_per_cluster, p.seed) for p in chosen}
+    generations = {generation(point) for point in chosen}
     if len(generations) != 1:
-        raise ValueError(f"the points must share one workload, jobs per cluster and seed, got {sorted(generations)}")
-    jobs = generate_jobs(*generations.pop())
+        raise ValueError(f"the points must share one workload, jobs per cluster, seed and load, got {generations}")
+    workload, jobs_per_cluster, seed, load = generations.pop()
+    jobs = generate_jobs(workload, jobs_per_cluster, seed, load=load)
     summaries = []
     for done, point in enumerate(chosen):
         if progress is not None:

@@ -4,17 +4,20 @@ Jones et al., ICPADS 2006, Sec. 5 (workloads).  Every cluster gets its own strea
 
 - ``synthetic``: Poisson arrivals (mean gap 150 s), ``T_E0 ~ Exp(mean 450 s)``, sizes
   uniform on the integers 10..50;
-- ``realistic``: the Lublin-Feitelson model (daily cycle, serial / power-of-two / other
-  sizes, hyper-gamma runtimes correlated with size) with its published default parameters,
-  from ``workloads.lublin``, on 100-processor clusters at offered load
-  ``REALISTIC_LOAD`` (DEFAULT: the paper fitted the model to PWA traces it does not name
-  and gives no load; we match the synthetic workload's requested load, 0.9);
+- ``realistic``: jobs drawn from a model fitted by ``workloads.fitting`` (the paper's own
+  structure, Sec. 3: weekly warped arrival clock with daily and weekly cycles, serial /
+  power-of-two / other sizes with a two-stage uniform, a runtime family chosen by AIC,
+  size-runtime correlation) to a Parallel Workloads Archive trace, on 100-processor clusters
+  at the trace's own offered load.  The paper fitted five PWA traces it no longer names;
+  we use KTH-SP2 (``REALISTIC_MODEL``), a 100-processor machine like each of the paper's
+  clusters, at its offered load, 0.689 (``realistic_load()``).  ``load`` replaces that
+  load for a sensitivity sweep;
 - the paper's modified workloads: ``A`` realistic with Poisson arrivals; ``B`` synthetic
-  sizes and runtimes with realistic arrival times (the model's arrival process, daily
-  cycle included, placed at the synthetic stream's offered load); ``C`` realistic without
+  sizes and runtimes with realistic arrival times (the fitted model's arrival process,
+  daily and weekly cycles, placed at the synthetic stream's offered load); ``C`` realistic without
   the jobs of fewer than 10 processors; ``D`` C with Poisson arrivals.  Poisson arrivals
   in A and D keep the mean gap of the arrivals they replace.  Realistic arrival times
-  start at Monday 00:00 (hour 0 is midnight for Fig. 9).
+  start at Monday 00:00 local time of the trace (hour 0 is midnight for Fig. 9).
 - C and D in two readings.  The paper (Sec. 5.3) "removes" the small jobs from the
   realistic stream and says nothing of arrival times, so ``C`` and ``D`` keep the arrival
   times of the jobs left (the offered load falls with the removed work); the named
@@ -33,24 +36,26 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
 from simulators.bandwidth.demand import rectangular_sizes
-from workloads.load import place_arrivals
-from workloads.lublin import DEFAULT_PARAMETERS as LUBLIN_PARAMETERS
-from workloads.lublin import daily_cycle, lublin_feitelson_jobs, truncated_gamma
+from workloads.model import load_model
+from workloads.synthesis import fitted_arrivals, synthesize_fitted
 
 SYNTHETIC_MEAN_GAP = 150.0
 SYNTHETIC_MEAN_RUNTIME = 450.0
 SYNTHETIC_SIZES = (10, 50)
 PPBW_RANGE = (0.0, 300.0)
-REALISTIC_LOAD = 0.9
+REALISTIC_MODEL = "builtin:kth-sp2-1996"
 SMALL_JOB = 10
 """Workloads C and D drop the jobs asking for fewer processors than this."""
-OVERSAMPLING = 6
-"""Jobs generated per job kept in C and D: about a quarter of the model's jobs on 100 processors have 10+."""
+OVERSAMPLING = 8
+"""Jobs generated per job kept in C and D: 18.6 % of KTH-SP2's jobs have 10+ processors."""
 WORKLOADS = ("synthetic", "realistic", "A", "B", "C", "D", "C_load", "D_load")
+LOAD_SET = ("realistic", "A", "C", "D", "C_load", "D_load")
+"""The workloads drawn from the realistic stream, whose offered load a run may choose."""
 SMALL_JOBS_REMOVED = ("C", "D", "C_load", "D_load")
 POISSON_ARRIVALS = ("A", "D", "D_load")
 LOAD_KEPT = ("C_load", "D_load")
@@ -94,9 +99,19 @@ def _poisson_submits(rng: np.random.Generator, n: int, mean_gap: float) -> np.nd
     return np.cumsum(rng.exponential(mean_gap, n))
 
 
-def _realistic_jobs(n: int, procs: int, seed: int, drop_small: bool,
+@cache
+def realistic_model() -> dict:
+    return load_model(REALISTIC_MODEL)
+
+
+def realistic_load() -> float:
+    """The offered load of the trace the realistic model was fitted to."""
+    return float(realistic_model()["source"]["offered_load"])
+
+
+def _realistic_jobs(n: int, procs: int, seed: int, load: float, drop_small: bool,
                     keep_load: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(submit, size, runtime) of ``n`` Lublin-Feitelson jobs at ``REALISTIC_LOAD``.
+    """(submit, size, runtime) of ``n`` jobs of the realistic model at offered load ``load``.
 
     Without the small jobs (C, D), the first ``n`` jobs of 10+ processors of a longer
     sample: at their own arrival times (the offered load falls with the removed jobs), or,
@@ -104,9 +119,7 @@ def _realistic_jobs(n: int, procs: int, seed: int, drop_small: bool,
     offer the load of the realistic stream they stand in for (same seed, same length).
     """
     def sample(count):
-        # Exact estimates: the stage never reads a requested time, and the estimate model has its own
-        # random stream (the other columns are the same either way) but costs most of the generation.
-        jobs = lublin_feitelson_jobs(count, procs, seed, target_utilization=REALISTIC_LOAD, exact_estimates=True)
+        jobs, _ = synthesize_fitted(realistic_model(), count, procs, load, seed)
         return (jobs["submit_time"].to_numpy(dtype=np.float64), jobs["allocated_procs"].to_numpy(dtype=np.int64),
                 jobs["run_time"].to_numpy(dtype=np.float64))
 
@@ -135,15 +148,13 @@ def _stream_load(submit, size, runtime, procs: int) -> float:
 
 
 def _realistic_arrivals(rng, size, runtime, procs: int, load: float) -> np.ndarray:
-    """Arrival times from the Lublin-Feitelson arrival process (daily cycle) for these jobs at ``load``."""
-    arrivals = LUBLIN_PARAMETERS["arrivals"]
-    log_gaps = truncated_gamma(rng, arrivals["log_gap_shape"] * arrivals["rush_to_all_ratio"],
-                               arrivals["log_gap_scale"], arrivals["max_log_gap"], len(size) - 1)
-    submit, _ = place_arrivals(np.exp(log_gaps), daily_cycle(arrivals), float(np.sum(size * runtime)), procs, load)
+    """Arrival times from the realistic model's arrival process (daily and weekly cycles) for these jobs at ``load``."""
+    submit, _ = fitted_arrivals(realistic_model(), rng, len(size), float(np.sum(size * runtime)), procs, load)
     return submit.astype(np.float64)
 
 
-def _cluster_stream(kind: str, n: int, procs: int, streams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _cluster_stream(kind: str, n: int, procs: int, load: float | None,
+                    streams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     model_seed = int(streams["model"].integers(2**31))
     if kind in ("synthetic", "B"):
         size = streams["sizes"].integers(SYNTHETIC_SIZES[0], SYNTHETIC_SIZES[1] + 1, n)
@@ -152,23 +163,28 @@ def _cluster_stream(kind: str, n: int, procs: int, streams) -> tuple[np.ndarray,
             return _poisson_submits(streams["arrivals"], n, SYNTHETIC_MEAN_GAP), size, runtime
         load = float(np.sum(size * runtime)) / (procs * SYNTHETIC_MEAN_GAP * n)
         return _realistic_arrivals(streams["arrivals"], size, runtime, procs, load), size, runtime
-    submit, size, runtime = _realistic_jobs(n, procs, model_seed, drop_small=kind in SMALL_JOBS_REMOVED,
+    submit, size, runtime = _realistic_jobs(n, procs, model_seed, realistic_load() if load is None else load,
+                                            drop_small=kind in SMALL_JOBS_REMOVED,
                                             keep_load=kind in LOAD_KEPT)
     if kind in POISSON_ARRIVALS:
         submit = _poisson_submits(streams["arrivals"], n, (submit[-1] - submit[0]) / max(n - 1, 1))
     return submit, size, runtime
 
 
-def generate_jobs(kind: str, jobs_per_cluster: int, seed: int, *, n_clusters: int = 4,
+def generate_jobs(kind: str, jobs_per_cluster: int, seed: int, *, load: float | None = None, n_clusters: int = 4,
                   procs: int = 100) -> Workload:
     """All clusters' jobs merged in arrival order (ties: lower cluster first), each with its own
-    PPBW draw, every job exposed: ``Workload.with_communication`` picks a run's PPBW and exposure."""
+    PPBW draw, every job exposed: ``Workload.with_communication`` picks a run's PPBW and exposure.
+    ``load``: the realistic stream's offered load per cluster (None: the fitted trace's), for the
+    workloads drawn from it (``LOAD_SET``)."""
     if kind not in WORKLOADS:
         raise ValueError(f"workload must be one of {WORKLOADS}, got {kind!r}")
+    if load is not None and (kind not in LOAD_SET or not 0.0 < load):
+        raise ValueError(f"a load (> 0) can be chosen for the workloads {LOAD_SET} only, got {load!r} for {kind!r}")
     parts = []
     for cluster in range(n_clusters):
         streams = _streams(seed, cluster)
-        submit, requested, runtime = _cluster_stream(kind, jobs_per_cluster, procs, streams)
+        submit, requested, runtime = _cluster_stream(kind, jobs_per_cluster, procs, load, streams)
         n = len(submit)
         parts.append((submit, np.full(n, cluster), np.minimum(requested, procs), np.maximum(runtime, 1.0),
                       streams["ppbw"].uniform(*PPBW_RANGE, n), streams["rho"].random(n),
@@ -184,7 +200,8 @@ def generate_jobs(kind: str, jobs_per_cluster: int, seed: int, *, n_clusters: in
 
 
 def make_workload(kind: str, jobs_per_cluster: int, seed: int, *, ppbw: float | None = None,
-                  information: float = 1.0, n_clusters: int = 4, procs: int = 100) -> Workload:
+                  information: float = 1.0, load: float | None = None, n_clusters: int = 4,
+                  procs: int = 100) -> Workload:
     """``generate_jobs`` with one run's PPBW and information level."""
-    return generate_jobs(kind, jobs_per_cluster, seed, n_clusters=n_clusters, procs=procs).with_communication(
-        ppbw, information)
+    return generate_jobs(kind, jobs_per_cluster, seed, load=load, n_clusters=n_clusters,
+                         procs=procs).with_communication(ppbw, information)
