@@ -101,3 +101,12 @@ def test_command_line_prints_the_summary(capsys):
     assert main(["bandwidth", "--strategy", "migration_only", "--jobs-per-cluster", "100"]) == 0
     out = capsys.readouterr().out
     assert "mean turnaround" in out and "migration_only" in out
+
+
+def test_command_line_sets_the_realistic_load_and_refuses_it_elsewhere(capsys):
+    from schedlab.cli import main
+
+    assert main(["bandwidth", "--workload", "realistic", "--load", "0.5", "--jobs-per-cluster", "100"]) == 0
+    assert "load 0.5" in capsys.readouterr().out
+    assert main(["bandwidth", "--workload", "synthetic", "--load", "0.5", "--jobs-per-cluster", "100"]) == 1
+    assert "can be chosen for the workloads" in capsys.readouterr().err

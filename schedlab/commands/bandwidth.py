@@ -31,6 +31,9 @@ def register(subparsers) -> None:
                         help="share of jobs exposing PPBW and rho to ICS (default: 1)")
     parser.add_argument("--jobs-per-cluster", type=int, default=2000, help="(default: 2000; the paper: 400000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--load", type=float, default=None,
+                        help="offered load per cluster of the realistic stream (workloads realistic, A, C, D, C_load, "
+                             "D_load; default: that of the trace the realistic model was fitted to)")
     parser.add_argument("--pass-order", choices=PASS_ORDERS, default=PASS_ORDERS[0],
                         help="whole_first (the paper's): place every waiting job that fits whole before "
                              "co-allocating any; per_job: local, migration, co-allocation job by job")
@@ -43,7 +46,7 @@ def run(args) -> int:
     if args.jobs_per_cluster < 2:
         raise SchedlabError("--jobs-per-cluster must be at least 2")
     point = Point(args.workload, args.strategy, args.ppbw, args.information, args.jobs_per_cluster, args.seed,
-                  args.pass_order)
+                  args.pass_order, args.load)
     began = time.perf_counter()
     try:
         _, summary = simulate(point)
@@ -52,7 +55,7 @@ def run(args) -> int:
     elapsed = time.perf_counter() - began
     print(f"{point.workload} workload, {point.strategy}, PPBW {'U[0, 300]' if point.ppbw is None else point.ppbw} Mb/s, "
           f"information {point.information:g}, {point.jobs_per_cluster:,} jobs per cluster, seed {point.seed}, "
-          f"pass order {point.pass_order}")
+          f"pass order {point.pass_order}, load {'of the trace' if point.load is None else point.load}")
     for key, value in summary.items():
         print(f"  {key.replace('_', ' ')}: {value:.4g}" if isinstance(value, float) else f"  {key}: {value}")
     print(f"{summary['jobs']:,} jobs in {elapsed:.2f} s", file=sys.stderr)
