@@ -34,11 +34,10 @@ from numba import njit
 from simulators.bandwidth.demand import link_demands
 from simulators.bandwidth.placement import COALLOCATED, ICS, MIGRATION_ONLY, NO_SHARE, ZERO_COMM, place
 from simulators.bandwidth.sharing import duration, progressive_filling
+from simulators.bandwidth.waiting import NOT_WAITING, new_tree, next_candidate, set_size, smallest_waiting
 
 HOUR = 3600.0
 TOLERANCE = 1e-9
-NO_JOB = 1 << 62
-"""``smallest_waiting`` of a cluster none of whose jobs waits."""
 
 
 @njit(cache=True)
@@ -106,15 +105,27 @@ def _pop(times, sequence, jobs, versions, size):
 
 
 @njit(cache=True)
-def _may_start(strategy, idle, smallest_waiting):
+def _may_start(strategy, idle, smallest):
     """False only if no waiting job can start: too few idle nodes where the strategy may look."""
     if strategy == NO_SHARE:
         for cluster in range(len(idle)):
-            if idle[cluster] >= smallest_waiting[cluster]:
+            if idle[cluster] >= smallest[cluster]:
                 return True
         return False
     reachable = idle.max() if strategy == MIGRATION_ONLY else idle.sum()
-    return reachable >= smallest_waiting.min()
+    return reachable >= smallest.min()
+
+
+@njit(cache=True)
+def _fitting_bound(strategy, idle, bound):
+    """Per home cluster, the largest job ``strategy`` could place now (on its home only without
+    sharing, whole on any cluster with migration only, over all clusters when co-allocating)."""
+    if strategy == NO_SHARE:
+        bound[:] = idle
+    elif strategy == MIGRATION_ONLY:
+        bound[:] = idle.max()
+    else:
+        bound[:] = idle.sum()
 
 
 @njit(cache=True)
@@ -166,13 +177,13 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
     heap_size, pushes = 0, 0
     version = np.zeros(n_jobs, dtype=np.int64)
     planned_end = np.zeros(n_jobs)
-    # waiting queue, arrival order
-    queue = np.empty(n_jobs, dtype=np.int64)
+    # waiting jobs, arrival order
+    queue, leaves = new_tree(n_jobs, n_clusters)
     waiting = 0
+    bound = np.empty(n_clusters, dtype=np.int64)
     order = np.empty(n_clusters, dtype=np.int64)
     pieces = np.empty(n_clusters, dtype=np.int64)
     demand = np.empty(n_clusters)
-    smallest_waiting = np.full(n_clusters, NO_JOB, dtype=np.int64)
     next_arrival, now = 0, 0.0
     sharing = strategy != ZERO_COMM
     saturated = False
@@ -216,10 +227,9 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
                 slot_of[job] = -1
                 coallocated -= 1
                 reshare = True
-        first_new = waiting
+        first_new = next_arrival
         while next_arrival < n_jobs and submit[next_arrival] == now:
-            queue[waiting] = next_arrival
-            smallest_waiting[home[next_arrival]] = min(smallest_waiting[home[next_arrival]], nodes[next_arrival])
+            set_size(queue, leaves, next_arrival, home[next_arrival], nodes[next_arrival])
             waiting += 1
             next_arrival += 1
         if waiting > wait_floor and waiting > waiting_limit(next_arrival, wait_share, wait_floor, wait_cap):
@@ -228,61 +238,53 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
 
         # FPFS scan.  Without an end at this timestamp no idle node or link capacity came
         # back, so the jobs that waited before still cannot start: only arrivals are tried.
-        # ``smallest_waiting`` (per home cluster, a lower bound, exact after a full scan)
-        # skips scans that cannot start anything.
-        if _may_start(strategy, idle, smallest_waiting):
+        # The queue's tree skips every job larger than the strategy could place anywhere.
+        if _may_start(strategy, idle, smallest_waiting(queue)):
             scan_from = 0 if freed else first_new
-            if scan_from == 0:
-                smallest_waiting[:] = NO_JOB
-            total_idle = idle.sum()
             # The paper's order places every waiting job that fits whole (local or migrated)
             # before it co-allocates any; the per-job order tries all three on each job in turn.
             scans = 2 if whole_first and strategy != NO_SHARE and strategy != MIGRATION_ONLY else 1
             for scan in range(scans):
                 scan_strategy = MIGRATION_ONLY if scan == 0 and scans == 2 else strategy
-                kept = scan_from
-                for position in range(scan_from, waiting):
-                    job = queue[position]
-                    placement_kind, k = 0, 0
-                    if nodes[job] <= total_idle:  # cheap test first: most waiting jobs fit nowhere
-                        placement_kind, k = place(scan_strategy, home[job], nodes[job], columns[job], ppbw[job],
-                                                  rho[job], exposed[job], idle, load, link_capacity,
-                                                  lslt_threshold, chunk_share, subsets, subset_sizes, order, pieces)
-                    if placement_kind == 0:
-                        queue[kept] = job
-                        kept += 1
-                        smallest_waiting[home[job]] = min(smallest_waiting[home[job]], nodes[job])
-                        continue
-                    start[job] = now
-                    kind[job] = placement_kind
-                    for i in range(k):
-                        layout[job, i] = order[i]
-                        idle[order[i]] -= pieces[i]
-                        allocation[job, order[i]] += pieces[i]
-                        if idle[order[i]] < 0:
-                            raise RuntimeError("a cluster has fewer than zero idle nodes")
-                    total_idle -= nodes[job]
-                    planned_end[job] = now + base_time[job]
-                    if placement_kind == COALLOCATED and sharing:
-                        if coallocated == max_coallocated:
-                            raise RuntimeError("more co-allocated jobs running than slots")
-                        link_demands(nodes[job], columns[job], ppbw[job], rho[job], order[:k], pieces[:k], demand)
-                        slot = coallocated
-                        coallocated += 1
-                        slot_job[slot] = job
-                        slot_demand[slot, :] = demand
-                        slot_fraction[slot] = 1.0
-                        slot_work[slot] = 1.0
-                        slot_since[slot] = now
-                        slot_of[job] = slot
-                        load += demand
-                        reshare = True
-                    heap_time, heap_sequence, heap_job, heap_version, heap_size = _push(
-                        heap_time, heap_sequence, heap_job, heap_version, heap_size, planned_end[job], pushes, job,
-                        version[job],
-                    )
-                    pushes += 1
-                waiting = kept
+                _fitting_bound(scan_strategy, idle, bound)
+                job = next_candidate(queue, leaves, scan_from, bound)
+                while job >= 0:
+                    placement_kind, k = place(scan_strategy, home[job], nodes[job], columns[job], ppbw[job],
+                                              rho[job], exposed[job], idle, load, link_capacity,
+                                              lslt_threshold, chunk_share, subsets, subset_sizes, order, pieces)
+                    if placement_kind != 0:
+                        set_size(queue, leaves, job, home[job], NOT_WAITING)
+                        waiting -= 1
+                        start[job] = now
+                        kind[job] = placement_kind
+                        for i in range(k):
+                            layout[job, i] = order[i]
+                            idle[order[i]] -= pieces[i]
+                            allocation[job, order[i]] += pieces[i]
+                            if idle[order[i]] < 0:
+                                raise RuntimeError("a cluster has fewer than zero idle nodes")
+                        planned_end[job] = now + base_time[job]
+                        if placement_kind == COALLOCATED and sharing:
+                            if coallocated == max_coallocated:
+                                raise RuntimeError("more co-allocated jobs running than slots")
+                            link_demands(nodes[job], columns[job], ppbw[job], rho[job], order[:k], pieces[:k], demand)
+                            slot = coallocated
+                            coallocated += 1
+                            slot_job[slot] = job
+                            slot_demand[slot, :] = demand
+                            slot_fraction[slot] = 1.0
+                            slot_work[slot] = 1.0
+                            slot_since[slot] = now
+                            slot_of[job] = slot
+                            load += demand
+                            reshare = True
+                        heap_time, heap_sequence, heap_job, heap_version, heap_size = _push(
+                            heap_time, heap_sequence, heap_job, heap_version, heap_size, planned_end[job], pushes,
+                            job, version[job],
+                        )
+                        pushes += 1
+                        _fitting_bound(scan_strategy, idle, bound)
+                    job = next_candidate(queue, leaves, job + 1, bound)
 
         # re-share the links and move the ends that change
         if reshare and coallocated > 0:

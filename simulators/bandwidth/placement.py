@@ -85,15 +85,16 @@ def first_fit(nodes, idle, eligible, order, pieces) -> int:
 
 
 @njit(cache=True)
-def ics_split(nodes, columns, ppbw, rho, clusters, idle, load, capacity, pieces) -> bool:
-    """Backtracking search of pieces on ``clusters`` (in that order) saturating no link."""
+def ics_split(nodes, columns, ppbw, rho, clusters, idle, load, capacity, pieces, after, start) -> bool:
+    """Backtracking search of pieces on ``clusters`` (in that order) saturating no link;
+    ``after`` and ``start``: work arrays of ``len(clusters) + 1``."""
     k = len(clusters)
-    after = np.zeros(k + 1, dtype=np.int64)  # idle nodes on the clusters after level i
+    after[k] = 0  # idle nodes on the clusters after level i
     for level in range(k - 1, -1, -1):
         after[level] = after[level + 1] + idle[clusters[level]]
     if after[0] < nodes:
         return False
-    start = np.zeros(k + 1, dtype=np.int64)
+    start[0] = 0
     level = 0
     pieces[0] = min(idle[clusters[0]], nodes - (k - 1))
     while level >= 0:
@@ -117,17 +118,57 @@ def ics_split(nodes, columns, ppbw, rho, clusters, idle, load, capacity, pieces)
 
 
 @njit(cache=True)
+def ics_may_place(nodes, ppbw, rho, idle, load, capacity) -> bool:
+    """False when no split of the job over two or more clusters can leave every link within
+    its capacity, judged in O(clusters) before the search.  Every piece of ``s`` of ``n`` nodes
+    asks its link for at least ``rho * PPBW * s (n - s) / (n - 1)`` (all-to-all) plus one mesh
+    edge's ``(1 - rho) * PPBW / 4`` (a proper part of a full grid cuts at least one edge;
+    ``simulators.bandwidth.demand``).  So a cluster can hold at most the pieces whose bound
+    fits its spare link capacity, and its idle nodes: ``s`` up to some ``low`` or from
+    ``n - low`` on, ``s (n - s)`` being symmetric about n / 2.  A split needs two such clusters
+    whose largest pieces add up to ``n``.  Only a search that would fail is skipped, so ICS
+    places exactly as without this test; it matters where links are busy (high PPBW), where
+    the search, tried on every waiting job that fits the idle nodes, would fail on almost all."""
+    if nodes < 2:
+        return False
+    mesh = (1.0 - rho) * ppbw / 4.0
+    spread = rho * ppbw / (nodes - 1)
+    hosts, total = 0, 0
+    for cluster in range(len(idle)):
+        largest = min(idle[cluster], nodes - 1)
+        room = capacity - load[cluster] - mesh + 1e-6  # slack: never exclude a piece the search would accept
+        if largest <= 0 or room < 0:
+            continue
+        if spread > 0:
+            bound = room / spread  # a piece of s nodes fits if s (n - s) <= bound
+            if nodes * nodes > 4.0 * bound:
+                low = max(0, int(np.floor((nodes - np.sqrt(nodes * nodes - 4.0 * bound)) / 2.0)))
+                while low < nodes // 2 and (low + 1) * (nodes - low - 1) <= bound:
+                    low += 1
+                if largest < nodes - low:
+                    largest = min(largest, low)
+        if largest > 0:
+            hosts += 1
+            total += largest
+    return hosts >= 2 and total >= nodes
+
+
+@njit(cache=True)
 def ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, order, pieces) -> int:
     """ICS placement: fewest clusters first; number of pieces, 0 if none saturates no link."""
     ranked = clusters_by_idle(idle)
+    n_clusters = len(idle)
+    chosen = np.empty(n_clusters, dtype=np.int64)
+    after = np.empty(n_clusters + 1, dtype=np.int64)
+    start = np.empty(n_clusters + 1, dtype=np.int64)
     for s in range(len(subsets)):
         k = subset_sizes[s]
-        chosen = ranked[subsets[s, :k]]
         usable = True
-        for cluster in chosen:
-            usable = usable and idle[cluster] > 0
-        if usable and ics_split(nodes, columns, ppbw, rho, chosen, idle, load, capacity, pieces):
-            order[:k] = chosen
+        for i in range(k):
+            chosen[i] = ranked[subsets[s, i]]
+            usable = usable and idle[chosen[i]] > 0
+        if usable and ics_split(nodes, columns, ppbw, rho, chosen[:k], idle, load, capacity, pieces, after, start):
+            order[:k] = chosen[:k]
             return k
     return 0
 
@@ -162,7 +203,7 @@ def place(strategy, home, nodes, columns, ppbw, rho, exposed, idle, load, capaci
     if strategy == MIGRATION_ONLY or idle.sum() < nodes:
         return 0, 0
     if strategy == ICS:
-        if not exposed:
+        if not exposed or not ics_may_place(nodes, ppbw, rho, idle, load, capacity):
             return 0, 0
         k = ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, order, pieces)
         return (COALLOCATED if k else 0), k
