@@ -117,11 +117,11 @@ def check_run(schedule: pd.DataFrame, allocation: np.ndarray, capacities: np.nda
     """Substrate invariants plus the stage's own: run times never below T_E0, exact unless co-allocated."""
     job, cluster = np.nonzero(allocation)
     nodes = allocation[job, cluster].astype(np.int64)
-    log = pd.DataFrame({
+    log = {
         "time": np.concatenate([schedule["start"].to_numpy()[job], schedule["end"].to_numpy()[job]]),
         "job": np.concatenate([job, job]), "cluster": np.concatenate([cluster, cluster]),
         "delta": np.concatenate([nodes, -nodes]),
-    })
+    }
     check_multicluster_run(capacities=capacities, totals=schedule["procs"].to_numpy(), jobs=schedule, log=log)
     run_time = (schedule["end"] - schedule["start"]).to_numpy()
     base = schedule["base_time"].to_numpy()

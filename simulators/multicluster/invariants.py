@@ -13,13 +13,20 @@ happened to the clusters:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
 from simulators.core.invariants import InvariantError, _fail
 
 
+LOG_COLUMNS = ("time", "job", "cluster", "delta")
+
+
 def check_multicluster_run(*, capacities: np.ndarray, totals: np.ndarray, jobs: pd.DataFrame, log) -> None:
+    """Raise ``InvariantError`` on the first broken invariant.  ``log``: (time, job, cluster, delta)
+    entries, or a mapping of those four names to arrays (a compiled run's log, not copied)."""
     job_id = jobs["job_id"].to_numpy()
     submit, placed = jobs["submit"].to_numpy(), jobs["placed"].to_numpy()
     start, end = jobs["start"].to_numpy(), jobs["end"].to_numpy()
@@ -34,9 +41,9 @@ def check_multicluster_run(*, capacities: np.ndarray, totals: np.ndarray, jobs: 
         if bad.any():
             _fail(what, job_id[bad])
 
-    entries = pd.DataFrame(log, columns=["time", "job", "cluster", "delta"])
-    time, job = entries["time"].to_numpy(dtype=np.float64), entries["job"].to_numpy(dtype=np.int64)
-    cluster, delta = entries["cluster"].to_numpy(dtype=np.int64), entries["delta"].to_numpy(dtype=np.int64)
+    entries = log if isinstance(log, Mapping) else pd.DataFrame(log, columns=list(LOG_COLUMNS))
+    time, job = np.asarray(entries["time"], dtype=np.float64), np.asarray(entries["job"], dtype=np.int64)
+    cluster, delta = np.asarray(entries["cluster"], dtype=np.int64), np.asarray(entries["delta"], dtype=np.int64)
     n = len(jobs)
     for what, part, expected in (("allocated", delta > 0, placed), ("released", delta < 0, end)):
         logged = np.bincount(job[part], minlength=n) > 0
@@ -61,7 +68,10 @@ def check_multicluster_run(*, capacities: np.ndarray, totals: np.ndarray, jobs: 
         _fail("released nodes differ from allocated nodes", job_id[back != nodes])
 
     # Per cluster, in time order with releases first at one instant: a running sum of the nodes in use.
-    order = np.lexsort((delta, time, cluster))
+    # (Within an instant the order among releases, or among allocations, cannot change the peak.)
+    releases_first = np.r_[np.flatnonzero(~taken), np.flatnonzero(taken)]
+    order = releases_first[np.argsort(time[releases_first], kind="stable")]
+    order = order[np.argsort(cluster[order], kind="stable")]
     cluster, time, in_use = cluster[order], time[order], np.cumsum(delta[order])
     block_start = np.flatnonzero(np.r_[True, cluster[1:] != cluster[:-1]])
     in_use -= np.repeat(np.r_[0, in_use[block_start[1:] - 1]], np.diff(np.r_[block_start, len(cluster)]))
