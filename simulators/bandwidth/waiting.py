@@ -58,8 +58,10 @@ def next_candidate(tree, leaves, first, bound):
     ``bound[home]``, or -1."""
     if first >= leaves:
         return -1
-    node = leaves + first
-    if not _within(tree, node, bound):
+    node = 1 if first == 0 else leaves + first  # from the start of the queue: straight down from the root
+    if node == 1 and not _within(tree, 1, bound):
+        return -1
+    if node > 1 and not _within(tree, node, bound):
         while True:  # climb to the nearest subtree on the right that holds a candidate
             while node % 2 == 1:
                 node //= 2
