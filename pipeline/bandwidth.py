@@ -1,6 +1,6 @@
 """Luigi tasks of the bandwidth stage (co-allocation in multi-clusters, Jones et al. ICPADS 2006).
 
-    BandwidthRuns(workload, jobs_per_cluster, seed, runs) --> BandwidthReport(profile)
+    BandwidthRuns(workload, jobs_per_cluster, seed, load, runs) --> BandwidthReport(profile)
 
 ``BandwidthRuns`` generates one workload's jobs for one seed once
 (``simulators.bandwidth.workload.generate_jobs``: at the paper's 400,000 jobs per cluster
@@ -11,9 +11,11 @@ measured offered load and, per run, the point, its metrics and the mean queue de
 of day.  No figure or table reads per-job data, so none is written: at 400,000 jobs per
 cluster it would be tens of megabytes per run.  ``BandwidthReport(profile="quick"|"paper")``
 requires every workload and seed of the profile (``simulators.bandwidth.experiments``) and
-hands ``reports.bandwidth`` what it shows, as data: the result tables (``runs``: one row per
-run and seed; ``pass_order_runs``: the same in the variant order; ``queue_depth``: Migration
-Only's queue by hour, per seed; ``offered_load``: per workload and seed) and the parameters
+hands ``reports.bandwidth`` what it shows, as data: the result tables (``result_tables``:
+``runs``, one row per run and seed; ``pass_order_runs``, the same in the variant order;
+``load_runs`` and ``convergence_runs``, the sensitivity runs at other offered loads and fewer
+jobs per cluster; ``queue_depth``, Migration Only's queue by hour, per seed; ``offered_load``,
+per workload, seed, load and jobs per cluster) and the parameters
 the runs used (profile, system, strategies' constants, each workload's recipe), so the report
 imports nothing from the simulator.
 """
@@ -131,7 +133,7 @@ def result_tables(outputs, jobs_per_cluster: int) -> dict[str, pd.DataFrame]:
     """From ``BandwidthRuns`` outputs of a profile running ``jobs_per_cluster``: ``runs`` (one row
     per run in the paper's pass order at the trace's load: the point and its metrics; ``ppbw_mixed``
     where each job draws its PPBW), ``pass_order_runs`` (the same for the runs in the per-job
-    variant order), ``load_runs`` (the realistic workload at other offered loads), ``convergence_runs``
+    variant order), ``load_runs`` (the load-swept workloads at other offered loads), ``convergence_runs``
     (fewer jobs per cluster), ``queue_depth`` (Migration Only's mean waiting jobs by hour, per
     workload and seed) and ``offered_load`` (per workload, seed, load and jobs per cluster)."""
     rows, depths, loads = [], [], []

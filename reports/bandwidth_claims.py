@@ -9,7 +9,10 @@ Every claim reads the stage's result tables only:
   ``ppbw_mixed`` (True for those), ``information`` (share of jobs exposing PPBW and rho to
   ICS), ``seed`` and the run's metrics (``mean_turnaround``: infinite when the run saturated);
 - ``queue_depth``: Migration Only's mean number of waiting jobs per ``workload``, ``seed`` and
-  ``hour`` of the day (``waiting_jobs``).
+  ``hour`` of the day (``waiting_jobs``);
+- ``offered_load``: each workload's measured offered load per ``seed``, ``jobs_per_cluster`` and
+  requested ``load`` (empty: the workload's default), which the measured causes read
+  (``reports.bandwidth_causes``), as they read ``load_runs``: the runs at those loads.
 
 Every strategy runs on the same seeds (common random numbers), so a comparison between two
 strategies is a per-seed paired statistic.  Zero Comm., Migration Only and No Share do not read
@@ -54,18 +57,26 @@ TRACE_WHY = "realistic model fitted in the paper to unnamed traces at an unstate
 
 # Per-seed statistics from the result tables.
 
-def turnarounds(runs: pd.DataFrame, workload: str, strategy: str, ppbw: float | None = None,
-                information: float = 1.0) -> pd.Series:
-    """Mean turnaround per seed of one point; ``ppbw`` None: PPBW ~ U[0, 300] per job.
+def run_metric(runs: pd.DataFrame, metric: str, workload: str, strategy: str, ppbw: float | None = None,
+               information: float = 1.0) -> pd.Series:
+    """``metric`` per seed of one point; ``ppbw`` None: PPBW ~ U[0, 300] per job.
 
     Zero Comm., Migration Only and No Share ignore PPBW: any ``ppbw`` reads their mixed runs.
     """
+    if metric not in runs:
+        raise NotMeasured(f"no {metric} in the runs table")
     where = {"workload": workload, "strategy": strategy, "information": information}
     if ppbw is None or strategy in ("zero_comm", "migration_only", "no_share"):
         where["ppbw_mixed"] = True
     else:
         where["ppbw"] = ppbw
-    return per_seed(runs, "mean_turnaround", where)
+    return per_seed(runs, metric, where)
+
+
+def turnarounds(runs: pd.DataFrame, workload: str, strategy: str, ppbw: float | None = None,
+                information: float = 1.0) -> pd.Series:
+    """Mean turnaround per seed of one point (``run_metric``)."""
+    return run_metric(runs, "mean_turnaround", workload, strategy, ppbw, information)
 
 
 def improvement(runs: pd.DataFrame, workload: str, strategy: str, ppbw: float | None = None,
@@ -85,6 +96,21 @@ def loss(runs: pd.DataFrame, workload: str, strategy: str, ppbw: float) -> pd.Se
 def room(runs: pd.DataFrame, workload: str) -> pd.Series:
     """Room for improvement: Zero Comm.'s improvement over Migration Only."""
     return improvement(runs, workload, "zero_comm")
+
+
+def migration_gain(runs: pd.DataFrame, workload: str) -> pd.Series:
+    """How much faster Migration Only is than No Share, ``(T_noshare - T_mig) / T_noshare``, per seed."""
+    return -paired(turnarounds(runs, workload, "migration_only"), turnarounds(runs, workload, "no_share"), "relative")
+
+
+def offered_load_of(offered_load: pd.DataFrame, workload: str, jobs_per_cluster: int,
+                    load: float | None = None) -> float:
+    """Mean over seeds of a workload's measured offered load; ``load`` None: its default run's."""
+    chosen = offered_load[(offered_load.workload == workload) & (offered_load.jobs_per_cluster == jobs_per_cluster)]
+    chosen = chosen[chosen.load.isna()] if load is None else chosen[chosen.load == load]
+    if chosen.empty:
+        raise NotMeasured(f"no offered load of {workload} at {jobs_per_cluster} jobs per cluster, load {load}")
+    return float(chosen.offered_load.mean())
 
 
 def swept_ppbws(runs: pd.DataFrame, workload: str, strategy: str) -> list[float]:
@@ -178,11 +204,7 @@ def _realistic_less_room(results: Results) -> Measurement:
 
 
 def _migration_gain_over_no_share(workload: str):
-    def compute(results: Results) -> Measurement:
-        runs = _runs(results)
-        no_share = turnarounds(runs, workload, "no_share")
-        return single(-paired(turnarounds(runs, workload, "migration_only"), no_share, "relative"), SHORT[workload])
-    return compute
+    return lambda results: single(migration_gain(_runs(results), workload), SHORT[workload])
 
 
 def _lslt_parts(results: Results, statistic) -> Measurement:

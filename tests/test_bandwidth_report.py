@@ -49,11 +49,15 @@ def test_report_has_every_figure_and_table(tmp_path, tiny):
     sweeps = pd.read_csv(tmp_path / "ppbw_sweeps.csv")
     assert (sweeps.seeds == 2).all() and len(sweeps[(sweeps.strategy == "ICS")]) == (len(WORKLOADS) - 2) * len(TINY.ppbws)  # not C-load, D-load
     assert "every point on 2 seed(s) (1, 2)" in index
-    # sensitivity: R at the trace's load and at 0.5, R and S at 150 and 300 jobs per cluster, on both seeds
+    # sensitivity, three statistics on both seeds: R, A and D at their default load and at 0.5; R and S at
+    # 150 and 300 jobs per cluster
     swept = pd.read_csv(tmp_path / "sensitivity_runs.csv")
-    assert (swept.seeds == 2).all() and len(swept) == 2 * (2 + 2 * 2)
-    by_load = swept[(swept.swept == "load") & (swept.improvement == "ICS")].set_index("requested load")
-    assert by_load.loc["0.5", "offered load"] < by_load.loc["trace's", "offered load"]
+    assert (swept.seeds == 2).all() and len(swept) == 3 * (3 * 2 + 2 * 2)
+    assert list(dict.fromkeys(swept[swept.swept == "load"].workload)) == ["R", "A", "D"]
+    by_load = swept[(swept.swept == "load") & (swept.improvement == "ICS") & (swept.workload == "R")]
+    by_load = by_load.set_index("requested load")
+    assert by_load.loc["0.5", "offered load"] < by_load.loc["default", "offered load"]
+    assert set(swept.improvement) == {"room (Zero Comm.)", "ICS", "Migration Only over No Share"}
     assert (tmp_path / "load_sensitivity.png").exists() and (tmp_path / "convergence.png").exists()
     assert "Sensitivity: offered load and run length" in index
     # both pass orders for every co-allocating strategy on R and S, the paper's named as such

@@ -13,11 +13,13 @@
   the realistic stream's offered load kept (``C_load``, ``D_load``: the limits and ICS at
   mixed PPBW), and the per-job pass order (every co-allocating strategy at
   mixed PPBW on the realistic and synthetic workloads).
-- Sensitivity, judged by no claim either (``SENSITIVITY``: Zero Comm., Migration Only and
-  ICS at mixed PPBW): the realistic workload at other offered loads (``Profile.loads``; the
-  paper gives none, ours is the fitted trace's), and the realistic and synthetic workloads
-  at fewer jobs per cluster (``Profile.convergence``), which shows how far a short run's
-  room for improvement is from the converged one.
+- Sensitivity, judged by no claim either (``SENSITIVITY``: the limits and ICS at mixed
+  PPBW): the realistic workload and those drawn from it with Poisson arrivals (A, D) at
+  other offered loads (``Profile.loads``; the paper gives none, ours is the fitted
+  trace's), which measures how far a room for improvement the paper reports is a matter
+  of load, and the realistic and synthetic workloads at fewer jobs per cluster
+  (``Profile.convergence``), which shows how far a short run's room for improvement is
+  from the converged one.
 
 ``paper`` runs 400,000 jobs per cluster as the paper did (its convergence argument), on
 five seeds, with a coarser PPBW and information grid than the paper's figures so that it
@@ -42,8 +44,11 @@ SWEPT = ("first_fit", "lslt", "lslt_cs", "ics")
 LIMITS = ("zero_comm", "migration_only", "no_share")
 MODIFIED = ("A", "B", "C", "D")
 LOAD_KEPT = ("C_load", "D_load")
-SENSITIVITY = ("zero_comm", "migration_only", "ics")
-"""The runs of the load and convergence sweeps (mixed PPBW): the room for improvement and ICS's gain."""
+SENSITIVITY = (*LIMITS, "ics")
+"""The runs of the load and convergence sweeps (mixed PPBW): the room for improvement, ICS's gain and
+Migration Only's over No Share."""
+LOAD_SWEPT = ("realistic", "A", "D")
+"""The workloads run at ``Profile.loads``: the realistic stream and its Poisson-arrival variants."""
 WORKLOADS = ("realistic", "synthetic", *MODIFIED, *LOAD_KEPT)
 """Every workload run, in report order (the paper's orderings cover all but the load-kept variants)."""
 PAPER_PASS_ORDER, VARIANT_PASS_ORDER = PASS_ORDERS
@@ -56,7 +61,8 @@ class Profile:
     information: tuple[float, ...]
     seeds: tuple[int, ...] = (1,)
     loads: tuple[float, ...] = ()
-    """Offered loads of the realistic stream swept for sensitivity (the default run: the fitted trace's)."""
+    """Offered loads of the realistic stream swept for sensitivity, for each of ``LOAD_SWEPT`` (the
+    default run: the fitted trace's)."""
     convergence: tuple[int, ...] = ()
     """Jobs per cluster of the convergence runs, besides ``jobs_per_cluster``."""
 
@@ -88,8 +94,8 @@ def points(profile: Profile) -> list[Point]:
                            for strategy in (*SWEPT, "zero_comm")]
                 chosen += [Point(workload, strategy, None, 1.0, jobs, seed) for jobs in profile.convergence
                            for strategy in SENSITIVITY if jobs != profile.jobs_per_cluster]
-        chosen += [Point("realistic", strategy, None, 1.0, profile.jobs_per_cluster, seed, load=load)
-                   for load in profile.loads for strategy in SENSITIVITY]
+        chosen += [Point(workload, strategy, None, 1.0, profile.jobs_per_cluster, seed, load=load)
+                   for workload in LOAD_SWEPT for load in profile.loads for strategy in SENSITIVITY]
     return chosen
 
 
