@@ -13,7 +13,7 @@ from pipeline import settings
 from pipeline.base import read_json
 from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
 from reports.bandwidth import write_bandwidth_report
-from simulators.bandwidth.experiments import WORKLOADS, Profile, points
+from simulators.bandwidth.experiments import PROFILES, WORKLOADS, Profile, points
 from simulators.bandwidth.simulate import Point, simulate, simulate_workload
 from simulators.bandwidth.workload import make_workload
 
@@ -114,3 +114,13 @@ def test_command_line_sets_the_realistic_load_and_refuses_it_elsewhere(capsys):
     assert "load 0.5" in capsys.readouterr().out
     assert main(["bandwidth", "--workload", "synthetic", "--load", "0.5", "--jobs-per-cluster", "100"]) == 1
     assert "can be chosen for the workloads" in capsys.readouterr().err
+
+
+def test_the_paper_profile_leaves_the_pass_order_variant_to_the_quick_one():
+    paper, quick = (points(PROFILES[name]) for name in ("paper", "quick"))
+    assert {p.pass_order for p in paper} == {"whole_first"}
+    assert {p.pass_order for p in quick} == {"whole_first", "per_job"}
+    # both sweep the load of R, A and D with the limits and ICS, on every seed
+    for chosen, profile in ((paper, PROFILES["paper"]), (quick, PROFILES["quick"])):
+        swept = {(p.workload, p.load, p.strategy, p.seed) for p in chosen if p.load is not None}
+        assert len(swept) == 3 * len(profile.loads) * 4 * len(profile.seeds)

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from simulators.core.invariants import InvariantError, _fail
 
@@ -67,20 +68,32 @@ def check_multicluster_run(*, capacities: np.ndarray, totals: np.ndarray, jobs: 
     if (back != nodes).any():
         _fail("released nodes differ from allocated nodes", job_id[back != nodes])
 
-    # Per cluster, in time order with releases first at one instant: a running sum of the nodes in use.
+    # In time order with releases first at one instant, each cluster's nodes in use and their peak.
     # (Within an instant the order among releases, or among allocations, cannot change the peak.)
     releases_first = np.r_[np.flatnonzero(~taken), np.flatnonzero(taken)]
     order = releases_first[np.argsort(time[releases_first], kind="stable")]
-    order = order[np.argsort(cluster[order], kind="stable")]
-    cluster, time, in_use = cluster[order], time[order], np.cumsum(delta[order])
-    block_start = np.flatnonzero(np.r_[True, cluster[1:] != cluster[:-1]])
-    in_use -= np.repeat(np.r_[0, in_use[block_start[1:] - 1]], np.diff(np.r_[block_start, len(cluster)]))
-    over = np.flatnonzero(in_use > np.asarray(capacities)[cluster])
+    capacities = np.asarray(capacities)
+    peak, at = _peaks_in_use(cluster, delta, order, len(capacities))
+    over = np.flatnonzero(peak > capacities)
     if over.size:
-        worst_cluster = cluster[over[0]]
-        within = np.flatnonzero(cluster == worst_cluster)
-        worst = within[np.argmax(in_use[within])]
+        worst_cluster = over[0]
         raise InvariantError(
-            f"cluster {worst_cluster}: {int(in_use[worst])} nodes in use at t={time[worst]} "
+            f"cluster {worst_cluster}: {int(peak[worst_cluster])} nodes in use at t={time[at[worst_cluster]]} "
             f"on {capacities[worst_cluster]} nodes"
         )
+
+
+@njit(cache=True)
+def _peaks_in_use(cluster, delta, order, n_clusters):
+    """Walking the log in ``order``: per cluster, the most nodes in use at once and the entry that first
+    reached it (-1: never used)."""
+    in_use = np.zeros(n_clusters, dtype=np.int64)
+    peak = np.zeros(n_clusters, dtype=np.int64)
+    at = np.full(n_clusters, -1, dtype=np.int64)
+    for entry in order:
+        c = cluster[entry]
+        in_use[c] += delta[entry]
+        if in_use[c] > peak[c]:
+            peak[c] = in_use[c]
+            at[c] = entry
+    return peak, at
