@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.bandwidth.demand import rectangular_sizes
-from simulators.bandwidth.placement import cluster_subsets, ics, ics_may_place
+from simulators.bandwidth.demand import cut_edges, piece_demand, rectangular_sizes
+from simulators.bandwidth.placement import cluster_subsets, ics, ics_may_place, least_piece_demand
 from simulators.bandwidth.waiting import NOT_WAITING, new_tree, next_candidate, set_size, smallest_waiting
 
 
@@ -41,9 +41,9 @@ def test_ics_pre_test_on_the_hand_worked_split():
     # PPBW * s (16 - s) / 15.  At PPBW 300 every link takes at most 4 nodes (4 * 12 * 20 = 960),
     # and three clusters of 10, 9, 8 idle nodes cannot hold 16 that way: no search needed.
     idle = np.array([10, 9, 8, 0])
-    assert not ics_may_place(16, 300.0, 1.0, idle, np.zeros(4), 1000.0)
+    assert not ics_may_place(16, 4, 300.0, 1.0, idle, np.zeros(4), 1000.0)
     # At PPBW 150 the search finds 9 + 7 on clusters 1 and 2, so the pre-test must let it run.
-    assert ics_may_place(16, 150.0, 1.0, idle, np.array([500.0, 0, 0, 0]), 1000.0)
+    assert ics_may_place(16, 4, 150.0, 1.0, idle, np.array([500.0, 0, 0, 0]), 1000.0)
 
 
 def test_ics_pre_test_never_rejects_a_job_ics_places():
@@ -58,9 +58,21 @@ def test_ics_pre_test_never_rejects_a_job_ics_places():
             continue
         ppbw, rho = float(rng.choice([10.0, 50.0, 200.0, 1000.0])), float(rng.random())
         load = rng.uniform(0, 1000.0, 4) * rng.integers(0, 2, 4)
-        may = ics_may_place(nodes, ppbw, rho, idle, load, 1000.0)
+        may = ics_may_place(nodes, columns, ppbw, rho, idle, load, 1000.0)
         placed_here = ics(nodes, columns, ppbw, rho, idle, load, 1000.0, subsets, sizes, order, pieces) > 0
         assert may or not placed_here, (nodes, ppbw, rho, idle, load)
         placed += placed_here
         skipped += not may
     assert placed > 500 and skipped > 500  # both sides of the test were exercised
+
+
+def test_the_least_piece_demand_bounds_every_piece_of_every_grid():
+    rng = np.random.default_rng(5)
+    for requested in range(2, 401):
+        nodes, columns = (int(v[0]) for v in rectangular_sizes(np.array([requested])))
+        for first, size in {(int(f), int(s)) for f, s in zip(rng.integers(0, nodes, 40), rng.integers(1, nodes, 40))
+                            if f + s <= nodes} | {(0, 1), (0, nodes - 1), (1, nodes - 1)}:
+            assert cut_edges(nodes, columns, first, first + size) >= min(size, nodes - size, columns), (nodes, first)
+            rho = float(rng.random())
+            least = least_piece_demand(nodes, columns, 1000.0, rho, min(size, nodes - size))
+            assert least <= piece_demand(nodes, columns, 1000.0, rho, first, size) + 1e-9

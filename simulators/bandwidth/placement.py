@@ -118,38 +118,43 @@ def ics_split(nodes, columns, ppbw, rho, clusters, idle, load, capacity, pieces,
 
 
 @njit(cache=True)
-def ics_may_place(nodes, ppbw, rho, idle, load, capacity) -> bool:
-    """False when no split of the job over two or more clusters can leave every link within
-    its capacity, judged in O(clusters) before the search.  Every piece of ``s`` of ``n`` nodes
-    asks its link for at least ``rho * PPBW * s (n - s) / (n - 1)`` (all-to-all) plus one mesh
-    edge's ``(1 - rho) * PPBW / 4`` (a proper part of a full grid cuts at least one edge;
-    ``simulators.bandwidth.demand``).  So a cluster can hold at most the pieces whose bound
-    fits its spare link capacity, and its idle nodes: ``s`` up to some ``low`` or from
-    ``n - low`` on, ``s (n - s)`` being symmetric about n / 2.  A split needs two such clusters
-    whose largest pieces add up to ``n``.  Only a search that would fail is skipped, so ICS
-    places exactly as without this test; it matters where links are busy (high PPBW), where
-    the search, tried on every waiting job that fits the idle nodes, would fail on almost all."""
+def least_piece_demand(nodes, columns, ppbw, rho, smaller) -> float:
+    """A lower bound on R_c for any piece of the job whose smaller side, min(s, n - s), is ``smaller``:
+    the all-to-all part exactly, and ``min(s, n - s, columns)`` cut mesh edges.  (A row-major range of
+    s ranks in a grid of two or more rows: with s <= columns, each of its ranks has a vertical
+    neighbour and none inside it, likewise for the rest with n - s <= columns; otherwise every column
+    holds ranks of both, so each column has a cut edge.  Grids of one row have at most two nodes.)"""
+    return ppbw * (rho * smaller * (nodes - smaller) / (nodes - 1) + (1.0 - rho) * min(smaller, columns) / 4.0)
+
+
+@njit(cache=True)
+def ics_may_place(nodes, columns, ppbw, rho, idle, load, capacity) -> bool:
+    """False when no split of the job over two or more clusters can leave every link within its
+    capacity, judged before the search from ``least_piece_demand``, which rises with the piece's
+    smaller side up to n / 2: a cluster can hold only pieces of s nodes with min(s, n - s) up to
+    some ``low``, and no more than its idle nodes.  A split needs two such clusters whose largest
+    pieces add up to ``n``.  Only a search that would fail is skipped, so ICS places exactly as
+    without this test; it matters where links are busy (high PPBW), where the search, tried on
+    every waiting job that fits the idle nodes, would fail on almost all."""
     if nodes < 2:
         return False
-    mesh = (1.0 - rho) * ppbw / 4.0
-    spread = rho * ppbw / (nodes - 1)
     hosts, total = 0, 0
     for cluster in range(len(idle)):
         largest = min(idle[cluster], nodes - 1)
-        room = capacity - load[cluster] - mesh + 1e-6  # slack: never exclude a piece the search would accept
-        if largest <= 0 or room < 0:
+        room = capacity - load[cluster] + 1e-6  # slack: never exclude a piece the search would accept
+        if largest <= 0 or least_piece_demand(nodes, columns, ppbw, rho, 1) > room:
             continue
-        if spread > 0:
-            bound = room / spread  # a piece of s nodes fits if s (n - s) <= bound
-            if nodes * nodes > 4.0 * bound:
-                low = max(0, int(np.floor((nodes - np.sqrt(nodes * nodes - 4.0 * bound)) / 2.0)))
-                while low < nodes // 2 and (low + 1) * (nodes - low - 1) <= bound:
-                    low += 1
-                if largest < nodes - low:
-                    largest = min(largest, low)
-        if largest > 0:
-            hosts += 1
-            total += largest
+        low, high = 1, nodes // 2  # the largest smaller side that fits, by bisection
+        while low < high:
+            middle = (low + high + 1) // 2
+            if least_piece_demand(nodes, columns, ppbw, rho, middle) <= room:
+                low = middle
+            else:
+                high = middle - 1
+        if largest < nodes - low:
+            largest = min(largest, low)
+        hosts += 1
+        total += largest
     return hosts >= 2 and total >= nodes
 
 
@@ -203,7 +208,7 @@ def place(strategy, home, nodes, columns, ppbw, rho, exposed, idle, load, capaci
     if strategy == MIGRATION_ONLY or idle.sum() < nodes:
         return 0, 0
     if strategy == ICS:
-        if not exposed or not ics_may_place(nodes, ppbw, rho, idle, load, capacity):
+        if not exposed or not ics_may_place(nodes, columns, ppbw, rho, idle, load, capacity):
             return 0, 0
         k = ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, order, pieces)
         return (COALLOCATED if k else 0), k
