@@ -9,8 +9,9 @@ import pytest
 from simulators.bandwidth.demand import cut_edges, grid_shape, link_demands, rectangular_sizes
 from simulators.bandwidth.placement import COALLOCATED, LOCAL, MIGRATED, cluster_subsets, ics
 from simulators.bandwidth.sharing import reference_fractions
-from simulators.bandwidth.simulate import run_workload
+from simulators.bandwidth.simulate import check_run, run_workload
 from simulators.bandwidth.workload import Workload, make_workload
+from simulators.core.invariants import InvariantError
 from simulators.multicluster.topology import Cluster, Topology
 
 
@@ -117,6 +118,25 @@ def test_end_moves_when_a_new_coallocated_job_saturates_a_shared_link():
     assert schedule["kind"].tolist() == [COALLOCATED, COALLOCATED]
     assert run.allocation.tolist() == [[10, 6, 0], [0, 2, 10]]
     np.testing.assert_allclose(schedule["end"], [1054.0, 1154.0])
+
+
+def test_every_run_checks_its_schedule_and_fails_loudly_on_a_broken_one():
+    workload = hand_workload([0, 100], [0, 2], [16, 12], [1000, 1000], [200, 220], [1.0, 1.0])
+    run = run_workload(workload, "first_fit", tiny_topology())
+    capacities = tiny_topology().capacities
+
+    def broken(**columns):
+        return run.schedule.assign(**columns)
+
+    check_run(run.schedule, run.allocation, capacities, stretched=True)
+    with pytest.raises(InvariantError, match="ran faster than T_E0"):
+        check_run(broken(end=[900.0, 1154.0]), run.allocation, capacities, stretched=True)
+    with pytest.raises(InvariantError, match="did not run exactly T_E0"):
+        check_run(run.schedule, run.allocation, capacities, stretched=False)
+    with pytest.raises(InvariantError, match="kind disagrees"):
+        check_run(broken(n_clusters=[1, 2]), run.allocation, capacities, stretched=True)
+    with pytest.raises(InvariantError, match=r"cluster 1: 12 nodes in use at t=100.0 on 10"):  # A fills c1
+        check_run(run.schedule, np.array([[6, 10, 0], [0, 2, 10]]), capacities, stretched=True)
 
 
 def test_zero_communication_never_stretches():

@@ -8,7 +8,7 @@ import pytest
 
 from simulators.core.invariants import InvariantError
 from simulators.multicluster.events import EventQueue
-from simulators.multicluster.invariants import check_multicluster_run
+from simulators.multicluster.invariants import check_multicluster_run, check_multicluster_schedule
 from simulators.multicluster.requests import FixedRequest, FlexibleRequest, NonFixedRequest, place_fixed
 from simulators.multicluster.system import (
     ARRIVAL_RANK,
@@ -160,3 +160,41 @@ def test_invariants_catch_a_job_that_never_ran():
     table.loc[1, "end"] = np.nan
     with pytest.raises(InvariantError, match="never"):
         check(table, log)
+
+
+def test_invariants_catch_nodes_given_back_to_another_cluster():
+    table, log = good_run()
+    log[2], log[3] = (5.0, 0, 0, -2), (5.0, 0, 1, -6)  # job 1 took 6 + 2, gives back 2 + 6
+    with pytest.raises(InvariantError, match="released nodes differ from allocated nodes: job\\(s\\) 1"):
+        check(table, log)
+
+
+def held(table):
+    """``good_run``'s allocation: the nodes each job holds per cluster from placement to end."""
+    return table, np.array([[6, 2], [8, 0]], dtype=np.int16)
+
+
+def check_schedule(table, allocation, totals=(8, 8), capacities=(8, 4)):
+    check_multicluster_schedule(capacities=np.array(capacities), totals=np.array(totals), jobs=table,
+                                allocation=allocation)
+
+
+def test_a_schedule_of_held_nodes_passes_with_a_release_and_a_take_at_one_instant():
+    # job 2 takes cluster 0's 8 nodes at t=5, when job 1 gives back 6 of them: releases count first
+    check_schedule(*held(good_run()[0]))
+
+
+def test_a_schedule_of_held_nodes_catches_an_over_committed_cluster():
+    table, allocation = held(good_run()[0])
+    table.loc[1, ["placed", "start"]] = 4.999
+    with pytest.raises(InvariantError, match=r"cluster 0: 14 nodes in use at t=4.999 on 8 nodes"):
+        check_schedule(table, allocation)
+
+
+def test_a_schedule_of_held_nodes_catches_a_job_short_of_nodes_and_a_bad_time():
+    table, allocation = held(good_run()[0])
+    with pytest.raises(InvariantError, match="differ from the request: job\\(s\\) 2"):
+        check_schedule(table, allocation, totals=(8, 9))
+    table.loc[0, "end"] = -1.0
+    with pytest.raises(InvariantError, match="ended before start: job\\(s\\) 1"):
+        check_schedule(table, allocation)

@@ -23,7 +23,7 @@ from simulators.bandwidth.placement import (
 )
 from simulators.bandwidth.workload import Workload, generate_jobs, offered_load
 from simulators.core.invariants import InvariantError
-from simulators.multicluster.invariants import check_multicluster_run
+from simulators.multicluster.invariants import check_multicluster_schedule
 from simulators.multicluster.topology import STAR_LINK_MBPS, Topology, star_4x100
 
 MAX_COALLOCATED = 1024
@@ -99,7 +99,7 @@ def run_workload(workload: Workload, strategy: str, topology: Topology | None = 
         CHUNK_SHARE, subsets, subset_sizes, MAX_COALLOCATED, SATURATION_SHARE, SATURATION_FLOOR, SATURATION_CAP,
         pass_order == "whole_first",
     )
-    schedule = pd.DataFrame({
+    schedule = pd.DataFrame(copy=False, data={
         "job_id": np.arange(len(workload), dtype=np.int64), "home": workload.home, "submit": workload.submit,
         "placed": start, "start": start, "end": end, "procs": workload.nodes, "requested": workload.requested,
         "base_time": workload.base_time, "kind": kind, "n_clusters": (allocation > 0).sum(axis=1),
@@ -115,14 +115,8 @@ def run_workload(workload: Workload, strategy: str, topology: Topology | None = 
 
 def check_run(schedule: pd.DataFrame, allocation: np.ndarray, capacities: np.ndarray, stretched: bool) -> None:
     """Substrate invariants plus the stage's own: run times never below T_E0, exact unless co-allocated."""
-    job, cluster = np.nonzero(allocation)
-    nodes = allocation[job, cluster].astype(np.int64)
-    log = {
-        "time": np.concatenate([schedule["start"].to_numpy()[job], schedule["end"].to_numpy()[job]]),
-        "job": np.concatenate([job, job]), "cluster": np.concatenate([cluster, cluster]),
-        "delta": np.concatenate([nodes, -nodes]),
-    }
-    check_multicluster_run(capacities=capacities, totals=schedule["procs"].to_numpy(), jobs=schedule, log=log)
+    check_multicluster_schedule(capacities=capacities, totals=schedule["procs"].to_numpy(), jobs=schedule,
+                                allocation=allocation)
     run_time = (schedule["end"] - schedule["start"]).to_numpy()
     base = schedule["base_time"].to_numpy()
     slack = 1e-6 * np.maximum(base, 1.0) + 1e-6 * schedule["end"].abs().to_numpy() * 1e-3
