@@ -26,8 +26,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from reports.bandwidth_claims import (
-    CLAIMS, REALISTIC, SHORT, SYNTHETIC, TABLE1_CELLS, TABLE2_CELLS, half_gain_shares, improvement,
-    information_curve, migration_gain, offered_load_of, swept_ppbws, turnarounds,
+    CLAIMS, REALISTIC, SENSITIVITY_STATISTICS, SHORT, SYNTHETIC, TABLE1_CELLS, TABLE2_CELLS, half_gain_shares,
+    improvement, information_curve, migration_gain, offered_load_of, swept_ppbws, turnarounds,
 )
 from reports.bandwidth_causes import causes_frame
 from reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
@@ -157,14 +157,6 @@ def workloads_table(parameters: dict, offered_load: pd.DataFrame) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
-SENSITIVITY_STATISTICS = {
-    "room (Zero Comm.)": lambda runs, workload: improvement(runs, workload, "zero_comm"),
-    "ICS": lambda runs, workload: improvement(runs, workload, "ics"),
-    "Migration Only over No Share": migration_gain,
-}
-"""What the sensitivity runs measure, per seed (PPBW ~ U[0, 300])."""
-
-
 def sensitivity(runs: pd.DataFrame, load_runs: pd.DataFrame, convergence_runs: pd.DataFrame,
                 offered_load: pd.DataFrame, jobs_per_cluster: int) -> pd.DataFrame:
     """Each of ``SENSITIVITY_STATISTICS`` with its interval over seeds: every workload of ``load_runs``
@@ -182,7 +174,7 @@ def sensitivity(runs: pd.DataFrame, load_runs: pd.DataFrame, convergence_runs: p
     rows = []
     for swept, workload, jobs, load, chosen in settings:
         offered = offered_load_of(offered_load, workload, jobs, load)
-        for statistic, compute in SENSITIVITY_STATISTICS.items():
+        for compute, statistic in SENSITIVITY_STATISTICS.values():
             values = compute(chosen, workload)
             mean, low, high = interval(values)
             rows.append({"swept": swept, "workload": SHORT[workload],

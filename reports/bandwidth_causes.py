@@ -27,20 +27,13 @@ import numpy as np
 import pandas as pd
 
 from reports.bandwidth_claims import (
-    CLAIMS, REALISTIC, SHORT, SYNTHETIC, daily_swing, improvement, information_curve, loss, migration_gain,
-    offered_load_of, room, run_metric, swept_ppbws,
+    CLAIMS, REALISTIC, SENSITIVITY_STATISTICS, SHORT, SYNTHETIC, daily_swing, improvement, information_curve,
+    loss, offered_load_of, room, run_metric, swept_ppbws,
 )
 from reports.causes import Cause, measured_causes
 from reports.ledger import NotMeasured, Results
 
 CLAIMS_BY_ID = {claim.claim_id: claim for claim in CLAIMS}
-STATISTICS = {
-    "room": (room, "room for improvement"),
-    "ics": (lambda runs, workload: improvement(runs, workload, "ics"), "ICS's gain over Migration Only"),
-    "no_share": (migration_gain, "Migration Only's gain over No Share"),
-}
-
-
 def _table(results: Results, name: str) -> pd.DataFrame:
     if name not in results:
         raise NotMeasured(f"no {name} table")
@@ -60,6 +53,14 @@ def _percent(values: pd.Series) -> str:
     return f"{100 * mean:.1f} %" if math.isfinite(mean) else "unstable (a run saturated)"
 
 
+def _against_migration(loss: pd.Series) -> str:
+    """A mean ``loss`` (share slower than Migration Only) in words, faster when negative."""
+    mean = float(loss.mean())
+    if not math.isfinite(mean):
+        return "unstable (a run saturated)"
+    return f"{'slower' if mean >= 0 else 'faster'} than Migration Only by {100 * abs(mean):.1f} %"
+
+
 def _meeting(curve: list[tuple[float, float]], target: float, paper: str) -> str:
     """Where a curve of (offered load, mean) points, sorted by load, meets ``target``."""
     for (load, value), (next_load, next_value) in zip(curve, curve[1:]):
@@ -74,7 +75,7 @@ def _meeting(curve: list[tuple[float, float]], target: float, paper: str) -> str
 def load_curve(claim_id: str, statistic: str, workload: str, variant: str | None = None) -> Cause:
     """The statistic at the workload's own offered load and at every swept load, against the claim's
     target; then, if given, the workload beside its load-kept ``variant`` (``load_kept_variant``)."""
-    compute, label = STATISTICS[statistic]
+    compute, label = SENSITIVITY_STATISTICS[statistic]
     claim = CLAIMS_BY_ID[claim_id]
     beside = load_kept_variant(workload, variant) if variant else None
 
@@ -136,7 +137,7 @@ def lslt_at_highest_ppbw(results: Results, parameters: dict) -> str:
         for strategy in ("lslt", "lslt_cs"):
             ppbw = max(swept_ppbws(runs, workload, strategy))
             parts.append(f"{SHORT[workload]} at {ppbw:g} Mb/s: {_coallocation(runs, workload, strategy, ppbw, labels)}, "
-                         f"slower than Migration Only by {_percent(loss(runs, workload, strategy, ppbw))}")
+                         f"{_against_migration(loss(runs, workload, strategy, ppbw))}")
     return "; ".join(parts) + "."
 
 

@@ -103,6 +103,14 @@ def migration_gain(runs: pd.DataFrame, workload: str) -> pd.Series:
     return -paired(turnarounds(runs, workload, "migration_only"), turnarounds(runs, workload, "no_share"), "relative")
 
 
+SENSITIVITY_STATISTICS = {
+    "room": (room, "room for improvement"),
+    "ics": (lambda runs, workload: improvement(runs, workload, "ics"), "ICS's gain over Migration Only"),
+    "no_share": (migration_gain, "Migration Only's gain over No Share"),
+}
+"""What the load and convergence runs measure per seed (PPBW ~ U[0, 300]), by key: (per-seed values, label)."""
+
+
 def offered_load_of(offered_load: pd.DataFrame, workload: str, jobs_per_cluster: int,
                     load: float | None = None) -> float:
     """Mean over seeds of a workload's measured offered load; ``load`` None: its default run's."""

@@ -104,3 +104,21 @@ def test_a_missing_metric_is_reported_not_guessed():
 def test_a_reproduced_claim_needs_no_cause(room):
     results = results_for_a(room, {0.9: (0.86, 0.36)})
     assert causes_frame(verdicts(results, "tab2-A-room"), results, PARAMETERS).empty
+
+
+def test_a_strategy_faster_than_migration_only_at_the_highest_ppbw_is_called_faster():
+    labels = {**LABELS, "lslt": "LSLT"}
+    rows = []
+    for workload in ("realistic", "synthetic"):
+        base = runs_at(workload, 0.30, coallocated_share=0.0, coallocated_slowdown=1.0)
+        rows += base
+        for row in (r for r in base if r["strategy"] == "migration_only"):
+            for strategy, factor in (("lslt", 1.25), ("lslt_cs", 0.95)):  # 20 % slower, ~5.3 % faster
+                rows.append({**row, "strategy": strategy, "ppbw": 1000.0, "ppbw_mixed": False,
+                             "mean_turnaround": factor * row["mean_turnaround"], "coallocated_share": 0.1})
+    results = {"runs": pd.DataFrame(rows).drop(columns="load")}
+    claims = pd.DataFrame([{"claim_id": "fig5-6-lslt-high-loses", "verdict": "not_reproduced"}])
+    cause = causes_frame(claims, results, {"strategies": {"labels": labels}})["measured cause"].item()
+    assert ("R at 1000 Mb/s: LSLT co-allocates 10.0 % of jobs, stretched x1.00, slower than Migration Only by 20.0 %; "
+            "R at 1000 Mb/s: LSLT+CS co-allocates 10.0 % of jobs, stretched x1.00, faster than Migration Only by "
+            "5.3 %;") in cause
