@@ -4,7 +4,7 @@ Usage:
     python bench/bench_cosched.py            # one paper-scale point per scheme (month-long A and B)
     python bench/bench_cosched.py --paper    # also the whole paper profile through Luigi, 2 workers
 
-Target (issue 5): the paper profile (every point, 10 seeds) in under 20 minutes on this
+Target (issue 17): the paper profile (every point, 20 seeds) in under 10 minutes on this
 2-core machine with 2 workers.  ``--paper`` uses a fresh temporary work directory
 (nothing cached) unless ``--work-dir`` names one, and needs KTH-SP2 in ../shared/traces.
 """

@@ -64,9 +64,9 @@ def test_confidence_interval_is_the_student_t_interval():
 def test_paper_grid_counts():
     paper = PROFILES["paper"]
     points = grid(paper)
-    # (3 loads + 5 ratios) x (4 combinations + baseline) x 10 seeds, + (3 loads + 5 ratios) x 10 hold-hold
+    # (3 loads + 5 ratios) x (4 combinations + baseline) x 20 seeds, + (3 loads + 5 ratios) x 20 hold-hold
     # release-off runs
-    assert len(points) == 8 * 5 * 10 + 8 * 10
+    assert len(points) == 8 * 5 * 20 + 8 * 20
     assert len(set(points)) == len(points)
 
 
