@@ -1,6 +1,6 @@
 """The COSY stage (spec 003): tuned workloads, one task per experiment point, the report.
 
-    CosyWorkloads(jobs, workloads, workload) --> CosyPoint(share, policy, factor, workload) --+--> CosyReport(profile)
+    CosyWorkloads(jobs, workloads, workload) --> CosyPoint(share, policy, factor, reading, workload) --+--> CosyReport(profile)
 
 ``CosyReport(profile="quick"|"paper")`` writes ``index.md`` / ``index.html``, the claims
 ledger (``claims.csv`` / ``.md`` / ``.tex``), the figures (PNG and SVG) and the tables (CSV,
@@ -23,6 +23,7 @@ import pandas as pd
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.trace_tasks import CleanTrace
 from reports.cosy import write_cosy_report
+from simulators.cosy.fixed_point import FIXED_POINT, FIXED_POINT_TOLERANCE, READING_DESCRIPTIONS, WAIT_READINGS
 from simulators.cosy.experiment import (
     EXPERIMENT_POLICIES,
     LOG_UNIFORM_MODELS,
@@ -114,6 +115,8 @@ class CosyPoint(SchedlabTask):
     share = luigi.FloatParameter(description="share of jobs turned into reservations")
     policy = luigi.ChoiceParameter(choices=EXPERIMENT_POLICIES, default="fixed")
     factor = luigi.OptionalFloatParameter(default=None, description="n of the fixed notice policy")
+    reading = luigi.ChoiceParameter(choices=WAIT_READINGS, default=FIXED_POINT,
+                                    description="how the fixed policy reads W (simulators.cosy.fixed_point)")
     workload = luigi.Parameter(default=LUBLIN_FEITELSON, description=WORKLOAD_HELP)
     code_modules = ("simulators.cosy",)
 
@@ -121,7 +124,7 @@ class CosyPoint(SchedlabTask):
         return CosyWorkloads(jobs=self.jobs, workloads=self.workloads, workload=self.workload)
 
     def run(self):
-        runs = run_points(self.requires().load(), MACHINE_NODES, self.share, self.policy, self.factor)
+        runs = run_points(self.requires().load(), MACHINE_NODES, self.share, self.policy, self.factor, self.reading)
         with self.writing_output() as directory:
             runs = runs.assign(jobs_per_workload=self.jobs, workload=self.workload)
             runs.to_csv(directory / "runs.csv", index=False, lineterminator="\n")
@@ -139,9 +142,10 @@ class CosyReport(SchedlabTask):
         return {
             "workloads": [CosyWorkloads(jobs=jobs, workloads=count, workload=workload) for workload, jobs, count, _ in grids],
             "points": [
-                CosyPoint(jobs=jobs, workloads=count, share=share, policy=policy, factor=factor, workload=workload)
+                CosyPoint(jobs=jobs, workloads=count, share=share, policy=policy, factor=factor,
+                          reading=reading if policy == "fixed" else FIXED_POINT, workload=workload)
                 for workload, jobs, count, points in grids
-                for share, policy, factor in points
+                for share, policy, factor, reading in points
             ],
         }
 
@@ -178,7 +182,7 @@ def report_parameters(profile, selections: list[dict]) -> dict:
 
     The ledger judges the paper's setting: the Lublin-Feitelson workloads (standing in for
     the paper's Cirne-Berman model) at the profile's first workload size, 100 jobs as in the
-    paper; paper rows are compared at the policy n nearest the paper's measured n.
+    paper, under the profile's first W reading; paper rows are compared at our measured n.
     """
     return {
         "profile": dataclasses.asdict(profile),
@@ -190,7 +194,10 @@ def report_parameters(profile, selections: list[dict]) -> dict:
         "ledger": {
             "workload": LUBLIN_FEITELSON,
             "jobs": profile.variants[0][0],
-            "compared_at": "the grid's policy n nearest the paper's measured n",
+            "reading": profile.readings[0],
+            "compared_at": "the grid's n whose mean measured n (wa / wq) is nearest the paper's, per p",
         },
+        "fixed_point_tolerance": FIXED_POINT_TOLERANCE,
+        "readings": READING_DESCRIPTIONS,
         "workloads": selections,
     }

@@ -4,8 +4,11 @@ Paper: W. Cao and M. Zimmermann, "Queue scheduling and advance reservations with
 IPDPS 2004.  Its numbers come from one workload; ours are means over many tuned workloads
 with 95 % Student-t intervals, and every verdict comes from the claims ledger
 (``reports.cosy_claims`` judged by ``reports.ledger``).  The paper's ``n`` is both the
-notice factor of the policy and, by its argument, the measured ratio ``wa / wq``; we
-report both, because in our runs they differ.
+notice factor of the policy and, by its argument, the measured ratio ``wa / wq``; whether
+the two agree depends on how the notice rule reads W.  The fixed policy runs under each
+reading (``parameters["readings"]``); the ledger, Table 1 and Figs. 2-5 use the ledger's
+(``parameters["ledger"]["reading"]``) and place our points at measured n, and the page's
+readings table (``readings``) sets every reading side by side.
 
 The report reads result tables only, never simulator code: ``parameters`` (what the
 pipeline task hands over: the profile the runs used, the machine, the policy and workload
@@ -15,7 +18,8 @@ labels, each workload's selection and where its run-time estimates come from), `
 ``write_cosy_report(directory, parameters, runs, baselines)`` writes ``parameters.json``,
 ``runs.csv``, ``baselines.csv``, the ledger ``claims.csv`` / ``.md`` / ``.tex``, ``index.md``,
 ``index.html``, the figures ``fig2_q``, ``fig3_chosen_n``, ``fig4_u``, ``fig5_r``,
-``starvation`` and ``regime_q`` (PNG and SVG), the tables ``table1`` (and ``table1_<jobs>``
+``starvation``, ``regime_q`` and ``fig2_q_<reading>`` for each reading the ledger does not
+use (PNG and SVG), the tables ``readings``, ``table1`` (and ``table1_<jobs>``
 for larger workloads), ``single_workload``, ``adaptive``, ``oracle``, ``requeue``,
 ``node_bound``, ``workloads`` and ``workload_regime`` (CSV, Markdown, LaTeX; the
 diagnostic ones only when their policy ran), ``summary.csv`` (every point of the ledger's
@@ -42,7 +46,7 @@ PAPER = "cosy"
 SHARE_COLORS = {5: "tab:blue", 10: "tab:orange", 15: "tab:green", 20: "tab:red"}
 POINT_METRICS = (
     "q", "q_matched", "utilization", "rejection_rate", "measured_notice", "max_queue_wait", "mean_queue_wait",
-    "rejected_work_share",
+    "rejected_work_share", "notice_wait", "fixed_point_converged",
 )
 """The per-run metrics summarized per point."""
 
@@ -58,9 +62,9 @@ def finite_interval(values) -> tuple[float, float, float]:
 
 
 def summarize(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per (share, policy, factor): seeds, and mean, low and high of each metric over seeds."""
+    """One row per (share, policy, factor, reading): seeds, and mean, low and high of each metric over seeds."""
     rows = []
-    keys = ["share", "policy", "factor"]
+    keys = ["share", "policy", "factor", "reading"]
     for key, group in runs.groupby(keys, sort=True, dropna=False):
         row = dict(zip(keys, key))
         row["seeds"] = len(group)
@@ -103,16 +107,16 @@ def factor_near_one(summary: pd.DataFrame, jobs: int) -> float:
     return float(min(_fixed(summary, jobs)["factor"].unique(), key=lambda factor: abs(factor - 1.0)))
 
 def nearest_point(summary: pd.DataFrame, jobs: int, percent: int, n: float) -> pd.Series | None:
-    """Our fixed-policy point of share ``percent`` whose factor is closest to the paper's ``n``
-    (None if the grid has no point at that share)."""
+    """Our fixed-policy point of share ``percent`` whose mean measured n (wa / wq) is closest to
+    the paper's ``n``, as the ledger compares them (None if no point at that share measured n)."""
     rows = _fixed(summary, jobs)
-    rows = rows[rows["share"].map(_percent) == percent]
+    rows = rows[(rows["share"].map(_percent) == percent) & rows["measured_notice"].notna()]
     if rows.empty:
         return None
-    return rows.iloc[int(np.argmin(np.abs(rows["factor"].to_numpy() - n)))]
+    return rows.iloc[int(np.argmin(np.abs(rows["measured_notice"].to_numpy() - n)))]
 
 def table1(summary: pd.DataFrame, baselines: pd.DataFrame, jobs: int) -> pd.DataFrame:
-    """Table 1 side by side: each paper row with our point at the grid's policy n nearest the paper's n."""
+    """Table 1 side by side: each paper row with our point whose measured n is nearest the paper's n."""
     base = baselines[baselines["jobs_per_workload"] == jobs]
     u0, u0_low, u0_high = finite_interval(base["utilization"])
     rows = [
@@ -274,35 +278,37 @@ def _panels(variants, title: str, ylabel: str):
 
 
 def metric_figure(summary, variants, metric: str, paper_column: int | None, title: str, ylabel: str, scale=1.0):
-    """Our metric vs notice factor n, one line (with 95 % band) per p, per workload size;
-    the paper's Table 1 points as open markers."""
+    """Our metric vs measured n (mean wa / wq of each grid point), one line (with 95 % band) per
+    p, per workload size; the paper's Table 1 points, also at measured n, as open markers."""
     figure, axes = _panels(variants, title, ylabel)
     for axis, jobs in zip(axes, variants):
         for share, group in _fixed(summary, jobs).groupby("share"):
             percent = _percent(share)
             color = SHARE_COLORS.get(percent)
-            x = group["factor"].to_numpy()
+            x = group["measured_notice"].to_numpy()
             axis.plot(x, group[metric] * scale, marker="o", color=color, label=f"ours, p = {percent} %")
             axis.fill_between(x, group[f"{metric}_low"] * scale, group[f"{metric}_high"] * scale, color=color, alpha=0.15)
             if paper_column is not None:
                 paper = [(row[1], row[paper_column]) for row in PAPER_TABLE1 if row[0] == percent]
                 axis.plot(*zip(*paper), linestyle=":", marker="s", markerfacecolor="none", color=color, label=f"paper, p = {percent} %")
         axis.set_title(f"{jobs} jobs per workload")
-        axis.set_xlabel("notice factor n (policy; paper: n = wa / wq)")
+        axis.set_xlabel("measured n = wa / wq (ours and the paper's)")
         axis.grid(True, alpha=0.3)
     axes[-1].legend(fontsize="small", ncol=2)
     return figure
 
 
-def regime_panels(policies: dict) -> tuple[tuple[str, str], ...]:
-    return (("fixed", "paper's rule: refusals dropped, W running mean"), (policies["requeue"], "refusals requeued"),
+def regime_panels(policies: dict, readings: dict) -> tuple[tuple[str, str], ...]:
+    """(policy, panel title) of the regime figure; ``readings``: each policy's W reading in the runs."""
+    return (("fixed", f"paper's rule: refusals dropped, W {readings['fixed']}"),
+            (policies["requeue"], f"refusals requeued, W {readings[policies['requeue']]}"),
             (policies["oracle"], "W = wq0, refusals dropped"))
 
 
-def regime_figure(models: list[RegimePoints], policies: dict):
+def regime_figure(models: list[RegimePoints], policies: dict, readings: dict):
     """q at the smallest n vs p, one line (with 95 % band) per regime workload, one panel per
     policy; the paper's Table 1 rows nearest n = 1 as open squares."""
-    panels = regime_panels(policies)
+    panels = regime_panels(policies, readings)
     figure, axes = _panels(panels, "Regime diagnostic: relative queue wait q at n = 1 vs reservation share",
                            "q = wq / wq0")
     paper = {}
@@ -331,6 +337,18 @@ def paper_chosen_n() -> dict[int, float]:
     return chosen
 
 
+def crossing_note(runs: pd.DataFrame, percent: int) -> str:
+    """Where no seed's q crosses 1 inside the grid at this p, say so (the crossing is then censored):
+    "never crosses in [a, b]" or "q <= 1 from n = a"; empty where some seed crosses."""
+    fixed = runs[(runs["policy"] == "fixed") & (runs["share"].map(_percent) == percent)]
+    lowest, highest = fixed["factor"].min(), fixed["factor"].max()
+    if (fixed.groupby("seed")["q"].min() > 1.0).all():
+        return f"never crosses in [{lowest:g}, {highest:g}]"
+    if (fixed[fixed["factor"] == lowest]["q"] <= 1.0).all():
+        return f"q <= 1 from n = {lowest:g}"
+    return ""
+
+
 def chosen_n_figure(runs: pd.DataFrame, variants):
     """Fig. 3: the paper's rule and Table 1 points beside, per p, our n at which q comes down to 1
     (per-seed crossing as the ledger computes it: mean and 95 % interval)."""
@@ -348,6 +366,10 @@ def chosen_n_figure(runs: pd.DataFrame, variants):
         errors = np.array([[c[0] - c[1] for c in crossings], [c[2] - c[0] for c in crossings]])
         axis.errorbar(percents, means, yerr=np.nan_to_num(errors), marker=marker, capsize=3,
                       label=f"ours, {jobs} jobs: n where q comes down to 1 (censored at the grid's ends)")
+        for percent, mean in zip(percents, means):
+            note = crossing_note(results["runs"], percent)
+            if note:
+                axis.annotate(note, (percent, mean), textcoords="offset points", xytext=(4, 6), fontsize="x-small")
     axis.set_xlabel("share of reservations p (%)")
     axis.set_ylabel("chosen notice factor n")
     axis.set_title("Fig. 3: chosen shortest notice factor vs reservation share")
@@ -375,12 +397,69 @@ def single_workload_patterns(runs: pd.DataFrame, jobs: int, factor: float) -> pd
 # --- the page -----------------------------------------------------------------------------
 
 
-def ledger_results(directory: Path, workload: str, jobs: int) -> dict[str, pd.DataFrame]:
+def other_readings(runs: pd.DataFrame, reading: str) -> pd.Series:
+    """Which runs are of the fixed policy under a W reading other than ``reading`` (the ledger's)."""
+    return (runs["policy"] == "fixed") & (runs["reading"] != reading)
+
+
+def ledger_results(directory: Path, workload: str, jobs: int, reading: str) -> dict[str, pd.DataFrame]:
     """The result tables the claims judge, read back from the report directory: the runs and
-    baselines of the ledger's workload model at its workload size."""
+    baselines of the ledger's workload model at its workload size, the fixed policy under the
+    ledger's W reading."""
     def scoped(frame: pd.DataFrame) -> pd.DataFrame:
         return frame[(frame["workload"] == workload) & (frame["jobs_per_workload"] == jobs)].reset_index(drop=True)
-    return {name: scoped(pd.read_csv(directory / f"{name}.csv")) for name in ("runs", "baselines")}
+    runs = scoped(pd.read_csv(directory / "runs.csv"))
+    return {"runs": runs[~other_readings(runs, reading)].reset_index(drop=True),
+            "baselines": scoped(pd.read_csv(directory / "baselines.csv"))}
+
+
+def readings_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The fixed policy under each W reading, per workload and share, at the grid factor whose measured
+    n is nearest 1 and at the largest factor: q, measured n, r and how many fixed-point searches converged."""
+    rows = []
+    fixed = summary[summary["policy"] == "fixed"]
+    for (workload, jobs, reading, share), group in fixed.groupby(["workload", "jobs_per_workload", "reading", "share"], sort=True):
+        measured = group.dropna(subset=["measured_notice"])
+        near_one = measured.iloc[int(np.argmin(np.abs(measured["measured_notice"].to_numpy() - 1.0)))] if len(measured) else None
+        largest = group.loc[group["factor"].idxmax()]
+        converged = group["fixed_point_converged"].mean()
+        row = {"workload": workload, "jobs": int(jobs), "W reading": reading, "p %": _percent(share)}
+        for label, point in (("n ~ 1", near_one), ("largest n", largest)):
+            row[f"policy n ({label})"] = f"{point['factor']:g}" if point is not None else "n/a"
+            row[f"measured n ({label})"] = _cell(point, "measured_notice") if point is not None else "n/a"
+            row[f"q ({label})"] = _cell(point, "q") if point is not None else "n/a"
+            row[f"r % ({label})"] = _cell(point, "rejection_rate", 100, 1) if point is not None else "n/a"
+        row["fixed point within tolerance (% of runs)"] = "-" if math.isnan(converged) else f"{100 * converged:.0f}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def readings_section(runs: pd.DataFrame, directory: Path, parameters: dict) -> list:
+    """The fixed policy under every W reading, on every workload: which reading moves which result."""
+    reading = parameters["ledger"]["reading"]
+    summary = _summaries(runs[runs["policy"] == "fixed"], ["workload", "jobs_per_workload"])
+    rows = readings_table(summary)
+    write_table(directory, "readings", rows, "The fixed policy under each reading of W")
+    others = summary[summary["reading"] != reading]
+    blocks = [
+        Heading("How W is read: the fixed policy under each reading"),
+        paragraph(
+            "The notice rule accepts a reservation only if start - now >= n x W. Readings of W: "
+            + "; ".join(f"{name}: {text}" for name, text in parameters["readings"].items())
+            + f" (fixed-point tolerance {100 * parameters['fixed_point_tolerance']:g} % of W). The ledger, Table 1 and "
+            f"Figs. 2-5 use '{reading}'; this table puts every reading side by side on every workload (",
+            Link("readings.md", "readings.md"), "). Not judged by the ledger.",
+        ),
+        table(rows.columns, rows.astype(str).itertuples(index=False)),
+    ]
+    main = others[others["workload"] == parameters["ledger"]["workload"]]
+    for other in sorted(main["reading"].unique()):
+        stem = f"fig2_q_{other.replace('-', '_')}"
+        points = main[main["reading"] == other]
+        save_figure(metric_figure(points, sorted(points["jobs_per_workload"].unique()), "q", 2,
+                                  f"Fig. 2 under the '{other}' reading: q vs measured n", "q = wq / wq0"), directory, stem)
+        blocks.append(Figure(stem, f"Fig. 2 under the '{other}' reading of W, at measured n"))
+    return blocks
 
 
 def _joined(values, unit: str = "") -> str:
@@ -397,6 +476,7 @@ def setup_blocks(parameters: dict, baselines: pd.DataFrame, spread: pd.DataFrame
         ("workload sizes (jobs per workload: workloads)", ", ".join(f"{j}: {c}" for j, c in profile["variants"])),
         ("reservation shares p", _joined([100 * s for s in profile["shares"]], " %")),
         ("notice factors n, fixed policy", _joined(profile["factors"])),
+        ("W readings of the fixed policy", ", ".join(profile["readings"]) + f" (the ledger: {scope['reading']})"),
         ("adaptive policy", "n = 1 + 3 p / 15 % for the current share p of reservations, refused while p > 15 %"),
         (f"n of the diagnostic '{policies['oracle']}'", _joined(profile["oracle_factors"])),
         (f"n of the diagnostic '{policies['requeue']}'", _joined(profile["requeue_factors"])),
@@ -442,7 +522,8 @@ def regime_section(regime_runs: pd.DataFrame, directory: Path, parameters: dict,
     slices = [p for p in points if p.workload not in models]
     regime.to_csv(directory / "regime_summary.csv", index=False, lineterminator="\n")
     rows = regime_table(regime, policies)
-    save_figure(regime_figure(points, policies), directory, "regime_q")
+    readings = regime_runs.groupby("policy")["reading"].first().to_dict()
+    save_figure(regime_figure(points, policies, readings), directory, "regime_q")
     write_table(directory, "workload_regime", rows,
                 "Diagnostic: log-uniform workloads arriving steadily" + (" and slices of real traces" if slices else ""))
     return [
@@ -498,9 +579,12 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
     runs.to_csv(directory / "runs.csv", index=False, lineterminator="\n")
     baselines.to_csv(directory / "baselines.csv", index=False, lineterminator="\n")
     scope, policies, profile = parameters["ledger"], parameters["policies"], parameters["profile"]
-    claims = ledger(PAPER, CLAIMS, ledger_results(directory, scope["workload"], scope["jobs"]), profile["name"])
+    claims = ledger(PAPER, CLAIMS, ledger_results(directory, scope["workload"], scope["jobs"], scope["reading"]),
+                    profile["name"])
     write_ledger(directory, claims, "COSY claims ledger")
 
+    reading_blocks = readings_section(runs, directory, parameters)
+    runs = runs[~other_readings(runs, scope["reading"])]
     main = scope["workload"]
     regime_runs = runs[runs["workload"] != main]
     runs = runs[runs["workload"] == main]
@@ -549,7 +633,7 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
         paragraph(
             "Reproduction of Cao and Zimmermann, 'Queue scheduling and advance reservations with COSY' (IPDPS 2004): "
             f"FCFS with EASY backfilling on {parameters['nodes']} nodes, a share p of the jobs turned into advance "
-            "reservations that ask for start = submit + n x W (W: mean wait of the queue jobs started so far), "
+            f"reservations that ask for start = submit + n x W ({parameters['readings'][scope['reading']]}), "
             "accepted only if the nodes are free given running jobs and accepted reservations. Every value is the "
             "mean over workloads with its 95 % Student-t interval in brackets; q is computed per workload against its "
             "own run without reservations, on the same seeds for every point. Every run checked that each accepted "
@@ -562,8 +646,8 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
         *setup_blocks(parameters, baselines, spread),
         Heading("Table 1: paper vs ours"),
         paragraph(
-            f"Our point is the grid's policy n nearest the paper's n (the paper's n is the measured wa / wq); "
-            "'our measured n' is our wa / wq. The verdicts are the ledger's (t1-q-rows, t1-u-rows, t1-r-rows). "
+            "Our point is the grid's policy n whose mean measured n (wa / wq) is nearest the paper's n (the paper's n "
+            "is the measured wa / wq); 'our measured n' is our wa / wq. The verdicts are the ledger's (t1-q-rows, t1-u-rows, t1-r-rows). "
             "Tables as ", Link("CSV", "table1.csv"), ", ", Link("Markdown", "table1.md"), " and ", Link("LaTeX", "table1.tex"), "."
         ),
         table(first.columns, first.astype(str).itertuples(index=False)),
@@ -580,7 +664,7 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
         ),
         table(single.columns, single.astype(str).itertuples(index=False)),
         Heading("Figures"),
-        Figure("fig2_q", "Fig. 2: q vs n per p; lines ours (mean, 95 % band) at policy n, open squares the paper at measured n"),
+        Figure("fig2_q", "Fig. 2: q vs n per p; lines ours (mean, 95 % band), open squares the paper, both at measured n"),
         Figure("fig3_chosen_n", "Fig. 3: chosen n vs p: the paper's rule and Table 1 points, ours the n where q comes down to 1"),
         Figure("fig4_u", "Fig. 4: utilization vs n per p"),
         Figure("fig5_r", "Fig. 5: rejected reservations (% of all jobs) vs n per p"),
@@ -591,6 +675,7 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
             + ". All points: ", Link("summary.csv", "summary.csv"), "."
         ),
         *adaptive_blocks,
+        *reading_blocks,
         *diagnostic_sections(summary, directory, policies),
         *regime_section(regime_runs, directory, parameters, baselines),
     ]

@@ -34,16 +34,18 @@ def constructed(p_slope=0.02):
             percent = round(100 * share)
             common = {"seed": seed, "share": share, "jobs_per_workload": 100, "workload": WORKLOAD,
                       "q_matched": 1.0, "mean_queue_wait": 3600.0, "rejected_work_share": 0.01}
+            fixed_point = {"reading": "fixed-point", "notice_wait": 3600.0, "fixed_point_converged": 1.0}
+            running = {"reading": "running-mean", "notice_wait": np.nan, "fixed_point_converged": np.nan}
             for factor in FACTORS:
                 rows.append({
-                    **common, "policy": "fixed", "factor": factor, "q": _q(seed, percent, factor, p_slope),
+                    **common, **fixed_point, "policy": "fixed", "factor": factor, "q": _q(seed, percent, factor, p_slope),
                     "utilization": 0.74 - 0.004 * percent - 0.001 * factor,
                     "rejection_rate": 0.001 * percent - 0.0005 * factor + 0.004,
                     "measured_notice": 0.9 * factor,
                     # the longest wait exceeds the baseline's by `seed` hours at every point
                     "max_queue_wait": 36_000.0 + 3600.0 * seed,
                 })
-            rows.append({**common, "policy": "adaptive", "factor": np.nan, "q": 0.95 + 0.001 * seed,
+            rows.append({**common, **running, "policy": "adaptive", "factor": np.nan, "q": 0.95 + 0.001 * seed,
                          "utilization": 0.7, "rejection_rate": 0.02, "measured_notice": 1.0, "max_queue_wait": 36_000.0})
     baselines = pd.DataFrame([
         {"seed": seed, "utilization": 0.74 + 0.001 * (seed - 3.5), "max_queue_wait": 36_000.0, "mean_queue_wait": 3600.0,
@@ -94,6 +96,15 @@ def test_table1_rows_are_compared_at_the_nearest_policy_n(results):
     assert np.mean(parts[-1].values) == pytest.approx(1.10 - 0.93)
 
 
+def test_table1_rows_are_compared_at_measured_n_not_policy_n(results):
+    runs = results["runs"]
+    # wa / wq a third of the policy n: row p = 5 %, n = 1.30 is met by measured n = 1.2, i.e. policy n = 4.
+    lagging = {**results, "runs": runs.assign(measured_notice=0.3 * runs["factor"])}
+    parts = _claim("t1-q-rows").compute(lagging).parts
+    assert "ours n=4" in parts[0].label
+    assert np.mean(parts[0].values) == pytest.approx(1.0 + 0.02 * 5 - 0.05 * 4 - 1.19)
+
+
 def test_queue_penalty_of_the_right_sign_but_too_small_is_partial(results):
     verdict = judge(_claim("sec44-q-p5-n1"), results)
     assert verdict.ours == pytest.approx(5.0)  # (1.05 - 1) x 100 %, paper +19 % +- 10
@@ -126,19 +137,20 @@ def test_crossing_n_claim_per_seed(results):
 def test_missing_points_are_not_attempted(results):
     only_ten = {"runs": results["runs"][results["runs"]["share"] == 0.10], "baselines": results["baselines"]}
     verdict = judge(_claim("sec44-q-p5-n1"), only_ten)
-    assert verdict.verdict == "not_attempted" and "p_percent" in verdict.reason
+    assert verdict.verdict == "not_attempted" and "p = 5 %" in verdict.reason
 
 
-def _page(tmp_path, p_slope):
+def _page(tmp_path, p_slope, extra_runs=None):
     from pipeline.cosy import report_parameters
     from reports.cosy import write_cosy_report
     from simulators.cosy.experiment import Profile
 
     runs, baselines = constructed(p_slope)
+    runs = pd.concat([runs, extra_runs], ignore_index=True) if extra_runs is not None else runs
     profile = Profile("constructed", ((100, len(SEEDS)),), SHARES, FACTORS, regime_variants=())
     selections = [{"jobs": 100, "workloads": len(SEEDS), "seeds_tried": len(SEEDS), "workload": WORKLOAD,
                    "estimates": "exact estimates (requested time = run time for every job)"}]
-    directory = tmp_path / f"slope{p_slope}"
+    directory = tmp_path / f"slope{p_slope}{'' if extra_runs is None else '-readings'}"
     directory.mkdir()
     claims = write_cosy_report(directory, report_parameters(profile, selections), runs, baselines)
     return directory, claims, (directory / "index.md").read_text()
@@ -157,6 +169,21 @@ def test_page_marks_a_broken_trend_not_reproduced(tmp_path):
     written = pd.read_csv(directory / "claims.csv").set_index("claim_id")
     assert written.loc["fig2-q-rises-with-p", "verdict"] == "not_reproduced"
     assert "exact estimates" in broken and "offered load 0.80 [0.80, 0.80]" in broken
+
+
+def test_the_ledger_judges_one_reading_and_the_page_shows_both(tmp_path):
+    runs, baselines = constructed()
+    fixed = runs[runs["policy"] == "fixed"]
+    # The same grid under the running-mean reading, with q falling with p: were it judged, the trend would break.
+    other = fixed.assign(reading="running-mean", q=3.0 - fixed["share"], measured_notice=0.25 * fixed["factor"],
+                         notice_wait=np.nan, fixed_point_converged=np.nan)
+    directory, claims, page = _page(tmp_path, 0.02, extra_runs=other)
+    assert claims.set_index("claim_id").loc["fig2-q-rises-with-p", "verdict"] == "reproduced"
+    readings = pd.read_csv(directory / "readings.csv")
+    assert set(readings["W reading"]) == {"fixed-point", "running-mean"}
+    running = readings[(readings["W reading"] == "running-mean") & (readings["p %"] == 5)].iloc[0]
+    assert str(running["policy n (n ~ 1)"]) == "4"  # measured 0.25 n: nearest 1 at n = 4
+    assert (directory / "fig2_q_running_mean.png").is_file() and "fixed-point" in page
 
 
 def test_every_claim_links_a_file_the_report_writes(tmp_path):

@@ -14,6 +14,7 @@ from schedlab.errors import SchedlabError
 
 def register(subparsers) -> None:
     from simulators.cosy.experiment import EXPERIMENT_POLICIES, LUBLIN_FEITELSON, WORKLOAD_MODELS
+    from simulators.cosy.fixed_point import FIXED_POINT, WAIT_READINGS
 
     parser = subparsers.add_parser(
         "cosy",
@@ -42,6 +43,10 @@ def register(subparsers) -> None:
     parser.add_argument("--policy", choices=EXPERIMENT_POLICIES, default="fixed",
                         help="fixed notice factor n, the adaptive rule of the paper's Fig. 3, or a diagnostic")
     parser.add_argument("-n", "--factor", type=float, default=1.0, help="notice factor n (all policies but adaptive; default: 1)")
+    parser.add_argument("--reading", choices=WAIT_READINGS, default=FIXED_POINT,
+                        help="how the fixed policy reads the notice rule's W: the run's own final mean queue wait "
+                             "(fixed-point, default: measured wa / wq then equals n) or the running mean wait of "
+                             "started queue jobs (running-mean)")
     parser.set_defaults(handler=run)
 
 
@@ -62,14 +67,15 @@ def run(args) -> int:
     workloads, tried = select_workloads(args.workload + 1, args.jobs, MACHINE_NODES, workload=source)
     workload = workloads[-1]
     factor = None if args.policy == "adaptive" else args.factor
-    metrics = run_point(workload, MACHINE_NODES, args.share, args.policy, factor)
+    metrics = run_point(workload, MACHINE_NODES, args.share, args.policy, factor, args.reading)
     elapsed = time.perf_counter() - began
     print(
         f"workload seed {workload.seed} ({tried} seeds tried), offered load {workload.offered_load:.3f}, "
         f"baseline utilization {workload.baseline['utilization']:.3f}, baseline mean queue wait "
         f"{workload.baseline['mean_queue_wait']:,.0f} s"
     )
-    print(f"share={args.share}, policy={args.policy}" + (f", n={factor:g}" if factor is not None else ""))
+    print(f"share={args.share}, policy={args.policy}" + (f", n={factor:g}" if factor is not None else "")
+          + (f", W reading {args.reading}" if args.policy == "fixed" else ""))
     width = max(len(name) for name in metrics)
     for name, value in metrics.items():
         print(f"  {name:<{width}}  {value:,.4f}")
@@ -99,7 +105,8 @@ def print_regime(workloads, tried: int) -> None:
 
     profile = PROFILES["quick"]
     runs = pd.concat(
-        [run_points(workloads, MACHINE_NODES, share, policy, factor) for share, policy, factor in profile.regime_points()],
+        [run_points(workloads, MACHINE_NODES, share, policy, factor, reading)
+         for share, policy, factor, reading in profile.regime_points()],
         ignore_index=True,
     )
     baselines = pd.DataFrame([w.baseline for w in workloads])
@@ -115,10 +122,10 @@ def print_regime(workloads, tried: int) -> None:
     table = pd.DataFrame(
         [
             {
-                "policy": row["policy"], "p": f"{row['share']:g}", "n": f"{row['factor']:g}", "q": cell(row, "q"),
+                "policy": row["policy"], "W": row["reading"], "p": f"{row['share']:g}", "n": f"{row['factor']:g}", "q": cell(row, "q"),
                 "u": cell(row, "utilization"), "r": cell(row, "rejection_rate"), "measured n": f"{row['measured_notice']:.2f}",
             }
-            for _, row in summarize(runs).sort_values(["policy", "share", "factor"]).iterrows()
+            for _, row in summarize(runs).sort_values(["policy", "reading", "share", "factor"]).iterrows()
         ]
     )
     print(table.to_string(index=False))

@@ -27,6 +27,13 @@ Workloads
     followed by a long drain.  The profile's ``regime_variants`` run it (three variants,
     ``LOG_UNIFORM_MODELS``) under the fixed policy and the requeue and oracle diagnostics.
 
+W readings
+    The fixed policy runs under both readings of the notice rule's W
+    (``simulators.cosy.fixed_point``): ``fixed-point`` (the default, under which the
+    paper's identity n = wa / wq holds) and ``running-mean``.  Every other policy reads W
+    as the running mean (the oracle reads none: its W is the baseline's wq0).  Each run
+    records its ``reading``.
+
 Reservations
     For share ``p``, a random ``round(p x jobs)`` of the jobs (drawn from the workload's
     seed; nested: the 5 % subset lies inside the 10 % one, and the same for every ``n``)
@@ -60,6 +67,7 @@ import pandas as pd
 
 from schedlab.errors import SchedlabError
 from simulators.batch.conventions import default_inputs
+from simulators.cosy.fixed_point import FIXED_POINT, RUNNING_MEAN, WAIT_READINGS, solve_fixed_point
 from simulators.cosy.node_bound import simulate_node_bound
 from simulators.cosy.notice import NoNotice, notice_policy
 from simulators.cosy.scheduler import EXACT_START, ReservationRequest
@@ -79,6 +87,7 @@ RESERVATION_STREAM = 2004  # mixed with the workload seed: the reservation subse
 POINT_METRICS = (
     "q", "q_matched", "utilization", "rejection_rate", "measured_notice", "max_queue_wait", "mean_queue_wait", "rejected_work_share",
 )
+BASELINE_WAIT_READING = "baseline wq0"  # the oracle's W
 SHARES = (0.05, 0.10, 0.15, 0.20)
 ORACLE, REQUEUE, NODE_BOUND = "oracle", "requeue", "node_bound"
 EXPERIMENT_POLICIES = ("fixed", "adaptive", ORACLE, REQUEUE, NODE_BOUND)
@@ -129,25 +138,32 @@ class Profile:
     node_bound_factors: tuple[float, ...] = (1.0, 4.0)
     regime_variants: tuple[tuple[str, int, int], ...] = ()  # (log-uniform model, jobs, workloads)
     regime_factors: tuple[float, ...] = (1.0, 2.0, 4.0)
+    readings: tuple[str, ...] = (FIXED_POINT, RUNNING_MEAN)  # of the fixed policy; the first is the ledger's
     trace_slice_variant: tuple[int, int] = (100, 30)  # (jobs per slice, slices) of each trace given to grids()
 
-    def points(self) -> list[tuple[float, str, float | None]]:
-        """(share, policy, factor) of every run; the adaptive policy has no factor."""
+    def points(self) -> list[tuple[float, str, float | None, str]]:
+        """(share, policy, factor, reading) of every run; the adaptive policy has no factor."""
         return [
-            (share, policy, factor)
+            (share, policy, factor, reading)
             for share in self.shares
-            for policy, factor in [
-                *(("fixed", f) for f in self.factors),
-                ("adaptive", None),
-                *((ORACLE, f) for f in self.oracle_factors),
-                *((REQUEUE, f) for f in self.requeue_factors),
-                *((NODE_BOUND, f) for f in self.node_bound_factors),
+            for policy, factor, reading in [
+                *(("fixed", f, r) for r in self.readings for f in self.factors),
+                ("adaptive", None, RUNNING_MEAN),
+                *((ORACLE, f, BASELINE_WAIT_READING) for f in self.oracle_factors),
+                *((REQUEUE, f, RUNNING_MEAN) for f in self.requeue_factors),
+                *((NODE_BOUND, f, RUNNING_MEAN) for f in self.node_bound_factors),
             ]
         ]
 
-    def regime_points(self) -> list[tuple[float, str, float]]:
-        """(share, policy, factor) of the log-uniform workloads' runs."""
-        return [(share, policy, f) for share in self.shares for policy in REGIME_POLICIES for f in self.regime_factors]
+    def regime_points(self) -> list[tuple[float, str, float, str]]:
+        """(share, policy, factor, reading) of the log-uniform workloads' runs."""
+        return [
+            (share, policy, f, reading)
+            for share in self.shares
+            for policy in REGIME_POLICIES
+            for reading in (self.readings if policy == "fixed" else (reading_of(policy),))
+            for f in self.regime_factors
+        ]
 
     def grids(self, traces=()) -> list[tuple[str, int, int, list]]:
         """(workload, jobs, workloads, points) of every set of runs; the slices of each of
@@ -280,11 +296,24 @@ def reservation_jobs(n_jobs: int, share: float, seed: int) -> np.ndarray:
     return np.sort(order[: int(round(share * n_jobs))])
 
 
-def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, factor: float | None) -> dict:
+def reading_of(policy: str, reading: str = FIXED_POINT) -> str:
+    """The W reading a run of ``policy`` uses: ``reading`` for the fixed policy (see the module docstring)."""
+    if policy != "fixed":
+        return BASELINE_WAIT_READING if policy == ORACLE else RUNNING_MEAN
+    if reading not in WAIT_READINGS:
+        raise SchedlabError(f"unknown W reading {reading!r}: one of {', '.join(WAIT_READINGS)}")
+    return reading
+
+
+def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, factor: float | None,
+              reading: str = FIXED_POINT) -> dict:
     """One run of one workload: ``share`` of its jobs are reservations under a notice policy
     (or one of the diagnostics, see the module docstring), measured against the same
     simulator's run without reservations: the one tuning kept, or for ``node_bound`` the
-    node-level run."""
+    node-level run.  ``reading`` (fixed policy only): how W is read.  Besides the metrics,
+    ``notice_wait`` (the constant W of a fixed-point or oracle run, else NaN) and the
+    fixed-point search's ``fixed_point_runs`` and ``fixed_point_converged`` (NaN elsewhere)."""
+    reading = reading_of(policy, reading)
     batch = default_inputs(workload.jobs, nodes, "requested")
     chosen = reservation_jobs(len(batch), share, workload.seed)
     if policy == NODE_BOUND:
@@ -295,18 +324,28 @@ def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, fa
         simulate = simulate_cosy
         wq0 = workload.baseline["mean_queue_wait"]
         baseline_waits = workload.jobs.set_index("job_id")[BASELINE_WAIT]
+    search = {"notice_wait": math.nan, "fixed_point_runs": math.nan, "fixed_point_converged": math.nan}
     if policy == ORACLE:
         reservations = {int(j): ReservationRequest(EXACT_START, batch.submit[j] + factor * wq0) for j in chosen}
-        notice = NoNotice()
+        result = simulate(batch, nodes, reservations=reservations, notice=NoNotice())
+        search["notice_wait"] = wq0
     else:
         reservations = {int(j): ReservationRequest() for j in chosen}
         notice = notice_policy("fixed" if policy in (REQUEUE, NODE_BOUND) else policy, factor)
-    options = {"requeue_refused": True} if policy == REQUEUE else {}
-    result = simulate(batch, nodes, reservations=reservations, notice=notice, **options)
+        options = {"requeue_refused": True} if policy == REQUEUE else {}
+        if reading == FIXED_POINT:
+            fixed_point = solve_fixed_point(
+                lambda mean_wait: simulate(batch, nodes, reservations=reservations, notice=notice, mean_wait=mean_wait), wq0
+            )
+            result = fixed_point.result
+            search = {"notice_wait": fixed_point.mean_wait, "fixed_point_runs": float(fixed_point.runs),
+                      "fixed_point_converged": float(fixed_point.converged)}
+        else:
+            result = simulate(batch, nodes, reservations=reservations, notice=notice, **options)
     metrics = result.metrics
     metrics["q"] = metrics["mean_queue_wait"] / wq0 if wq0 > 0 else math.nan
     metrics["q_matched"] = matched_queue_wait_ratio(result.schedule, baseline_waits)
-    return metrics
+    return {**metrics, **search}
 
 
 def matched_queue_wait_ratio(run: pd.DataFrame, baseline_waits: pd.Series) -> float:
@@ -321,10 +360,13 @@ def matched_queue_wait_ratio(run: pd.DataFrame, baseline_waits: pd.Series) -> fl
     return float(waits.mean() / before.mean()) if before.mean() > 0 else math.nan
 
 
-def run_points(workloads, nodes: int, share: float, policy: str, factor: float | None) -> pd.DataFrame:
-    """One row per workload: its seed, the point's parameters and every metric."""
+def run_points(workloads, nodes: int, share: float, policy: str, factor: float | None,
+               reading: str = FIXED_POINT) -> pd.DataFrame:
+    """One row per workload: its seed, the point's parameters (with the W reading used) and every metric."""
+    used = reading_of(policy, reading)
     rows = [
-        {"seed": w.seed, "share": share, "policy": policy, "factor": factor, **run_point(w, nodes, share, policy, factor)}
+        {"seed": w.seed, "share": share, "policy": policy, "factor": factor, "reading": used,
+         **run_point(w, nodes, share, policy, factor, reading)}
         for w in workloads
     ]
     return pd.DataFrame(rows)
@@ -335,7 +377,7 @@ def run_profile(profile: Profile, nodes: int = MACHINE_NODES) -> pd.DataFrame:
     frames = []
     for workload, n_jobs, count, points in profile.grids():
         workloads, _ = select_workloads(count, n_jobs, nodes, workload=workload)
-        for share, policy, factor in points:
-            runs = run_points(workloads, nodes, share, policy, factor)
+        for share, policy, factor, reading in points:
+            runs = run_points(workloads, nodes, share, policy, factor, reading)
             frames.append(runs.assign(jobs_per_workload=n_jobs, workload=workload))
     return pd.concat(frames, ignore_index=True)

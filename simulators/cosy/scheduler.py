@@ -19,7 +19,9 @@
    the ones above.  The profile holds the accepted reservations, so no queue job ever
    delays one.
 
-``W`` is the mean wait of the queue jobs started so far, updated after every pass.
+``W`` is, by default, the mean wait of the queue jobs started so far, updated after every
+pass (the paper's "current average waiting time", section 4.3).  Given ``mean_wait``, it is
+that constant instead: the fixed-point reading of ``simulators.cosy.fixed_point``.
 """
 
 from __future__ import annotations
@@ -78,9 +80,10 @@ class Decision:
 class CosyScheduler:
     def __init__(
         self, queues, notice, reservations: dict, confirm_timeout: float = DEFAULT_CONFIRM_TIMEOUT,
-        requeue_refused: bool = False,
+        requeue_refused: bool = False, mean_wait: float | None = None,
     ):
         self.queues = queues
+        self.fixed_mean_wait = mean_wait
         self.requeue_refused = requeue_refused
         self.notice = notice
         self.requests = reservations  # job index -> ReservationRequest
@@ -97,6 +100,8 @@ class CosyScheduler:
         return lambda machine, t: self.queues.waiting(machine, name)
 
     def mean_queue_wait(self) -> float:
+        if self.fixed_mean_wait is not None:
+            return self.fixed_mean_wait
         return self._queue_wait_sum / self._started_queue_jobs if self._started_queue_jobs else 0.0
 
     def schedule(self, machine, t: float, submitted, ended) -> None:

@@ -52,17 +52,20 @@ def simulate_cosy(
     confirm_timeout: float = DEFAULT_CONFIRM_TIMEOUT,
     event_order: EventOrder = EventOrder(),
     requeue_refused: bool = False,
+    mean_wait: float | None = None,
 ) -> CosyResult:
     """Run ``jobs`` on a ``capacity``-node COSY machine.
 
     ``reservations`` maps job indices (positions in ``jobs``) to ``ReservationRequest``;
     every other job goes to the queue.  ``queues`` defaults to the paper's single queue.
+    ``mean_wait``: the notice rule's ``W`` as a constant (seconds) instead of the running
+    mean wait of started queue jobs.
     Raises ``InvariantError`` if the schedule is impossible or a reservation did not
     start exactly on time.
     """
     reservations = dict(reservations or {})
     queues = queues or Queues.single(len(jobs))
-    scheduler = CosyScheduler(queues, notice, reservations, confirm_timeout, requeue_refused)
+    scheduler = CosyScheduler(queues, notice, reservations, confirm_timeout, requeue_refused, mean_wait)
     machine = Machine("cosy", capacity, jobs, scheduler)
     Engine([machine], event_order).run()
 
