@@ -419,8 +419,7 @@ def readings_table(summary: pd.DataFrame) -> pd.DataFrame:
     rows = []
     fixed = summary[summary["policy"] == "fixed"]
     for (workload, jobs, reading, share), group in fixed.groupby(["workload", "jobs_per_workload", "reading", "share"], sort=True):
-        measured = group.dropna(subset=["measured_notice"])
-        near_one = measured.iloc[int(np.argmin(np.abs(measured["measured_notice"].to_numpy() - 1.0)))] if len(measured) else None
+        near_one = nearest_point(group, jobs, _percent(share), 1.0)
         largest = group.loc[group["factor"].idxmax()]
         converged = group["fixed_point_converged"].mean()
         row = {"workload": workload, "jobs": int(jobs), "W reading": reading, "p %": _percent(share)}
