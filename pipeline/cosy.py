@@ -23,8 +23,10 @@ import pandas as pd
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.trace_tasks import CleanTrace
 from reports.cosy import write_cosy_report
+from schedlab.errors import SchedlabError
 from simulators.cosy.fixed_point import FIXED_POINT, FIXED_POINT_TOLERANCE, READING_DESCRIPTIONS, WAIT_READINGS
 from simulators.cosy.experiment import (
+    BASELINE_WAIT_READING,
     EXPERIMENT_POLICIES,
     LOG_UNIFORM_MODELS,
     LUBLIN_FEITELSON,
@@ -38,6 +40,7 @@ from simulators.cosy.experiment import (
     TraceSlices,
     TunedWorkload,
     check_workload_name,
+    reading_of,
     run_points,
     select_workloads,
     sliced_trace,
@@ -115,8 +118,10 @@ class CosyPoint(SchedlabTask):
     share = luigi.FloatParameter(description="share of jobs turned into reservations")
     policy = luigi.ChoiceParameter(choices=EXPERIMENT_POLICIES, default="fixed")
     factor = luigi.OptionalFloatParameter(default=None, description="n of the fixed notice policy")
-    reading = luigi.ChoiceParameter(choices=WAIT_READINGS, default=FIXED_POINT,
-                                    description="how the fixed policy reads W (simulators.cosy.fixed_point)")
+    reading = luigi.ChoiceParameter(choices=(*WAIT_READINGS, BASELINE_WAIT_READING), default=FIXED_POINT,
+                                    description="how the policy reads W: the fixed policy either of "
+                                                "simulators.cosy.fixed_point's readings, every other policy its own "
+                                                "(experiment.reading_of)")
     workload = luigi.Parameter(default=LUBLIN_FEITELSON, description=WORKLOAD_HELP)
     code_modules = ("simulators.cosy",)
 
@@ -124,6 +129,8 @@ class CosyPoint(SchedlabTask):
         return CosyWorkloads(jobs=self.jobs, workloads=self.workloads, workload=self.workload)
 
     def run(self):
+        if reading_of(self.policy, self.reading) != self.reading:
+            raise SchedlabError(f"the {self.policy} policy reads W as {reading_of(self.policy)!r}, not {self.reading!r}")
         runs = run_points(self.requires().load(), MACHINE_NODES, self.share, self.policy, self.factor, self.reading)
         with self.writing_output() as directory:
             runs = runs.assign(jobs_per_workload=self.jobs, workload=self.workload)
@@ -143,7 +150,7 @@ class CosyReport(SchedlabTask):
             "workloads": [CosyWorkloads(jobs=jobs, workloads=count, workload=workload) for workload, jobs, count, _ in grids],
             "points": [
                 CosyPoint(jobs=jobs, workloads=count, share=share, policy=policy, factor=factor,
-                          reading=reading if policy == "fixed" else FIXED_POINT, workload=workload)
+                          reading=reading, workload=workload)
                 for workload, jobs, count, points in grids
                 for share, policy, factor, reading in points
             ],

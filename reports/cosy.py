@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
-from reports.cosy_claims import CLAIMS, PAPER_BASELINE_UTILIZATION, PAPER_TABLE1, crossing_factors
+from reports.cosy_claims import CLAIMS, PAPER_BASELINE_UTILIZATION, PAPER_TABLE1, crossing_factors, nearest_measured_n
 from reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
 from reports.figures import save_figure
 from reports.ledger import interval, ledger, ledger_blocks, write_ledger
@@ -101,19 +101,18 @@ def _fixed(summary: pd.DataFrame, jobs: int, policy: str = "fixed") -> pd.DataFr
     return chosen.sort_values(["share", "factor"])
 
 
-
 def factor_near_one(summary: pd.DataFrame, jobs: int) -> float:
     """The fixed policy's grid factor closest to n = 1, where the paper reads its first trend."""
     return float(min(_fixed(summary, jobs)["factor"].unique(), key=lambda factor: abs(factor - 1.0)))
+
 
 def nearest_point(summary: pd.DataFrame, jobs: int, percent: int, n: float) -> pd.Series | None:
     """Our fixed-policy point of share ``percent`` whose mean measured n (wa / wq) is closest to
     the paper's ``n``, as the ledger compares them (None if no point at that share measured n)."""
     rows = _fixed(summary, jobs)
-    rows = rows[(rows["share"].map(_percent) == percent) & rows["measured_notice"].notna()]
-    if rows.empty:
-        return None
-    return rows.iloc[int(np.argmin(np.abs(rows["measured_notice"].to_numpy() - n)))]
+    nearest = nearest_measured_n(rows[rows["share"].map(_percent) == percent]["measured_notice"], n)
+    return None if nearest is None else rows.loc[nearest]
+
 
 def table1(summary: pd.DataFrame, baselines: pd.DataFrame, jobs: int) -> pd.DataFrame:
     """Table 1 side by side: each paper row with our point whose measured n is nearest the paper's n."""

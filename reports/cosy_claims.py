@@ -87,14 +87,20 @@ def grid_factors(results: Results) -> list[float]:
     return sorted(float(f) for f in _fixed_runs(results)["factor"].unique())
 
 
+def nearest_measured_n(measured: pd.Series, n: float):
+    """The label of ``measured`` (mean measured n, wa / wq, by point) nearest the paper's ``n``, None if
+    nothing was measured: where a paper row is compared (see the docstring)."""
+    measured = measured.dropna()
+    return None if measured.empty else (measured - n).abs().idxmin()
+
+
 def factor_at_measured_n(results: Results, percent: int, n: float) -> float:
-    """The grid factor whose mean measured n (wa / wq over seeds) at share ``percent`` is nearest ``n``:
-    where a paper row is compared (see the docstring)."""
+    """The grid factor of share ``percent`` whose measured n is nearest ``n`` (``nearest_measured_n``)."""
     runs = _fixed_runs(results)
-    measured = runs[runs["p_percent"] == percent].groupby("factor")["measured_notice"].mean().dropna()
-    if measured.empty:
+    factor = nearest_measured_n(runs[runs["p_percent"] == percent].groupby("factor")["measured_notice"].mean(), n)
+    if factor is None:
         raise NotMeasured(f"no measured n (wa / wq) at p = {percent} %")
-    return float((measured - n).abs().idxmin())
+    return float(factor)
 
 
 def factors_in_paper_range(results: Results) -> list[float]:
