@@ -11,7 +11,7 @@ ledger is judged on, the ledger (``claims.csv``/``.md``/``.tex``) and ``paramete
 (the profile, workloads, calibrations and coscheduling rules the runs used, from which the
 page's setup is generated).  Machine A is, with ``machine_a="auto"`` (default), the first
 real log of ``MACHINE_A_LOGS`` in the trace directories, a window of the profile's length
-from ``start_day``; the synthetic Intrepid stand-in only when none is there.  B's jobs come
+from ``start_day`` (by default its busiest: the window with the most submissions); the synthetic Intrepid stand-in only when none is there.  B's jobs come
 from a model fitted on ``analysis_model`` (a 100-node trace, KTH-SP2 by default).  Both
 machines are calibrated on their no-coscheduling baselines only, each by one constant
 (``CoschedMachineA``, ``CoschedMachineB``); no coscheduling result chooses anything.
@@ -64,6 +64,7 @@ from simulators.cosched.experiments import (
     summary_rows,
 )
 from simulators.cosched.workloads import (
+    BUSIEST,
     INTREPID_LARGEST_PARTITIONS,
     INTREPID_PARTITION,
     INTREPID_PROCS,
@@ -71,6 +72,7 @@ from simulators.cosched.workloads import (
     intrepid_standin,
     scale_run_times,
     trace_window,
+    window_start_day,
 )
 from workloads.load import offered_load
 from workloads.model import load_model
@@ -99,7 +101,8 @@ class CoschedSetup:
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
     machine_a = luigi.Parameter(default=AUTO, description=f"'{AUTO}' (first real log found of {', '.join(MACHINE_A_LOGS)}; "
                                 f"else the synthetic stand-in), '{STANDIN}' or a trace name")
-    start_day = luigi.FloatParameter(default=0.0, description="trace mode: first day of A's window")
+    start_day = luigi.Parameter(default=BUSIEST, description=f"trace mode: first day of A's window, counted from "
+                                f"the log's first submission, or '{BUSIEST}' (the window with the most submissions)")
     analysis_model = luigi.Parameter(default=DEFAULT_ANALYSIS_MODEL, description="trace B's model is fitted on")
 
     def setup(self) -> dict:
@@ -146,10 +149,13 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
             estimate_source = f"drawn from {self.analysis_model}'s requested/actual ratios"
         else:
             procs = read_json(self.requires()["parse"].output_file("header.json"))["machine_procs"]
-            jobs = trace_window(
-                pd.read_parquet(self.requires()["clean"].output_file("jobs.parquet")), self.start_day, profile.days
-            )
-            description = f"{profile.days:g} days from day {self.start_day:g} of the log (real jobs, submit times kept)"
+            log = pd.read_parquet(self.requires()["clean"].output_file("jobs.parquet"))
+            start_day = window_start_day(log, self.start_day, profile.days)
+            jobs = trace_window(log, start_day, profile.days)
+            chosen = (f", the {profile.days:g}-day window with the most submissions" if self.start_day == BUSIEST
+                      else "")
+            description = (f"{profile.days:g} days from day {start_day:g} of the log{chosen} "
+                           f"(real jobs, submit times kept)")
             estimate_source = "from the log (SWF field 9)"
         self.set_status_message("calibrating A's run-time scale on its baseline")
         factor, base_wait = calibrate_run_time_scale(jobs, procs)

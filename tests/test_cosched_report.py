@@ -10,6 +10,7 @@ import pytest
 
 from reports.cosched import FIGURES, coscheduling_figure, deadlock_table, latex_table
 from reports.figures import save_figure
+from schedlab.errors import SchedlabError
 from simulators.cosched.experiments import (
     PROFILES,
     calibrate_run_time_scale,
@@ -25,6 +26,7 @@ from simulators.cosched.workloads import (
     intrepid_standin,
     scale_run_times,
     trace_window,
+    window_start_day,
 )
 from workloads.load import offered_load
 from workloads.model import builtin_lublin_feitelson_model
@@ -106,6 +108,20 @@ def test_analysis_like_keeps_count_span_and_load():
 def test_trace_window_counts_days_from_the_first_submission():
     jobs = pd.DataFrame({"submit_time": [500.0, 500.0 + 86400, 500.0 + 2 * 86400, 500.0 + 3 * 86400]})
     assert list(trace_window(jobs, 1, 2)["submit_time"]) == [500.0 + 86400, 500.0 + 2 * 86400]
+
+
+def test_the_busiest_window_is_the_one_with_the_most_submissions():
+    # days 0..9 from the first submission: one job a day, plus four on day 5 and three on day 2
+    days = [*range(10), 5, 5, 5, 5, 2, 2, 2]
+    jobs = pd.DataFrame({"submit_time": [1000.0 + 86400 * day + 60 for day in days]})
+    # 3-day windows from days 3, 4 and 5 hold 7 jobs each, every other at most 6: the earliest wins
+    assert window_start_day(jobs, "busiest", 3) == 3.0
+    # 2-day windows from days 4 and 5 hold 6 jobs each, days 1 and 2 five
+    assert window_start_day(jobs, "busiest", 2) == 4.0
+    assert window_start_day(jobs, "2.5", 3) == 2.5
+    assert window_start_day(jobs, "busiest", 30) == 0.0  # a log shorter than the window: its start
+    with pytest.raises(SchedlabError, match="start_day must be 'busiest' or a number"):
+        window_start_day(jobs, "the fullest", 3)
 
 
 @pytest.fixture
