@@ -28,8 +28,9 @@ from simulators.cosy.fixed_point import FIXED_POINT, FIXED_POINT_TOLERANCE, READ
 from simulators.cosy.experiment import (
     BASELINE_WAIT_READING,
     EXPERIMENT_POLICIES,
+    CIRNE_BERMAN,
+    CIRNE_BERMAN_MODEL,
     LOG_UNIFORM_MODELS,
-    LUBLIN_FEITELSON,
     MACHINE_NODES,
     NODE_BOUND,
     ORACLE,
@@ -60,8 +61,8 @@ class CosyWorkloads(SchedlabTask):
 
     jobs = luigi.IntParameter(description="jobs per workload")
     workloads = luigi.IntParameter(description="number of workloads (seeds) to select")
-    workload = luigi.Parameter(default=LUBLIN_FEITELSON, description=WORKLOAD_HELP)
-    code_modules = ("simulators.cosy.experiment", "workloads.log_uniform", "workloads.trace_slice")
+    workload = luigi.Parameter(default=CIRNE_BERMAN, description=WORKLOAD_HELP)
+    code_modules = ("simulators.cosy.experiment", "workloads.cirne_berman", "workloads.log_uniform", "workloads.trace_slice")
 
     def requires(self):
         check_workload_name(self.workload)
@@ -122,7 +123,7 @@ class CosyPoint(SchedlabTask):
                                     description="how the policy reads W: the fixed policy either of "
                                                 "simulators.cosy.fixed_point's readings, every other policy its own "
                                                 "(experiment.reading_of)")
-    workload = luigi.Parameter(default=LUBLIN_FEITELSON, description=WORKLOAD_HELP)
+    workload = luigi.Parameter(default=CIRNE_BERMAN, description=WORKLOAD_HELP)
     code_modules = ("simulators.cosy",)
 
     def requires(self):
@@ -187,9 +188,9 @@ def estimate_source(jobs: pd.DataFrame) -> str:
 def report_parameters(profile, selections: list[dict]) -> dict:
     """What the report needs to know about the runs, as plain data (``parameters.json``).
 
-    The ledger judges the paper's setting: the Lublin-Feitelson workloads (standing in for
-    the paper's Cirne-Berman model) at the profile's first workload size, 100 jobs as in the
-    paper, under the profile's first W reading; paper rows are compared at our measured n.
+    The ledger judges the paper's setting: the profile's workload (by default the
+    Cirne-Berman-like model standing in for the paper's) at its first workload size, 100 jobs as
+    in the paper, under the profile's first W reading; paper rows are compared at our measured n.
     """
     return {
         "profile": dataclasses.asdict(profile),
@@ -198,8 +199,9 @@ def report_parameters(profile, selections: list[dict]) -> dict:
         "utilization_tolerance": UTILIZATION_TOLERANCE,
         "policies": {"oracle": ORACLE, "requeue": REQUEUE, "node_bound": NODE_BOUND},
         "log_uniform_models": LOG_UNIFORM_MODELS,
+        "cirne_berman_model": CIRNE_BERMAN_MODEL,
         "ledger": {
-            "workload": LUBLIN_FEITELSON,
+            "workload": profile.workload,
             "jobs": profile.variants[0][0],
             "reading": profile.readings[0],
             "compared_at": "the grid's n whose mean measured n (wa / wq) is nearest the paper's, per p",

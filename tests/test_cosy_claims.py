@@ -147,7 +147,7 @@ def _page(tmp_path, p_slope, extra_runs=None):
 
     runs, baselines = constructed(p_slope)
     runs = pd.concat([runs, extra_runs], ignore_index=True) if extra_runs is not None else runs
-    profile = Profile("constructed", ((100, len(SEEDS)),), SHARES, FACTORS, regime_variants=())
+    profile = Profile("constructed", ((100, len(SEEDS)),), SHARES, FACTORS, regime_variants=(), workload=WORKLOAD)
     selections = [{"jobs": 100, "workloads": len(SEEDS), "seeds_tried": len(SEEDS), "workload": WORKLOAD,
                    "estimates": "exact estimates (requested time = run time for every job)"}]
     directory = tmp_path / f"slope{p_slope}{'' if extra_runs is None else '-readings'}"
@@ -184,6 +184,25 @@ def test_the_ledger_judges_one_reading_and_the_page_shows_both(tmp_path):
     running = readings[(readings["W reading"] == "running-mean") & (readings["p %"] == 5)].iloc[0]
     assert str(running["policy n (n ~ 1)"]) == "4"  # measured 0.25 n: nearest 1 at n = 4
     assert (directory / "fig2_q_running_mean.png").is_file() and "fixed-point" in page
+
+
+def test_the_sensitivity_table_judges_every_workload_and_reading_and_names_the_best(tmp_path):
+    runs, baselines = constructed()
+    fixed = runs[runs["policy"] == "fixed"]
+    # Another workload on the same grid where q falls with p: its column must break the trend the ledger's keeps.
+    other = fixed.assign(workload="log-uniform", q=3.0 - fixed["share"])
+    other = pd.concat([other] + [other.assign(policy=policy, reading=reading)
+                                 for policy, reading in (("requeue", "running-mean"), ("oracle", "baseline wq0"))])
+    directory, claims, page = _page(tmp_path, 0.02, extra_runs=other)
+    table = pd.read_csv(directory / "sensitivity.csv").set_index("claim")
+    ours, theirs = f"{WORKLOAD}, 100 jobs, fixed-point", "log-uniform, 100 jobs, fixed-point"
+    assert list(table.columns) == [theirs, ours]  # every workload, sorted; the other has no baselines of its own
+    assert table.loc["fig2-q-rises-with-p", ours] == "reproduced"
+    assert table.loc["fig2-q-rises-with-p", theirs] == "not reproduced"
+    assert table.loc["fig3-adaptive-no-penalty", theirs] == "not attempted"  # the adaptive policy ran on ours only
+    ledger_count = int((claims["verdict"] == "reproduced").sum())
+    assert table.loc["reproduced (of checkable)", ours].startswith(f"{ledger_count} of ")
+    assert f"Most claims reproduce under '{ours}': {ledger_count}" in page
 
 
 def test_every_claim_links_a_file_the_report_writes(tmp_path):

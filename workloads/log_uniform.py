@@ -8,7 +8,8 @@ a longest value.  This generator draws
 * sizes log-uniformly in ``size_range`` (default ``[1, machine_procs]``): ``x = log2(size)`` uniform, then a
   ``power_of_two_share`` of the jobs round ``x`` to the nearest integer and take ``2**x``,
   the others take ``2**x`` rounded up (parallel machines see many power-of-two jobs);
-* arrivals as a Poisson process (exponential gaps), no daily cycle;
+* arrivals as a Poisson process (exponential gaps) on an arrival ``cycle``'s warped clock
+  (``workloads.cycle``); by default no cycle, the same rate all day;
 * requested times equal to runtimes (exact estimates).
 
 Against the Lublin-Feitelson model (median runtime of minutes, a few jobs carrying most
@@ -43,6 +44,7 @@ def log_uniform_jobs(
     runtime_range: tuple[float, float] = DEFAULT_RUNTIME_RANGE,
     power_of_two_share: float = DEFAULT_POWER_OF_TWO_SHARE,
     size_range: tuple[int, int] | None = None,
+    cycle: ArrivalCycle = NO_CYCLE,
 ) -> pd.DataFrame:
     """``n_jobs`` jobs for ``machine_procs`` processors as a canonical job table sorted by
     submit time; without ``target_utilization`` the mean gap is one mean runtime."""
@@ -66,5 +68,5 @@ def log_uniform_jobs(
 
     gaps = gap_stream.exponential(1.0, n_jobs - 1) * runtimes.mean()
     work = float((sizes * runtimes).sum())
-    submits, _ = place_arrivals(gaps, NO_CYCLE, work, machine_procs, target_utilization)
+    submits, _ = place_arrivals(gaps, cycle, work, machine_procs, target_utilization)
     return synthetic_job_table(submits, runtimes, sizes, runtimes)

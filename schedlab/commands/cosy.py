@@ -13,14 +13,14 @@ from schedlab.errors import SchedlabError
 
 
 def register(subparsers) -> None:
-    from simulators.cosy.experiment import EXPERIMENT_POLICIES, LUBLIN_FEITELSON, WORKLOAD_MODELS
+    from simulators.cosy.experiment import EXPERIMENT_POLICIES, CIRNE_BERMAN, WORKLOAD_MODELS
     from simulators.cosy.fixed_point import FIXED_POINT, WAIT_READINGS
 
     parser = subparsers.add_parser(
         "cosy",
         help="simulate COSY's advance reservations with a notice-time policy on a tuned workload",
         description=(
-            "Tune the k-th workload of the paper's experiment (Lublin-Feitelson or log-uniform jobs, or a slice of a "
+            "Tune the k-th workload of the paper's experiment (Cirne-Berman-like, Lublin-Feitelson or log-uniform jobs, or a slice of a "
             "real trace, on 32 nodes, baseline utilization 74 %), turn a share of its jobs into advance reservations "
             "under a notice policy and print q, u, r and the other metrics; or, with --regime, the diagnostic grid "
             "over several workloads. The full grid and report: "
@@ -30,8 +30,8 @@ def register(subparsers) -> None:
     parser.add_argument("--jobs", type=int, default=100, help="jobs per workload (default: 100)")
     parser.add_argument("--workload", type=int, default=0, help="which tuned workload, from 0 (default: 0)")
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--model", choices=WORKLOAD_MODELS, default=LUBLIN_FEITELSON,
-                        help=f"workload model (default: {LUBLIN_FEITELSON}; log-uniform: the steady-workload diagnostic)")
+    source.add_argument("--model", choices=WORKLOAD_MODELS, default=CIRNE_BERMAN,
+                        help=f"workload model (default: {CIRNE_BERMAN}; the others: the sensitivity runs)")
     source.add_argument("--trace", metavar="FILE",
                         help="take each workload from a slice of this SWF trace (--jobs consecutive jobs, sizes rescaled "
                              "to 32 nodes, each running for its requested time) instead of --model")
