@@ -21,7 +21,8 @@ labels, each workload's selection and where its run-time estimates come from), `
 ``starvation``, ``regime_q`` and ``fig2_q_<reading>`` for each reading the ledger does not
 use (PNG and SVG), the tables ``readings``, ``table1`` (and ``table1_<jobs>``
 for larger workloads), ``single_workload``, ``adaptive``, ``oracle``, ``requeue``,
-``node_bound``, ``workloads`` and ``workload_regime`` (CSV, Markdown, LaTeX; the
+``node_bound``, ``workloads``, ``workload_regime`` and ``sensitivity`` (every claim under
+each workload and W reading) (CSV, Markdown, LaTeX; the
 diagnostic ones only when their policy ran), ``summary.csv`` (every point of the ledger's
 workload model) and ``regime_summary.csv`` (the other workloads).
 """
