@@ -29,7 +29,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.ledger import Claim, Measurement, NotMeasured, Results, paired, part, per_seed, single, slopes
+from reports.ledger import (
+    Claim, Measurement, NotMeasured, Results, least_squares_slope, paired, part, per_seed, single, slopes,
+)
 
 # Table 1 of the paper, experiments 2-12: (p %, n = wa / wq, q, u %, r %).
 PAPER_TABLE1 = (
@@ -216,7 +218,7 @@ def crossing_slope(results: Results) -> Measurement:
     if len(shares) < 2:
         raise NotMeasured("fewer than two shares p")
     table = pd.DataFrame({p: crossing_factors(results, p) for p in shares})
-    per_seed_slope = table.apply(lambda row: float(np.polyfit(shares, row.to_numpy(float), 1)[0]), axis=1)
+    per_seed_slope = table.apply(lambda row: least_squares_slope(shares, row.to_numpy(float)), axis=1)
     return single(per_seed_slope, "slope of n(q=1) over p")
 
 

@@ -33,7 +33,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from reports.ledger import Claim, Measurement, NotMeasured, Part, paired, part, per_seed
+from reports.ledger import Claim, Measurement, NotMeasured, Part, least_squares_slope, paired, part, per_seed
 
 RUNS = "runs"
 """The result table the claims read: one row per run."""
@@ -133,7 +133,7 @@ def _slope_part(runs, where, loads, statistic, label) -> Part:
         return _undecided(f"{label}: fewer than two unsaturated loads, no trend", seeds)
     table = pd.DataFrame({load: statistic(load) for load in loads})
     x = np.asarray(loads, dtype=float)
-    values = table.apply(lambda row: float(np.polyfit(x, row.to_numpy(dtype=float), 1)[0]), axis=1)
+    values = table.apply(lambda row: least_squares_slope(x, row.to_numpy(dtype=float)), axis=1)
     return part(f"{label} ({', '.join(_percent(load) for load in loads)})".strip(), values)
 
 

@@ -371,8 +371,21 @@ def slopes(frame: pd.DataFrame, x: str, value: str, where: Mapping[str, object] 
     for key, group in chosen.groupby(seed, sort=True):
         if group[x].nunique() < 2:
             raise NotMeasured(f"seed {key}: fewer than two values of {x} to fit a trend")
-        result[key] = float(np.polyfit(group[x].astype(float), group[value].astype(float), 1)[0])
+        result[key] = least_squares_slope(group[x], group[value])
     return pd.Series(result, dtype=float).sort_index()
+
+
+def least_squares_slope(x, y) -> float:
+    """The least-squares slope of ``y`` against ``x``, exactly 0 where ``y`` does not change.
+
+    A general fit (``np.polyfit``) leaves round-off of about 1e-19 on a constant series, and
+    identical per-seed round-off has a zero-width interval that lies strictly on one side of
+    0: a flat metric would pass for a trend.  Measuring from the first value keeps a constant
+    series at exactly 0."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    dx, dy = x - x.mean(), y - y[0]
+    return float((dx * dy).sum() / (dx * dx).sum())
 
 
 def part(label: str, series: pd.Series) -> Part:

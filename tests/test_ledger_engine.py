@@ -17,6 +17,7 @@ from reports.ledger import (
     ledger,
     paired,
     per_seed,
+    single,
     slopes,
     verdict_counts,
 )
@@ -182,6 +183,18 @@ def test_missing_rows_are_not_measured():
 def test_slopes_per_seed():
     frame = pd.DataFrame({"seed": [1, 1, 1, 2, 2, 2], "x": [0, 1, 2] * 2, "y": [0, 2, 4, 1, 1, 1]})
     assert list(slopes(frame, "x", "y")) == pytest.approx([2.0, 0.0])
+
+
+def test_a_flat_metric_has_exactly_zero_slope_and_no_trend():
+    # np.polyfit leaves about 4e-18 on this constant series, the same on every seed: its
+    # zero-width interval would lie above 0 and pass a rising-trend claim.
+    factors = [1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6]
+    frame = pd.DataFrame({"seed": np.repeat([0, 1, 2], len(factors)), "x": factors * 3, "r": 0.0638})
+    flat = slopes(frame, "x", "r")
+    assert list(flat) == [0.0, 0.0, 0.0]
+    rising = Claim("R", "Fig. 5", "r rises with n", "trend", "up", "m",
+                   compute=lambda results: single(flat), side="above", bound=0.0)
+    assert ledger("demo", [rising], {}, "quick")["verdict"].iloc[0] != "reproduced"
 
 
 def test_ledger_rows_and_counts():
