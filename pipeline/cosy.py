@@ -9,7 +9,8 @@ result tables only: this module hands it ``report_parameters`` (the profile the 
 the machine, the policy labels, each workload's selection and estimate source), which it
 writes to ``parameters.json``.  ``--trace-slices '["KTH-SP2-1996-2.2"]'`` adds the
 slices of those traces (found in the configured trace directories, cleaned by
-``CleanTrace``) to the regime diagnostic: the spec's other DEFAULT workload.  Domain code:
+``CleanTrace``) to the regime diagnostic: the spec's other DEFAULT workload.  The profile's
+``regime_traces`` add their in-regime slices when found there; the report names those not found.  Domain code:
 ``simulators.cosy``; pages and figures: ``reports.cosy``.
 """
 
@@ -20,8 +21,9 @@ import dataclasses
 import luigi
 import pandas as pd
 
+from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
-from pipeline.trace_tasks import CleanTrace
+from pipeline.trace_tasks import CleanTrace, find_traces
 from reports.cosy import write_cosy_report
 from schedlab.errors import SchedlabError
 from simulators.cosy.fixed_point import FIXED_POINT, FIXED_POINT_TOLERANCE, READING_DESCRIPTIONS, WAIT_READINGS
@@ -31,9 +33,11 @@ from simulators.cosy.experiment import (
     CIRNE_BERMAN,
     CIRNE_BERMAN_MODEL,
     LOG_UNIFORM_MODELS,
+    LUBLIN_FEITELSON,
     MACHINE_NODES,
     NODE_BOUND,
     ORACLE,
+    PAPER_WAIT_SHARE,
     PROFILES,
     REQUEUE,
     TARGET_BASELINE_UTILIZATION,
@@ -45,9 +49,11 @@ from simulators.cosy.experiment import (
     run_points,
     select_workloads,
     sliced_trace,
+    slices_wait_share,
 )
 
-WORKLOAD_HELP = "workload: a model of simulators.cosy.experiment.WORKLOAD_MODELS or slices:<trace>"
+WORKLOAD_HELP = ("workload: a model of simulators.cosy.experiment.WORKLOAD_MODELS, slices:<trace> or "
+                 "regime-slices:<trace> (only slices in the paper's regime)")
 
 
 class CosyWorkloads(SchedlabTask):
@@ -75,7 +81,8 @@ class CosyWorkloads(SchedlabTask):
         if trace:
             cleaned = self.requires()
             procs = read_json(cleaned.output_file("workload.json"))["machine_procs"]
-            source = TraceSlices.of_trace(trace, pd.read_parquet(cleaned.output_file("jobs.parquet")), procs)
+            source = TraceSlices.of_trace(trace, pd.read_parquet(cleaned.output_file("jobs.parquet")), procs,
+                                          slices_wait_share(self.workload))
         else:
             source = self.workload
         # A trace holds a limited number of slices: report on those that tune rather than fail.
@@ -145,8 +152,14 @@ class CosyReport(SchedlabTask):
     trace_slices = luigi.ListParameter(default=(), description="traces whose slices join the regime diagnostic")
     code_modules = ("reports.cosy",)
 
+    def regime_traces(self) -> tuple[list[str], list[str]]:
+        """The profile's regime traces found in the trace directories, and those not found."""
+        found = find_traces(settings.trace_dirs())
+        wanted = PROFILES[self.profile].regime_traces
+        return [t for t in wanted if t in found], [t for t in wanted if t not in found]
+
     def requires(self):
-        grids = PROFILES[self.profile].grids(self.trace_slices)
+        grids = PROFILES[self.profile].grids(self.trace_slices, self.regime_traces()[0])
         return {
             "workloads": [CosyWorkloads(jobs=jobs, workloads=count, workload=workload) for workload, jobs, count, _ in grids],
             "points": [
@@ -173,7 +186,8 @@ class CosyReport(SchedlabTask):
             for task in required["workloads"]
         ]
         with self.writing_output() as directory:
-            write_cosy_report(directory, report_parameters(PROFILES[self.profile], selections), runs, baselines)
+            parameters = report_parameters(PROFILES[self.profile], selections, self.regime_traces()[1])
+            write_cosy_report(directory, parameters, runs, baselines)
 
 
 def estimate_source(jobs: pd.DataFrame) -> str:
@@ -185,7 +199,7 @@ def estimate_source(jobs: pd.DataFrame) -> str:
     return f"requested times of the workload ({100 * exact:.0f} % of jobs exact)"
 
 
-def report_parameters(profile, selections: list[dict]) -> dict:
+def report_parameters(profile, selections: list[dict], missing_regime_traces=()) -> dict:
     """What the report needs to know about the runs, as plain data (``parameters.json``).
 
     The ledger judges the paper's setting: the profile's workload (by default the
@@ -198,8 +212,12 @@ def report_parameters(profile, selections: list[dict]) -> dict:
         "target_baseline_utilization": TARGET_BASELINE_UTILIZATION,
         "utilization_tolerance": UTILIZATION_TOLERANCE,
         "policies": {"oracle": ORACLE, "requeue": REQUEUE, "node_bound": NODE_BOUND},
-        "log_uniform_models": LOG_UNIFORM_MODELS,
-        "cirne_berman_model": CIRNE_BERMAN_MODEL,
+        "workload_models": {
+            CIRNE_BERMAN: {"family": "cirne-berman", "module": "workloads/cirne_berman.py", **CIRNE_BERMAN_MODEL},
+            LUBLIN_FEITELSON: {"family": "Lublin-Feitelson", "module": "workloads/lublin.py"},
+            **{name: {"family": "log-uniform", "module": "workloads/log_uniform.py", **model}
+               for name, model in LOG_UNIFORM_MODELS.items()},
+        },
         "ledger": {
             "workload": profile.workload,
             "jobs": profile.variants[0][0],
@@ -209,4 +227,6 @@ def report_parameters(profile, selections: list[dict]) -> dict:
         "fixed_point_tolerance": FIXED_POINT_TOLERANCE,
         "readings": READING_DESCRIPTIONS,
         "workloads": selections,
+        "paper_wait_share": PAPER_WAIT_SHARE,
+        "missing_regime_traces": list(missing_regime_traces),
     }

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -246,31 +247,25 @@ class RegimePoints:
         return chosen[[_percent(s) == percent for s in chosen["share"]]].iloc[0]
 
 
-OTHER_MODELS = ("cirne-berman", "lublin-feitelson")  # the models that are not log-uniform
-
-
-def describe_log_uniform(name: str, model: dict) -> str:
+def describe_ranges(name: str, model: dict) -> str:
     (low, high), (smallest, largest) = model["runtime_range"], model["size_range"]
     return f"{name}: {smallest} to {largest} nodes, {_duration(low)} to {_duration(high)}"
 
 
 def describe_workload(name: str, parameters: dict) -> str:
-    """One workload model as the runs used it, from ``parameters``."""
-    if name in parameters["log_uniform_models"]:
-        model = parameters["log_uniform_models"][name]
-        return describe_log_uniform(name, model) + " (log-uniform, Poisson arrivals)"
-    if name == "cirne-berman":
-        model = parameters["cirne_berman_model"]
-        return (describe_log_uniform(name, model) + f" (log-uniform, {100 * model['power_of_two_share']:g} % rounded "
-                "to powers of two, arrivals on an Argonne weekly cycle; workloads/cirne_berman.py)")
-    if name == "lublin-feitelson":
-        return f"{name}: the Lublin-Feitelson model (workloads/lublin.py)"
-    return name
+    """One workload model as the runs used it, from ``parameters["workload_models"]``."""
+    model = parameters["workload_models"][name]
+    if model["family"] == "log-uniform":
+        return describe_ranges(name, model) + " (log-uniform, Poisson arrivals)"
+    if model["family"] == "cirne-berman":
+        return (describe_ranges(name, model) + f" (log-uniform, {100 * model['power_of_two_share']:g} % rounded "
+                f"to powers of two, arrivals on an Argonne weekly cycle; {model['module']})")
+    return f"{name}: the {model['family']} model ({model['module']})"
 
 
-def slices_paragraph(slices: list[RegimePoints], baselines: pd.DataFrame, selections):
+def slices_paragraph(slices: list[RegimePoints], baselines: pd.DataFrame, parameters: dict):
     """What the slices of real traces are (the spec's other DEFAULT workload) and how many tuned."""
-    tried = {(s["workload"], s["jobs"]): s["seeds_tried"] for s in selections}
+    tried = {(s["workload"], s["jobs"]): s["seeds_tried"] for s in parameters["workloads"]}
     described = []
     for points in slices:
         base = baselines[(baselines["workload"] == points.workload) & (baselines["jobs_per_workload"] == points.jobs)]
@@ -279,12 +274,17 @@ def slices_paragraph(slices: list[RegimePoints], baselines: pd.DataFrame, select
             f"the baseline, arriving over {base['submission_span'].mean() / 86400:.1f} days with a baseline mean queue wait "
             f"of {base['mean_queue_wait'].mean() / 3600:.1f} h"
         )
+    low, high = parameters["paper_wait_share"]
+    missing = parameters["missing_regime_traces"]
     return paragraph(
         "The spec's other default workload, slices of a real trace (workloads/trace_slice.py): disjoint runs of "
         "consecutive jobs of the log, sizes rescaled to the machine, each job running for its requested time as the "
-        "paper's COSY ran each request for its required time, gaps scaled to the same baseline utilization. "
+        "paper's COSY ran each request for its required time, gaps scaled to the same baseline utilization; "
+        f"'regime-slices:' keeps only the slices whose baseline mean queue wait is {100 * low:g}-{100 * high:g} % of "
+        "the window, the paper's regime (bench/cosy_trace_regime.py measures the share per trace). "
         + "; ".join(described)
         + "."
+        + (f" Not found in the trace directories, so not run: {', '.join(missing)}." if missing else "")
     )
 
 
@@ -441,29 +441,54 @@ def ledger_results(directory: Path, workload: str, jobs: int, reading: str) -> d
 
 
 SENSITIVITY_TOTAL = "reproduced (of checkable)"
+SENSITIVITY_WAIT = "baseline mean queue wait, % of window (median)"
 
 
-def sensitivity_table(runs: pd.DataFrame, baselines: pd.DataFrame, profile: str) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Sensitivity:
+    """The sensitivity table and, per column, the reproduced count and the median baseline wait share."""
+
+    table: pd.DataFrame
+    reproduced: pd.Series
+    wait_share: pd.Series  # NaN where a column's workload has no baselines
+
+
+def sensitivity_table(runs: pd.DataFrame, baselines: pd.DataFrame, profile: str) -> Sensitivity:
     """Every claim's verdict under each workload (and size) and each W reading the fixed policy ran
-    under, judged exactly as the ledger judges its own; the last row counts the reproduced ones."""
+    under, judged exactly as the ledger judges its own; the last rows count the reproduced ones and
+    give the workload's baseline mean queue wait as a share of the window (the paper's regime)."""
     fixed = runs[runs["policy"] == "fixed"]
-    columns = {}
+    columns, reproduced, wait_share = {}, {}, {}
     for (workload, jobs, reading), _ in fixed.groupby(["workload", "jobs_per_workload", "reading"], sort=True):
-        claims = ledger(PAPER, CLAIMS, scoped_results(runs, baselines, workload, int(jobs), reading), profile)
+        scoped = scoped_results(runs, baselines, workload, int(jobs), reading)
+        claims = ledger(PAPER, CLAIMS, scoped, profile)
         verdicts = claims.set_index("claim_id")["verdict"]
         checkable = verdicts[verdicts != "not_attempted"]
-        columns[f"{workload}, {int(jobs)} jobs, {reading}"] = [
-            *(v.replace("_", " ") for v in verdicts), f"{int((checkable == 'reproduced').sum())} of {len(checkable)}"
-        ]
-    return pd.DataFrame({"claim": [claim.claim_id for claim in CLAIMS] + [SENSITIVITY_TOTAL], **columns})
+        name = f"{workload}, {int(jobs)} jobs, {reading}"
+        reproduced[name] = int((checkable == "reproduced").sum())
+        own = scoped["baselines"]
+        wait_share[name] = (100 * own["mean_queue_wait"] / own["makespan"]).median() if len(own) else float("nan")
+        columns[name] = [*(v.replace("_", " ") for v in verdicts), f"{reproduced[name]} of {len(checkable)}",
+                         "n/a" if math.isnan(wait_share[name]) else f"{wait_share[name]:.1f}"]
+    table_rows = pd.DataFrame({"claim": [claim.claim_id for claim in CLAIMS] + [SENSITIVITY_TOTAL, SENSITIVITY_WAIT],
+                               **columns})
+    return Sensitivity(table_rows, pd.Series(reproduced, dtype=int), pd.Series(wait_share, dtype=float))
 
 
-def sensitivity_section(table_rows: pd.DataFrame, directory: Path, scope: dict) -> list:
-    """The sensitivity table with the setting under which most claims reproduce named from it."""
-    write_table(directory, "sensitivity", table_rows, "Claims under each workload and W reading")
-    totals = table_rows.set_index("claim").loc[SENSITIVITY_TOTAL]
-    counts = totals.map(lambda text: int(text.split(" of ")[0]))
+def _most(counts: pd.Series) -> str:
     best = counts[counts == counts.max()].index
+    return f"{' and under '.join(repr(name) for name in best)}: {counts.max()}"
+
+
+def sensitivity_section(sensitivity: Sensitivity, directory: Path, scope: dict, paper_wait_share) -> list:
+    """The sensitivity table with the settings under which most claims reproduce named from it, over
+    every workload and over those in the paper's regime."""
+    table_rows, counts = sensitivity.table, sensitivity.reproduced
+    write_table(directory, "sensitivity", table_rows, "Claims under each workload and W reading")
+    low, high = (100 * bound for bound in paper_wait_share)
+    in_regime = counts[sensitivity.wait_share.between(low, high)]
+    regime_text = (f"Among the workloads in the paper's regime (median baseline wait {low:g}-{high:g} % of the window), "
+                   + (f"most claims reproduce under {_most(in_regime)}." if len(in_regime) else "none ran."))
     return [
         Heading("Sensitivity: which workload and W reading move which claim"),
         paragraph(
@@ -471,8 +496,8 @@ def sensitivity_section(table_rows: pd.DataFrame, directory: Path, scope: dict) 
             f"W the fixed policy ran under; the ledger's own column is '{scope['workload']}, {scope['jobs']} jobs, "
             f"{scope['reading']}'. The other workloads ran on a coarser grid of n (see the setup), so their Table 1 "
             "rows and crossings are placed more coarsely, and the adaptive policy ran on the ledger's workload only. "
-            f"Most claims reproduce under {' and under '.join(repr(name) for name in best)}: {counts.max()} (",
-            Link("sensitivity.md", "sensitivity.md"), ")."
+            f"Most claims reproduce under {_most(counts)} (", Link("sensitivity.md", "sensitivity.md"), "). "
+            + regime_text
         ),
         table(table_rows.columns, table_rows.astype(str).itertuples(index=False)),
     ]
@@ -563,7 +588,7 @@ def setup_blocks(parameters: dict, baselines: pd.DataFrame, spread: pd.DataFrame
         paragraph(
             "Offered load is the work over capacity x submission span, per workload (median [range] over the tuned "
             f"workloads): {loads}. The workload models: "
-            + "; ".join(describe_workload(name, parameters) for name in [*OTHER_MODELS, *parameters["log_uniform_models"]])
+            + "; ".join(describe_workload(name, parameters) for name in parameters["workload_models"])
             + ". Tuned workloads and how they spread in time (", Link("workloads.md", "workloads.md"), "):"
         ),
         table(spread.columns, spread.astype(str).itertuples(index=False)),
@@ -574,18 +599,16 @@ def regime_section(regime_runs: pd.DataFrame, directory: Path, parameters: dict,
     """The diagnostic on the other workload models (not in the paper): tables and figure, no verdicts."""
     if regime_runs.empty:
         return []
-    policies, models = parameters["policies"], parameters["log_uniform_models"]
-    selections = parameters["workloads"]
+    policies, models = parameters["policies"], parameters["workload_models"]
     regime = _summaries(regime_runs, ["workload", "jobs_per_workload"])
     present = set(regime["workload"])
-    known = [*OTHER_MODELS, *models]
-    ordered = [*(m for m in known if m in present), *sorted(present - set(known))]
+    ordered = [*(m for m in models if m in present), *sorted(present - set(models))]
     points = [
         RegimePoints(regime, workload, jobs)
         for workload in ordered
         for jobs in sorted(regime[regime["workload"] == workload]["jobs_per_workload"].unique())
     ]
-    slices = [p for p in points if p.workload not in known]
+    slices = [p for p in points if p.workload not in models]
     regime.to_csv(directory / "regime_summary.csv", index=False, lineterminator="\n")
     rows = regime_table(regime, policies)
     readings = regime_runs.groupby("policy")["reading"].first().to_dict()
@@ -596,14 +619,14 @@ def regime_section(regime_runs: pd.DataFrame, directory: Path, parameters: dict,
         Heading("Diagnostic: other workloads (not in the paper)"),
         paragraph(
             "The same experiment on the other workloads, tuned to the same baseline utilization: "
-            + "; ".join(describe_workload(name, parameters) for name in ordered if name in models or name in OTHER_MODELS)
+            + "; ".join(describe_workload(name, parameters) for name in ordered if name in models)
             + ". The log-uniform models after the first were added while searching for a setting that shows the "
             "paper's trends, a choice made after seeing results. Fixed notice policy with refused reservations dropped "
             "(the paper's rule) or run as queue jobs, and reservations at submit + n x wq0 with refusals dropped (",
             Link("regime_summary.csv", "regime_summary.csv"), "). The sensitivity table above judges their fixed-policy "
             "runs; this table and figure are diagnostics.",
         ),
-        *([slices_paragraph(slices, baselines, selections)] if slices else []),
+        *([slices_paragraph(slices, baselines, parameters)] if slices else []),
         table(rows.columns, rows.astype(str).itertuples(index=False)),
         Figure("regime_q", "q at n = 1 vs p for each workload and policy (mean, 95 % band); open squares the paper"),
     ]
@@ -650,7 +673,8 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
     write_ledger(directory, claims, "COSY claims ledger")
 
     reading_blocks = readings_section(runs, directory, parameters)
-    sensitivity_blocks = sensitivity_section(sensitivity_table(runs, baselines, profile["name"]), directory, scope)
+    sensitivity_blocks = sensitivity_section(sensitivity_table(runs, baselines, profile["name"]), directory, scope,
+                                             parameters["paper_wait_share"])
     runs = runs[~other_readings(runs, scope["reading"])]
     main = scope["workload"]
     regime_runs = runs[runs["workload"] != main]

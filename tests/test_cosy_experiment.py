@@ -211,6 +211,43 @@ def test_trace_slices_run_each_job_for_its_requested_time():
     assert jobs["run_time"].tolist() == [50.0, 70.0, 30.0]
 
 
+def test_regime_slices_keep_only_the_slices_queueing_as_in_the_paper():
+    from simulators.cosy.experiment import TraceSlices, check_workload_name, slices_wait_share
+    from workloads.log_uniform import log_uniform_jobs
+
+    jobs = log_uniform_jobs(1_200, 64, seed=5, target_utilization=0.8)
+    every, tried = select_workloads(12, 100, workload=TraceSlices.of_trace("toy", jobs, 64), fewer_ok=True)
+    shares = {}
+    for workload in every:  # each slice's wait share, from an independent EASY replay of its baseline
+        schedule = replay(workload.jobs, 32, policy="easy").schedule
+        waits = schedule["start_time"] - schedule["submit_time"]
+        shares[workload.seed] = waits.mean() / (schedule["end_time"].max() - schedule["submit_time"].min())
+    low, high = sorted(shares.values())[len(shares) // 2 - 1], max(shares.values())
+    kept, kept_tried = select_workloads(12, 100, workload=TraceSlices.of_trace("toy", jobs, 64, (low, high)), fewer_ok=True)
+    assert kept_tried == tried
+    assert [w.seed for w in kept] == [seed for seed, share in shares.items() if low <= share <= high]
+    assert 2 <= len(kept) < len(every)
+    check_workload_name("regime-slices:toy")
+    assert slices_wait_share("regime-slices:toy") == (0.20, 0.28) and slices_wait_share("slices:toy") is None
+
+
+def test_the_paper_profile_runs_in_regime_slices_of_the_traces_it_finds(tmp_path):
+    from pipeline import settings
+    from pipeline.cosy import CosyReport
+
+    wanted = PROFILES["paper"].regime_traces
+    assert wanted
+    with settings.overridden(trace_dirs=[str(tmp_path)]):
+        assert CosyReport(profile="paper").regime_traces() == ([], list(wanted))
+        workloads = {task.workload for task in CosyReport(profile="paper").requires()["workloads"]}
+    assert not any(name.startswith("regime-slices:") for name in workloads)
+    for trace in wanted:
+        (tmp_path / f"{trace}.swf").write_text("")
+    with settings.overridden(trace_dirs=[str(tmp_path)]):
+        workloads = {task.workload for task in CosyReport(profile="paper").requires()["workloads"]}
+    assert {f"regime-slices:{trace}" for trace in wanted} <= workloads
+
+
 def test_slices_of_a_real_trace_tune_to_the_baseline():
     from conftest import shared_path
     from parsers.cleaning import clean
@@ -281,9 +318,10 @@ def test_report_adds_the_slices_of_a_configured_trace(tmp_path, monkeypatch):
     baselines = pd.concat([baselines, _baselines(chosen, "slices:toy")], ignore_index=True)
     selections = [*selections, selection]
     (tmp_path / "report").mkdir()
-    write_cosy_report(tmp_path / "report", report_parameters(TINY, selections), pd.concat([runs, slice_runs], ignore_index=True),
-                      baselines)
+    write_cosy_report(tmp_path / "report", report_parameters(TINY, selections, ["Gone-2020"]),
+                      pd.concat([runs, slice_runs], ignore_index=True), baselines)
     index = (tmp_path / "report" / "index.md").read_text()
+    assert "Not found in the trace directories, so not run: Gone-2020." in index
     assert f"slices:toy: {selection['workloads']} of the 6 slices tried reach the baseline" in index
     regime = pd.read_csv(tmp_path / "report" / "regime_summary.csv")
     assert set(regime["workload"]) == {"log-uniform", "slices:toy"}
