@@ -216,7 +216,7 @@ PROFILES = {
         "paper", ((100, 100),), SHARES, (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0),
         regime_variants=tuple((model, 100, 100) for model in OTHER_WORKLOADS), trace_slice_variant=(100, 100),
         # The trace whose slices most often queue as the paper's workload did (12 of its 178,
-        # bench/cosy_trace_regime.py; CEA-Curie: about 1 in 90 tried, too few to search).
+        # bench/cosy_trace_regime.py; CEA-Curie: 4 of the first 300, too few to search them all).
         regime_traces=("MetaCentrum-wagap-2013.extended",),
     ),
 }
