@@ -27,7 +27,10 @@ from reports.koala import write_koala_report
 from simulators.koala import metrics
 from simulators.koala.execution import (
     CALIBRATION,
+    CLUSTER_SET,
     POISSON_FOUR_CLUSTER_TIME,
+    SPLIT_RULES,
+    CommunicationModel,
     ExecutionModel,
     application,
 )
@@ -50,6 +53,10 @@ class KoalaPoint(SchedlabTask):
     hours = luigi.FloatParameter(default=24.0)
     slowest_processor = luigi.BoolParameter(default=False)
     startup_overhead = luigi.FloatParameter(default=0.0)
+    split_rule = luigi.ChoiceParameter(choices=SPLIT_RULES, default=CLUSTER_SET,
+                                       description="how f(S) weighs a job's clusters (simulators.koala.execution)")
+    two_cluster_weight = luigi.FloatParameter(default=1.0, description="w_2 of f(S), 0 to 1")
+    three_cluster_weight = luigi.FloatParameter(default=1.0, description="w_3 of f(S), 0 to 1")
     code_modules = ("simulators.koala.simulate",)
 
     @classmethod
@@ -68,10 +75,10 @@ class KoalaPoint(SchedlabTask):
             write_json(directory / "summary.json", {"point": dataclasses.asdict(point), "metrics": summary})
 
 
-def _cluster_sets(config: str) -> list[dict]:
-    """f(S) and Wave's run time on every set of two or more clusters of ``config``, equal components."""
+def _cluster_sets(config: str, communication: CommunicationModel) -> list[dict]:
+    """f(S) and Wave's run time on every set of clusters of ``config``, equal components."""
     topology = das3(config)
-    model = ExecutionModel(topology)
+    model = ExecutionModel(topology, communication=communication)
     wave = application("wave")
     rows = []
     for count in range(1, len(topology.clusters) + 1):
@@ -87,10 +94,10 @@ def _cluster_sets(config: str) -> list[dict]:
     return rows
 
 
-def _split_dependence() -> dict:
+def _split_dependence(communication: CommunicationModel) -> dict:
     """f(S) of the four clusters of config A for an even and a lopsided split of 32 nodes: equal iff the
     model ignores how a job's nodes are spread over its clusters."""
-    model = ExecutionModel(das3("A"))
+    model = ExecutionModel(das3("A"), communication=communication)
     splits = {"8/8/8/8": ((0, 8), (1, 8), (2, 8), (3, 8)), "29/1/1/1": ((0, 29), (1, 1), (2, 1), (3, 1))}
     return {name: model.communication_factor(placement) for name, placement in splits.items()}
 
@@ -127,8 +134,9 @@ def report_parameters(profile_name: str, profile: Profile) -> dict:
             "kappa_per_ms": model.kappa,
             "calibration": dict(CALIBRATION),
             "poisson_four_cluster_time_s": POISSON_FOUR_CLUSTER_TIME,
-            "factor_by_split": _split_dependence(),
-            "cluster_sets": [row for config in configs for row in _cluster_sets(config)],
+            "communication": dataclasses.asdict(profile.communication),
+            "factor_by_split": _split_dependence(profile.communication),
+            "cluster_sets": [row for config in configs for row in _cluster_sets(config, profile.communication)],
         },
         "saturation_rule": {
             "sample_step_s": metrics.SAMPLE_STEP,

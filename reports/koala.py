@@ -206,6 +206,13 @@ def setup_items(runs: pd.DataFrame, parameters: dict) -> tuple:
         "it depends on how the job's nodes are spread: on config A's four clusters "
         + ", ".join(f"f = {v:.4g} for {name}" for name, v in splits.items())
     )
+    communication = model["communication"]
+    weights_text = (
+        ("x_c = 1 / k for every cluster of S (split rule 'cluster-set')" if communication["split_rule"] == "cluster-set"
+         else f"x_c the share of the job's nodes on cluster c (split rule '{communication['split_rule']}')")
+        + f"; w_2 = {communication['two_cluster_weight']:g}, w_3 = {communication['three_cluster_weight']:g} "
+        "(0: no penalty below four clusters; 1: the latency form alone), w_k = 1 from four clusters on"
+    )
     sets = pd.DataFrame(model["cluster_sets"])
     by_count = sets.groupby(["config", "n_clusters"])["communication_factor"].agg(["min", "max"])
     factor_text = "; ".join(
@@ -225,7 +232,7 @@ def setup_items(runs: pd.DataFrame, parameters: dict) -> tuple:
     rule = parameters["saturation_rule"]
     options = ", ".join(
         f"{column} = {', '.join(map(str, sorted(runs[column].unique())))}"
-        for column in ("slowest_processor", "startup_overhead")
+        for column in ("slowest_processor", "startup_overhead", "split_rule", "two_cluster_weight", "three_cluster_weight")
     )
     policies = ", ".join(f"{p['label']} ({p['request']} requests)" for p in parameters["policies"].values())
     return (
@@ -242,7 +249,9 @@ def setup_items(runs: pd.DataFrame, parameters: dict) -> tuple:
         (f"Policies: {policies}.",),
         (f"Clusters (nodes): {clusters}.",),
         (f"Applications: {apps}; synthetic CCRs {', '.join(f'{c:g}' for c in profile['ccrs'])}.",),
-        (f"Execution time on a cluster set S: T_comp + f(S) x T_comm, f = 1 on one cluster. f(S) depends on the "
+        (f"Execution time on a cluster set S: T_comp + f(S) x T_comm, f = 1 on one cluster, with "
+         f"f(S) = 1 + kappa x w_k x (sum over ordered pairs of distinct clusters c, d of S of x_c x_d L(c, d)), "
+         f"L the inter-cluster latency and k = |S|; {weights_text}. f(S) depends on the "
          f"set S, and {split_sentence}. Range of f per number of clusters: {factor_text} (every set: ",
          Link("execution_model.md", "execution_model.md"), ").",),
         (f"Calibration: kappa = {model['kappa_per_ms']:.4g} per ms makes {calibration['application']} "

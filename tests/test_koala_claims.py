@@ -13,6 +13,7 @@ from pipeline.koala import report_parameters
 from reports.koala import write_koala_report
 from reports.koala_claims import CLAIMS, RUNS
 from reports.ledger import judge, ledger
+from simulators.koala.execution import CommunicationModel
 from simulators.koala.experiments import Profile, points
 
 SEEDS = (1, 2, 3, 4, 5)
@@ -179,9 +180,15 @@ def test_model_section_says_what_the_execution_model_does(pages, tmp_path):
     splits = parameters["execution_model"]["factor_by_split"]
     assert len(set(splits.values())) == 1  # today's model: the same factor whatever the split
     assert "does not depend on how the job's nodes are spread" in page and "weighted" not in page
-    parameters["execution_model"]["factor_by_split"] = {"8/8/8/8": 4.4375, "29/1/1/1": 1.5}
-    write_koala_report(tmp_path, constructed_runs(True), parameters)
-    assert "it depends on how the job's nodes are spread" in (tmp_path / "index.md").read_text()
+    assert "split rule 'cluster-set'" in page and "w_2 = 1, w_3 = 1" in page
+    # Another model: the page follows the parameters.  UvA-MultimediaN (0.20 ms), the cheapest pair, with
+    # equal components: f = 1 + kappa x w_2 x 2 x (1/2)(1/2) x 0.20 = 1 + (3.4375 / 0.375) x 0.25 x 0.1 = 1.229.
+    shares = dataclasses.replace(TINY, communication=CommunicationModel("node-shares", 0.25, 0.5))
+    write_koala_report(tmp_path, constructed_runs(True), report_parameters("tiny", shares))
+    other = (tmp_path / "index.md").read_text()
+    assert "it depends on how the job's nodes are spread" in other
+    assert "split rule 'node-shares'" in other and "w_2 = 0.25, w_3 = 0.5" in other
+    assert "config A: 1 cluster 1-1, 2 clusters 1.23-" in other
 
 
 def test_the_ledger_reads_only_the_runs_table():

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from simulators.koala.execution import ExecutionModel, application, calibrated_kappa, ccr_application
+from simulators.koala.execution import (
+    NODE_SHARES,
+    CommunicationModel,
+    ExecutionModel,
+    application,
+    calibrated_kappa,
+    ccr_application,
+)
 from simulators.multicluster.topology import das3
 
 A = das3("A")  # VU, UvA, MultimediaN, Leiden
@@ -78,3 +85,31 @@ def test_slowest_processor_penalty_is_optional():
 def test_unknown_application_is_refused():
     with pytest.raises(ValueError):
         application("linpack")
+
+
+def test_node_shares_scale_the_penalty_with_the_crossing_node_pairs():
+    # UvA + MultimediaN (0.20 ms) split 30/2: 2 x (30/32)(2/32) x 0.20 = 0.0234375 ms.
+    shares = ExecutionModel(A, communication=CommunicationModel(NODE_SHARES))
+    assert shares.communication_factor(((UVA, 30), (MN, 2))) == pytest.approx(1.0 + 0.0234375 * 3.4375 / 0.375)
+    even = ((VU, 8), (UVA, 8), (MN, 8), (LEIDEN, 8))
+    assert shares.run_time(application("wave"), even) == pytest.approx(750.0)  # the calibration holds
+    lopsided = ((VU, 29), (UVA, 1), (MN, 1), (LEIDEN, 1))
+    assert shares.communication_factor(lopsided) < ExecutionModel(A).communication_factor(lopsided) == pytest.approx(4.4375)
+
+
+def test_cluster_count_weights_span_no_penalty_to_the_latency_form():
+    two, three = ((UVA, 16), (MN, 16)), ((VU, 10), (UVA, 10), (MN, 12))
+    four = ((VU, 8), (UVA, 8), (MN, 8), (LEIDEN, 8))
+    default = ExecutionModel(A)
+    none_below_four = ExecutionModel(A, communication=CommunicationModel(two_cluster_weight=0.0, three_cluster_weight=0.0))
+    assert none_below_four.communication_factor(two) == none_below_four.communication_factor(three) == 1.0
+    assert none_below_four.run_time(application("wave"), four) == pytest.approx(750.0)
+    half = ExecutionModel(A, communication=CommunicationModel(three_cluster_weight=0.5))
+    assert half.communication_factor(three) - 1.0 == pytest.approx((default.communication_factor(three) - 1.0) / 2)
+    assert half.communication_factor(two) == default.communication_factor(two)
+
+
+@pytest.mark.parametrize("fields", [{"split_rule": "cross"}, {"two_cluster_weight": -0.1}, {"three_cluster_weight": 1.5}])
+def test_communication_model_refuses_values_outside_its_range(fields):
+    with pytest.raises(ValueError):
+        CommunicationModel(**fields)

@@ -6,22 +6,34 @@ communication-to-computation ratio (CCR): T_comp = T1 / (1 + CCR), T_comm = T1 x
 (1 + CCR).  Coallocated on a cluster set S, the communication part is multiplied by a
 factor f(S) >= 1 (f = 1 on one cluster) that the paper measured by running an
 all-gather synthetic application on each combination of clusters with components of
-equal size.  f therefore depends on the SET of clusters only, not on how the job's
-nodes are spread over them (a 60 + 4 split costs what a 32 + 32 split costs).  The
-measured table is not in the text, so f is MODELLED as the mean extra latency an
-all-to-all message pays with equal components on the k = |S| clusters:
+equal size (Figs. 3 and 4, whose values are lost but for Wave: 200 s on one cluster, 750 s
+on four).  f is MODELLED, with every unknown an explicit parameter (``CommunicationModel``):
 
-    f(S) = 1 + kappa x (1 / k^2) x sum over ordered pairs c != d in S of L(c, d)
+    f(S) = 1 + kappa x w_k x sum over ordered pairs c != d in S of x_c x_d x L(c, d)
 
-with L the inter-cluster latency (ms) of ``simulators.multicluster.topology``; f grows
-with the number of clusters and with their latencies (Delft's 1 GbE pairs most).
+with k = |S|, L the inter-cluster latency (ms) of ``simulators.multicluster.topology``
+(so f follows the paper's Table 2 ordering: Delft's 1 GbE pairs cost most), and
+
+- ``x_c``, each cluster's weight, by the split rule: ``cluster-set`` (DEFAULT) gives every
+  cluster of S the weight 1 / k, so f depends on the SET only and a 61/1/1/1 split costs
+  what 8/8/8/8 costs; ``node-shares`` gives each cluster its share of the job's nodes, so
+  the penalty scales with the share of node pairs that cross clusters.  The default is
+  the one that fits the paper's applications: Wave's stencil and Poisson's solver are
+  synchronous, each iteration ends when the slowest boundary exchange arrives, and one
+  remote component puts the slowest link on that path however few nodes it holds; the
+  share rule fits an all-to-all code whose traffic is spread over every node pair.
+- ``w_k``, the weight of k clusters: 1 for every k by DEFAULT (the latency form alone,
+  which makes two clusters cost about 2/3 of the four-cluster penalty); the 2- and
+  3-cluster times the paper measured are lost, so ``two_cluster_weight`` and
+  ``three_cluster_weight`` range from 0 (no penalty until four clusters) to 1.  The
+  calibration fixes four clusters, so ``w_k`` = 1 from four clusters on.
 
 Calibration (the one constant fitted to the paper, Sec. 6.1 / Fig. 4): Concurrent Wave
 takes 200 s on one cluster and 750 s on four; the paper matches it with CCR 4, so
 T_comp = 40 s, T_comm = 160 s and f must be (750 - 40) / 160 = 4.4375 for a 32-node job
-split 8/8/8/8 over the four clusters of DAS-3 configuration A (as Fig. 4's runs were).
-``kappa`` is solved from that and used unchanged for every application and for
-configuration B.
+split 8/8/8/8 over the four clusters of DAS-3 configuration A (as Fig. 4's runs were;
+both split rules agree on an even split).  ``kappa`` is solved from that and used
+unchanged for every application, every split rule and weight, and configuration B.
 
 Applications (single-cluster times of Prime and Poisson and Poisson's growth are not in
 the text; DEFAULTS marked):
@@ -44,8 +56,42 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulators.multicluster.requests import Placement, clusters_used
+from simulators.multicluster.requests import Placement
 from simulators.multicluster.topology import Topology, das3
+
+CLUSTER_SET, NODE_SHARES = "cluster-set", "node-shares"
+SPLIT_RULES = (CLUSTER_SET, NODE_SHARES)
+
+
+@dataclass(frozen=True)
+class CommunicationModel:
+    """The unknowns of f(S) (see the module docstring); the defaults are the model's DEFAULT."""
+
+    split_rule: str = CLUSTER_SET
+    two_cluster_weight: float = 1.0
+    three_cluster_weight: float = 1.0
+
+    def __post_init__(self):
+        if self.split_rule not in SPLIT_RULES:
+            raise ValueError(f"unknown split rule {self.split_rule!r}: one of {', '.join(SPLIT_RULES)}")
+        for name in ("two_cluster_weight", "three_cluster_weight"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must lie in [0, 1] (0: no penalty below four clusters), got {getattr(self, name)}")
+
+    def weight(self, clusters: int) -> float:
+        """w_k: the share of the latency form that a job on ``clusters`` clusters pays."""
+        return {2: self.two_cluster_weight, 3: self.three_cluster_weight}.get(clusters, 1.0)
+
+    def cluster_weights(self, placement: Placement) -> tuple[list[int], np.ndarray]:
+        """The placement's clusters and each one's weight x_c under the split rule."""
+        nodes: dict[int, int] = {}
+        for cluster, count in placement:
+            nodes[cluster] = nodes.get(cluster, 0) + count
+        clusters = sorted(nodes)
+        if self.split_rule == CLUSTER_SET:
+            return clusters, np.full(len(clusters), 1.0 / len(clusters))
+        counts = np.array([nodes[c] for c in clusters], dtype=float)
+        return clusters, counts / counts.sum()
 
 
 @dataclass(frozen=True)
@@ -78,11 +124,13 @@ POISSON_FOUR_CLUSTER_TIME = 300.0  # DEFAULT: "suffers much less" than Wave
 MPI_SINGLE_CLUSTER_TIME = 200.0  # Wave's, from the text; DEFAULT for Prime and Poisson
 
 
-def pair_latency(topology: Topology, clusters) -> float:
-    """(1 / k^2) x sum over ordered pairs of distinct clusters c, d of ``clusters`` of L(c, d), in ms."""
+def pair_latency(topology: Topology, clusters, weights=None) -> float:
+    """Sum over ordered pairs of distinct clusters c, d of ``clusters`` of x_c x_d L(c, d), in ms;
+    x = 1 / k for every cluster unless ``weights`` are given."""
     clusters = list(clusters)
+    x = np.full(len(clusters), 1.0 / len(clusters)) if weights is None else np.asarray(weights, dtype=float)
     inter = topology.latency_ms[np.ix_(clusters, clusters)]
-    return float((inter.sum() - np.trace(inter)) / len(clusters) ** 2)
+    return float(x @ inter @ x - (x * x) @ np.diag(inter))
 
 
 @functools.cache
@@ -128,17 +176,21 @@ def application(name: str) -> Application:
 
 
 class ExecutionModel:
-    def __init__(self, topology: Topology, *, slowest_processor: bool = False, startup_overhead: float = 0.0,
-                 kappa: float | None = None):
+    def __init__(self, topology: Topology, *, communication: CommunicationModel = CommunicationModel(),
+                 slowest_processor: bool = False, startup_overhead: float = 0.0, kappa: float | None = None):
         self.topology = topology
+        self.communication = communication
         self.kappa = calibrated_kappa() if kappa is None else kappa
         self.slowest_processor = slowest_processor
         self.startup_overhead = startup_overhead
         self._speeds = np.array([c.speed for c in topology.clusters])
 
     def communication_factor(self, placement: Placement) -> float:
-        """f(S) of the placement's cluster set S: 1 on one cluster."""
-        return 1.0 + self.kappa * pair_latency(self.topology, clusters_used(placement))
+        """f(S) of the placement (its cluster set S and, under ``node-shares``, its split): 1 on one cluster."""
+        clusters, weights = self.communication.cluster_weights(placement)
+        if len(clusters) == 1:
+            return 1.0
+        return 1.0 + self.kappa * self.communication.weight(len(clusters)) * pair_latency(self.topology, clusters, weights)
 
     def run_time(self, app: Application, placement: Placement) -> float:
         computation = app.computation

@@ -9,7 +9,9 @@ Sonmez, Mohamed, Epema, TPDS 2010:
 - ``policies`` (Sec. 7.2, Fig. 10): Wave, sizes {32, 48, 64}, FCM versus CA on config A
   (without Delft) and B (with Delft); net utilization 20..80 % step 5.
 
-A profile says which utilizations, CCRs, seeds and simulated hours; ``paper`` follows the
+A profile says which utilizations, CCRs, seeds and simulated hours, and the execution
+model's unknowns (``CommunicationModel``, DEFAULT unless a profile says otherwise) every
+run uses; ``paper`` follows the
 paper (24 h; the paper does not say how many runs it averaged, we take 5 seeds),
 ``quick`` is a coarse grid over 6 h on the same 5 seeds (the fewest on which the claims
 ledger decides a claim), small enough for CI.
@@ -17,9 +19,9 @@ ledger decides a claim), small enough for CI.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-
+from simulators.koala.execution import CommunicationModel
 from simulators.koala.simulate import Point
 
 
@@ -34,6 +36,7 @@ class Profile:
     ccrs: tuple[float, ...]
     seeds: tuple[int, ...]
     hours: float
+    communication: CommunicationModel = field(default_factory=CommunicationModel)
 
 
 PROFILES = {
@@ -93,6 +96,9 @@ def points(profile: Profile) -> list[Point]:
         for utilization in utilizations(profile, line.experiment):
             for seed in profile.seeds:
                 for policy in (line.baseline, line.treatment):
-                    point = Point(line.app, policy, utilization, seed, line.config, line.sizes, profile.hours)
+                    point = Point(line.app, policy, utilization, seed, line.config, line.sizes, profile.hours,
+                                  split_rule=profile.communication.split_rule,
+                                  two_cluster_weight=profile.communication.two_cluster_weight,
+                                  three_cluster_weight=profile.communication.three_cluster_weight)
                     unique[point] = None
     return list(unique)

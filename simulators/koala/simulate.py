@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from simulators.koala.cluster_minimization import FlexibleClusterMinimization
 from simulators.koala.communication_aware import CommunicationAware
-from simulators.koala.execution import ExecutionModel, application
+from simulators.koala.execution import CLUSTER_SET, CommunicationModel, ExecutionModel, application
 from simulators.koala.metrics import summarize
 from simulators.koala.scheduler import KoalaScheduler
 from simulators.koala.worst_fit import WorstFit
@@ -41,6 +41,12 @@ class Point:
     hours: float = 24.0
     slowest_processor: bool = False
     startup_overhead: float = 0.0
+    split_rule: str = CLUSTER_SET  # the execution model's unknowns: ``CommunicationModel``
+    two_cluster_weight: float = 1.0
+    three_cluster_weight: float = 1.0
+
+    def communication(self) -> CommunicationModel:
+        return CommunicationModel(self.split_rule, self.two_cluster_weight, self.three_cluster_weight)
 
 
 def simulate(point: Point) -> tuple[MulticlusterResult, dict]:
@@ -59,9 +65,8 @@ def simulate(point: Point) -> tuple[MulticlusterResult, dict]:
         seed=point.seed,
         request_kind=request_kind,
     )
-    model = ExecutionModel(
-        topology, slowest_processor=point.slowest_processor, startup_overhead=point.startup_overhead
-    )
+    model = ExecutionModel(topology, communication=point.communication(), slowest_processor=point.slowest_processor,
+                           startup_overhead=point.startup_overhead)
     result = MulticlusterSimulation(topology, jobs, KoalaScheduler(make_policy(topology), model)).run()
     summary = summarize(
         result, total_nodes=topology.total_nodes, duration=duration, single_cluster_time=app.single_cluster_time
