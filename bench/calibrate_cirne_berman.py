@@ -23,7 +23,12 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from simulators.cosy.experiment import MACHINE_NODES, TARGET_BASELINE_UTILIZATION, tune_workload  # noqa: E402
+from simulators.cosy.experiment import (  # noqa: E402
+    MACHINE_NODES,
+    TARGET_BASELINE_UTILIZATION,
+    baseline_wait_share,
+    tune_workload,
+)
 from workloads.cirne_berman import cirne_berman_jobs  # noqa: E402
 
 TARGET_WAIT_SHARE = 0.24
@@ -49,7 +54,7 @@ def main() -> int:
     for size_range, lean in CANDIDATES:
         candidate = Candidate(size_range, lean)
         tuned = [tune_workload(seed, 100, MACHINE_NODES, TARGET_BASELINE_UTILIZATION, candidate) for seed in range(args.seeds)]
-        shares = np.array([w.baseline["mean_queue_wait"] / w.baseline["makespan"] for w in tuned if w is not None])
+        shares = np.array([baseline_wait_share(w.baseline) for w in tuned if w is not None])
         low, median, high = np.percentile(shares, [10, 50, 90])
         if lean == 0.0:
             medians[size_range[0]] = median

@@ -22,10 +22,15 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from schedlab.commands.cosy import trace_slices  # noqa: E402
-from simulators.cosy.experiment import MACHINE_NODES, TARGET_BASELINE_UTILIZATION, tune_workload  # noqa: E402
+from simulators.cosy.experiment import (  # noqa: E402
+    MACHINE_NODES,
+    PAPER_WAIT_SHARE,
+    TARGET_BASELINE_UTILIZATION,
+    baseline_wait_share,
+    tune_workload,
+)
 
 SHARED = REPO.parent / "shared"
-PAPER_WAIT_SHARE = (0.20, 0.28)
 SLICE_JOBS = 100
 
 
@@ -46,7 +51,7 @@ def main() -> int:
         source = trace_slices(str(path), None)
         candidates = min(args.slices, source.slices(SLICE_JOBS))
         tuned = [tune_workload(k, SLICE_JOBS, MACHINE_NODES, TARGET_BASELINE_UTILIZATION, source) for k in range(candidates)]
-        shares = np.array([w.baseline["mean_queue_wait"] / w.baseline["makespan"] for w in tuned if w is not None])
+        shares = np.array([baseline_wait_share(w.baseline) for w in tuned if w is not None])
         if len(shares) == 0:
             print(f"{path.name:<40} {0:>3}/{candidates:<3}  no slice tunes", flush=True)
             continue
