@@ -21,13 +21,14 @@ GRID = (0.1, 0.3, 0.5, 0.7, 0.9)
 BY_ID = {claim.claim_id: claim for claim in CLAIMS}
 
 
-def row(app, policy, load, seed, response, *, config="A", sizes="8/16/32", saturated=False, observed=None):
+def row(app, policy, load, seed, response, *, config="A", sizes="8/16/32", saturated=False, observed=None,
+        queue_growth=0.0):
     return {
         "app": app, "policy": policy, "net_utilization": load, "seed": seed, "config": config, "sizes": sizes,
         "hours": 6.0, "slowest_processor": False, "startup_overhead": 0.0,
         "mean_response_time": response, "saturated": saturated,
         "observed_utilization": load if observed is None else observed, "net_utilization_realized": load,
-        "coallocated_fraction": 0.0,
+        "coallocated_fraction": 0.0, "queue_growth": queue_growth,
     }
 
 
@@ -80,14 +81,39 @@ def test_saturation_interval_and_censoring():
     assert verdict("table4-prime-fcm-saturates-later", _prime_saturating(None, None)).verdict == "inconclusive"
 
 
-def test_a_saturated_comparison_never_counts_as_holding():
-    # FCM is far slower than WF at every load (the claim's direction), but one seed saturated at 90 %.
-    rows = [row("wave", "WF", load, seed, 100.0) for load in (0.5, 0.9) for seed in SEEDS]
-    rows += [row("wave", "FCM", load, seed, 300.0, saturated=(load == 0.9 and seed == 3))
+def _wave_with_saturated_fcm(fcm_growth, wf_growth=(0.0,) * 5, saturated_seeds=SEEDS):
+    """Wave at 50 % (FCM 3x WF, nothing saturated) and 90 % (FCM saturated on ``saturated_seeds``),
+    the placement queue growing by the given jobs per seed at 90 %."""
+    rows = [row("wave", "WF", load, seed, 100.0, queue_growth=wf_growth[seed - 1] if load == 0.9 else 0.0)
+            for load in (0.5, 0.9) for seed in SEEDS]
+    rows += [row("wave", "FCM", load, seed, 300.0, saturated=(load == 0.9 and seed in saturated_seeds),
+                 queue_growth=fcm_growth[seed - 1] if load == 0.9 else 0.0)
              for load in (0.5, 0.9) for seed in SEEDS]
-    result = verdict("fig7a-wave-fcm-slower", rows)
+    return rows
+
+
+def test_an_ordering_at_a_saturated_load_is_judged_on_queue_growth_never_on_a_percent_change():
+    # FCM's queue grows by 280-320 jobs on every seed at 90 %, WF's is stable: FCM falls behind, slower.
+    result = verdict("fig7a-wave-fcm-slower", _wave_with_saturated_fcm((300.0, 280.0, 320.0, 310.0, 290.0)))
+    assert result.verdict == "reproduced"
+    assert "50 %: reproduced (200 " in result.reason
+    assert "90 %: saturated (FCM 5/5, WF 0/5 seeds), queue growth FCM - WF (jobs): reproduced (300 " in result.reason
+    # The same response times with WF's queue growing instead: FCM is the one keeping up, the claim breaks.
+    reversed_rows = _wave_with_saturated_fcm((0.0,) * 5, wf_growth=(300.0, 280.0, 320.0, 310.0, 290.0))
+    assert verdict("fig7a-wave-fcm-slower", reversed_rows).verdict == "partial"
+    # One seed of five saturated and the others stable: the seeds disagree, the load stays undecided.
+    one = _wave_with_saturated_fcm((300.0, 2.0, -3.0, 1.0, 0.0), saturated_seeds=(1,))
+    result = verdict("fig7a-wave-fcm-slower", one)
+    assert result.verdict == "inconclusive" and "90 %: saturated (FCM 1/5, WF 0/5 seeds)" in result.reason
+
+
+def test_a_value_claim_at_a_saturated_load_stays_undecided():
+    # No difference up to 40 % is a band around 0 % change: a saturated load has no % change to place in it.
+    rows = [row(app, policy, 0.4, seed, 100.0, saturated=(policy == "FCM" and seed == 2), queue_growth=0.0)
+            for app in ("prime", "poisson", "wave") for policy in ("WF", "FCM") for seed in SEEDS]
+    result = verdict("fig7a-no-difference-up-to-40", rows)
     assert result.verdict == "inconclusive"
-    assert "50 %: reproduced" in result.reason and "90 %: saturated (FCM 1/5, WF 0/5 seeds)" in result.reason
+    assert "prime 40 %: saturated (FCM 1/5, WF 0/5 seeds), not compared" in result.reason
 
 
 def _policies(lead_a, lead_b):
