@@ -144,7 +144,11 @@ class FullReport(ReplayChoices, SchedlabTask):
 
     def requires(self):
         """The workload pages first, then the stage reports, in the order of ``stages``."""
-        return [*self.workload_reports(), *self.stage_reports().values()]
+        companions = [page for name in self.stage_reports() for page in self.companion_pages(name).values()]
+        return [*self.workload_reports(), *self.stage_reports().values(), *companions]
+
+    def companion_pages(self, name: str) -> dict[str, SchedlabTask]:
+        return stage(name).companion_pages(self.stage_profile)
 
     def label(self) -> str:
         """None: the key alone names the one report directory a configuration has."""
@@ -161,6 +165,7 @@ class FullReport(ReplayChoices, SchedlabTask):
             "href": self.relative_link(report),
             "files": sorted(path.name for path in report.output_dir().iterdir() if path.is_file()),
             "tasks": [read_json(task.output_file("task.json")) for task in dependency_closure(report)],
+            "companions": {page: self.relative_link(task) for page, task in self.companion_pages(name).items()},
         }
 
     def claims_ledger(self) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, str]]:

@@ -1,12 +1,14 @@
 """Luigi tasks of the koala stage (processor coallocation, Sonmez et al. TPDS 2010).
 
-    KoalaPoint(app, policy, net_utilization, seed, config, sizes, hours, ...) --+--> KoalaReport(profile)
+    KoalaRuns(app, policy, net_utilizations, seed, config, sizes, hours, ...) --+--> KoalaReport(profile)
 
-``KoalaPoint`` runs one simulation (``simulators.koala.simulate``) and writes
+``KoalaRuns`` runs one seed of one workload and policy at each load of a grid
+(``simulators.koala.simulate``) and writes, each row tagged with its net_utilization,
 ``schedule.parquet`` (one row per job: job_id, submit, placed, start, end, procs in nodes,
-n_clusters, clusters) and ``summary.json`` (the point and its metrics).
-``KoalaReport(profile="quick"|"paper")`` requires every point of the profile
-(``simulators.koala.experiments``), gathers one row per run and the parameters the runs
+n_clusters, clusters), ``components.parquet`` (one row per job and cluster: job_id,
+cluster, nodes, start, end) and ``summaries.json`` (each point and its metrics).
+``KoalaReport(profile="quick"|"paper")`` requires every batch of the profile
+(``simulators.koala.experiments.batches``), gathers one row per run and the parameters the runs
 used (``report_parameters``: profile, comparisons, applications, execution model,
 clusters, saturation rule), and hands both to ``reports.koala``, which writes
 ``runs.csv``, ``parameters.json``, the claims ledger, figures, tables and the page.
@@ -24,6 +26,7 @@ import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
 from reports.koala import write_koala_report
+from reports.koala_sensitivity import write_sensitivity_report
 from simulators.koala import metrics
 from simulators.koala.execution import (
     CALIBRATION,
@@ -34,19 +37,31 @@ from simulators.koala.execution import (
     ExecutionModel,
     application,
 )
-from simulators.koala.experiments import MPI_APPS, POLICY_LABELS, PROFILES, Profile, comparisons, points
+from simulators.koala.experiments import (
+    MPI_APPS,
+    POLICY_LABELS,
+    PROFILES,
+    Batch,
+    Profile,
+    batches,
+    communication_matters,
+    comparisons,
+    sensitivity_profiles,
+)
 from simulators.koala.simulate import POLICIES, Point, simulate
 from simulators.multicluster.topology import das3
 
 logger = logging.getLogger("luigi-interface")
 
 
-class KoalaPoint(SchedlabTask):
-    """One run: one application's Poisson workload placed by one policy on one DAS-3 configuration."""
+class KoalaRuns(SchedlabTask):
+    """One seed of one application's Poisson workload placed by one policy on one DAS-3 configuration,
+    at every net utilization of a profile's grid (one task per load would spend more time in Luigi
+    than in the simulator)."""
 
     app = luigi.Parameter(description="prime, poisson, wave or ccr-<value>")
     policy = luigi.ChoiceParameter(choices=tuple(POLICIES))
-    net_utilization = luigi.FloatParameter()
+    net_utilizations = luigi.ListParameter(description="the offered net utilizations, one run each")
     seed = luigi.IntParameter()
     config = luigi.ChoiceParameter(choices=("A", "B"), default="A")
     sizes = luigi.ListParameter(default=(8, 16, 32))
@@ -60,19 +75,28 @@ class KoalaPoint(SchedlabTask):
     code_modules = ("simulators.koala.simulate",)
 
     @classmethod
-    def of(cls, point: Point) -> KoalaPoint:
-        return cls(**dataclasses.asdict(point))
+    def of(cls, batch: Batch) -> KoalaRuns:
+        fields = dataclasses.asdict(batch.template)
+        del fields["net_utilization"]
+        return cls(**fields, net_utilizations=batch.net_utilizations)
 
-    def point(self) -> Point:
-        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(Point)}
-        return Point(**{**fields, "sizes": tuple(int(s) for s in self.sizes)})
+    def points(self) -> list[Point]:
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(Point) if f.name != "net_utilization"}
+        template = {**fields, "sizes": tuple(int(s) for s in self.sizes)}
+        return [Point(**template, net_utilization=float(load)) for load in self.net_utilizations]
 
     def run(self):
-        point = self.point()
-        result, summary = simulate(point)
+        schedules, components, summaries = [], [], []
+        for point in self.points():
+            result, summary = simulate(point)
+            schedules.append(result.jobs.assign(net_utilization=point.net_utilization))
+            components.append(result.components.assign(net_utilization=point.net_utilization))
+            summaries.append({"point": dataclasses.asdict(point), "metrics": summary,
+                              "cluster_use": metrics.cluster_use(result.jobs)})
         with self.writing_output() as directory:
-            result.jobs.to_parquet(directory / "schedule.parquet", index=False)
-            write_json(directory / "summary.json", {"point": dataclasses.asdict(point), "metrics": summary})
+            pd.concat(schedules, ignore_index=True).to_parquet(directory / "schedule.parquet", index=False)
+            pd.concat(components, ignore_index=True).to_parquet(directory / "components.parquet", index=False)
+            write_json(directory / "summaries.json", summaries)
 
 
 def _cluster_sets(config: str, communication: CommunicationModel) -> list[dict]:
@@ -154,15 +178,60 @@ class KoalaReport(SchedlabTask):
     code_modules = ("reports.koala", "reports.koala_claims", "simulators.koala.metrics")
 
     def requires(self):
-        return [KoalaPoint.of(point) for point in points(PROFILES[self.profile])]
+        return [KoalaRuns.of(batch) for batch in batches(PROFILES[self.profile])]
 
     def run(self):
-        rows = []
+        rows, use = [], []
         for task in self.requires():
-            summary = read_json(task.output_file("summary.json"))
-            rows.append({**summary["point"], **summary["metrics"]})
-        runs = pd.DataFrame(rows)
-        runs["sizes"] = runs["sizes"].map(lambda sizes: "/".join(map(str, sizes)))
+            for summary in read_json(task.output_file("summaries.json")):
+                rows.append({**summary["point"], **summary["metrics"]})
+                use += [{**summary["point"], "clusters": clusters, "jobs": jobs}
+                        for clusters, jobs in summary["cluster_use"].items()]
+        runs, use = pd.DataFrame(rows), pd.DataFrame(use)
+        for frame in (runs, use):
+            frame["sizes"] = frame["sizes"].map(lambda sizes: "/".join(map(str, sizes)))
         with self.writing_output() as directory:
-            write_koala_report(directory, runs, report_parameters(self.profile, PROFILES[self.profile]))
+            write_koala_report(directory, runs, report_parameters(self.profile, PROFILES[self.profile]), use)
         logger.info("koala report: %s", self.output_file("index.html"))
+
+
+def _gathered_runs(tasks) -> pd.DataFrame:
+    """One row per run of ``tasks`` (each run once), job sizes joined as "8/16/32"."""
+    rows = []
+    for task in dict.fromkeys(tasks):
+        rows += [{**summary["point"], **summary["metrics"]} for summary in read_json(task.output_file("summaries.json"))]
+    runs = pd.DataFrame(rows)
+    runs["sizes"] = runs["sizes"].map(lambda sizes: "/".join(map(str, sizes)))
+    return runs
+
+
+def _wave_mean_time(config: str, communication: CommunicationModel, clusters: int) -> float:
+    """Wave's mean run time over the ``clusters``-cluster sets of ``config`` (equal components), as Fig. 4 shows it."""
+    times = [row["wave_run_time_s"] for row in _cluster_sets(config, communication) if row["n_clusters"] == clusters]
+    return sum(times) / len(times)
+
+
+class KoalaSensitivity(SchedlabTask):
+    """The whole koala ledger judged under every 2-/3-cluster weight of the sweep (``sensitivity_profiles``)."""
+
+    profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
+    code_modules = ("reports.koala_sensitivity", "reports.koala_claims", "simulators.koala.metrics")
+
+    def requires(self):
+        unique = dict.fromkeys(batch for variant in sensitivity_profiles(PROFILES[self.profile])
+                               for batch in batches(variant))
+        return [KoalaRuns.of(batch) for batch in unique]
+
+    def run(self):
+        profile = PROFILES[self.profile]
+        runs = _gathered_runs(self.requires())
+        runs["shared"] = [not communication_matters(app, policy) for app, policy in zip(runs["app"], runs["policy"])]
+        settings = [
+            {**dataclasses.asdict(variant.communication), "default": variant.communication == profile.communication,
+             "wave_two_cluster_s": _wave_mean_time(CALIBRATION["configuration"], variant.communication, 2),
+             "wave_three_cluster_s": _wave_mean_time(CALIBRATION["configuration"], variant.communication, 3)}
+            for variant in sensitivity_profiles(profile)
+        ]
+        with self.writing_output() as directory:
+            write_sensitivity_report(directory, runs, settings, self.profile)
+        logger.info("koala sensitivity: %s", self.output_file("index.html"))

@@ -2,6 +2,9 @@
 
     python -m pipeline.publish_ledger [--stages cosy koala] [--workers 2] [--work-dir DIR]
 
+A stage's companion pages (koala's sensitivity study) are then built at the paper profile
+too and copied into ``docs/results/<stage>-<page>/``.
+
 Each stage's quick report runs first (its verdicts are flagged beside the paper ones where
 they differ), then its paper-profile report, timed from the start of the build to its end.
 By default the work directory is a new empty one, so the wall time is that of the whole
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -46,6 +50,10 @@ def run_stage(name: str, workers: int, date: str) -> pd.DataFrame:
     build(paper, workers)
     wall = time.monotonic() - started
     print(f"{name}: paper profile took {wall:.0f} s", flush=True)
+    for page, task in stage(name).companion_pages("paper").items():
+        print(f"{name}: {page} at the paper profile", flush=True)
+        build(task, workers)
+        publish_directory(task.output_dir(), PUBLISHED_LEDGER.parent / f"{name}-{page}")
     frame = with_other_profile(read_ledger(paper.output_file(f"{LEDGER_STEM}.csv")),
                                read_ledger(quick.output_file(f"{LEDGER_STEM}.csv")))
     return frame.assign(code_version=paper.task_key(), run_date=date, wall_seconds=round(wall, 1))
@@ -67,6 +75,18 @@ def ledger_page(frame: pd.DataFrame) -> Document:
                   "(column 'verdict at the other profile')."),
         *ledger_blocks(frame.assign(link=""), name_with_paper=True),  # links name files of stage directories
     ))
+
+
+def publish_directory(source: Path, target: Path) -> None:
+    """Replace ``target`` by a copy of the files of ``source`` (a task's output directory, task.json aside)."""
+    staging = target.with_name(f".{target.name}.tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for path in sorted(source.iterdir()):
+        if path.is_file() and path.name != "task.json":
+            shutil.copy2(path, staging / path.name)
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(staging, target)
 
 
 def publish(frame: pd.DataFrame, target: Path = PUBLISHED_LEDGER) -> None:

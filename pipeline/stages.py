@@ -17,7 +17,7 @@ from pipeline.base import SchedlabTask
 from pipeline.cosched import DEFAULT_ANALYSIS_MODEL, CoschedReport
 from pipeline.cosy import CosyReport
 from pipeline.ics import IcsReport
-from pipeline.koala import KoalaReport
+from pipeline.koala import KoalaReport, KoalaSensitivity
 from reports import bandwidth_claims, cosched_claims, cosy_claims, ics_claims, koala_claims
 from reports.ledger import Claim
 from schedlab.errors import SchedlabError
@@ -35,6 +35,14 @@ class Stage:
     task: type[SchedlabTask]
     claims: tuple[Claim, ...]
     needs_traces: tuple[str, ...] = ()
+    companions: tuple[type[SchedlabTask], ...] = ()
+    """Further pages of the stage, each taking ``profile`` (a sensitivity study, say): built beside the
+    report and, at the paper profile, published into ``docs/results/<name>-<page>/``."""
+
+    def companion_pages(self, profile: str) -> dict[str, SchedlabTask]:
+        """Page name (the task family without the stage prefix, lower case) -> its task."""
+        return {task.__name__.removeprefix(self.name.capitalize()).lower(): task(profile=profile)
+                for task in self.companions}
 
     def report(self, profile: str) -> SchedlabTask:
         return self.task(profile=profile)
@@ -60,6 +68,7 @@ STAGES = (
         "On the Benefit of Processor Coallocation in Multicluster Grid Systems (Sonmez, Mohamed, Epema, TPDS 2010)",
         KoalaReport,
         koala_claims.CLAIMS,
+        companions=(KoalaSensitivity,),
     ),
     Stage(
         "bandwidth",

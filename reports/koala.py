@@ -41,7 +41,7 @@ from reports.koala_claims import CLAIMS, RUNS, first_saturated_load
 from reports.ledger import INTERVAL_METHOD, interval, ledger, ledger_blocks, write_ledger
 from reports.tables import document_table, write_table
 
-RUNS_FILE, PARAMETERS_FILE = "runs.csv", "parameters.json"
+RUNS_FILE, PARAMETERS_FILE, CLUSTER_USE_FILE = "runs.csv", "parameters.json", "cluster_use_by_run.csv"
 FIGURES = {
     "fig7a_coallocation": "Fig. 7a: % change in mean response time, FCM vs WF, MPI applications (sizes 8/16/32, config A)",
     "fig7b_observed_utilization": "Fig. 7b: observed vs net utilization under FCM",
@@ -110,6 +110,51 @@ def saturation_table(runs: pd.DataFrame, parameters: dict) -> pd.DataFrame:
                 "seeds_saturated_on_grid": f"{int(first.notna().sum())}/{len(first)}",
             })
     return pd.DataFrame(rows)
+
+
+def cluster_use_table(use: pd.DataFrame, parameters: dict) -> pd.DataFrame:
+    """Per workload and coallocating policy, pooled over seeds and loads: the share of jobs split over
+    2, 3 and 4 clusters, and the cluster sets split jobs used most."""
+    labels = {name: policy["label"] for name, policy in parameters["policies"].items()}
+    rows, seen = [], set()
+    for line in parameters["comparisons"]:
+        sizes = "/".join(map(str, line["sizes"]))
+        for policy in (line["baseline"], line["treatment"]):
+            key = (line["app"], line["config"], sizes, policy)
+            if key in seen or parameters["policies"][policy]["request"] == "single":
+                continue
+            seen.add(key)
+            mine = use[(use.app == line["app"]) & (use.config == line["config"]) & (use.sizes == sizes)
+                       & (use.policy == policy)]
+            by_set = mine.groupby("clusters")["jobs"].sum()
+            width = by_set.index.str.count(r"\+") + 1
+            total, split = int(by_set.sum()), by_set[width > 1].sort_values(ascending=False, kind="stable")
+            rows.append({
+                "workload": f"{line['app']} {sizes}, config {line['config']}",
+                "policy": labels[policy],
+                "jobs": total,
+                **{f"on_{k}_clusters_percent": 100.0 * by_set[width == k].sum() / total for k in (1, 2, 3, 4)},
+                "most_used_split_sets": ", ".join(f"{name} {100.0 * jobs / split.sum():.0f} %"
+                                                  for name, jobs in split.head(3).items()),
+            })
+    return pd.DataFrame(rows)
+
+
+def cluster_use_figure(table: pd.DataFrame) -> Figure:
+    figure = Figure(figsize=(8.0, 0.45 * len(table) + 1.4), layout="constrained")
+    axes = figure.add_subplot()
+    names = [f"{row.workload}: {row.policy}" for row in table.itertuples()]
+    left = np.zeros(len(table))
+    for k in (1, 2, 3, 4):
+        share = table[f"on_{k}_clusters_percent"].to_numpy()
+        axes.barh(names, share, left=left, label=f"{k} cluster{'s' if k > 1 else ''}")
+        left += share
+    axes.invert_yaxis()
+    axes.set_xlim(0, 100)
+    axes.set_xlabel("share of jobs (%), pooled over seeds and loads")
+    axes.set_title("How many clusters each policy's jobs ran on", fontsize=9)
+    axes.legend(loc="lower right", fontsize=8)
+    return figure
 
 
 # --- figures ----------------------------------------------------------------------------------
@@ -232,7 +277,7 @@ def setup_items(runs: pd.DataFrame, parameters: dict) -> tuple:
     rule = parameters["saturation_rule"]
     options = ", ".join(
         f"{column} = {', '.join(map(str, sorted(runs[column].unique())))}"
-        for column in ("slowest_processor", "startup_overhead", "split_rule", "two_cluster_weight", "three_cluster_weight")
+        for column in ("slowest_processor", "startup_overhead")
     )
     policies = ", ".join(f"{p['label']} ({p['request']} requests)" for p in parameters["policies"].values())
     return (
@@ -270,6 +315,18 @@ def setup_items(runs: pd.DataFrame, parameters: dict) -> tuple:
 # --- page and files -------------------------------------------------------------------------------
 
 
+def cluster_use_blocks(written) -> tuple:
+    if "cluster_use" not in written:
+        return ()
+    return (
+        Heading("Clusters per job"),
+        FigureBlock("cluster_use", "Share of each coallocating policy's jobs on 1, 2, 3 and 4 clusters"),
+        document_table(written["cluster_use"]),
+        paragraph("Every job's components (cluster, nodes) are saved with its run (components.parquet of each "
+                  "KoalaRuns task); per run and cluster set: ", Link(CLUSTER_USE_FILE, CLUSTER_USE_FILE), "."),
+    )
+
+
 def koala_page(runs, parameters, claims_frame, written) -> Document:
     blocks = [
         paragraph(
@@ -285,6 +342,7 @@ def koala_page(runs, parameters, claims_frame, written) -> Document:
         *[FigureBlock(stem, caption) for stem, caption in FIGURES.items()],
         Heading("Table 4: first saturated load per seed"),
         document_table(written["table4_saturation"]),
+        *cluster_use_blocks(written),
         Heading("Tables"),
         BulletList(tuple(
             (f"{stem}: ", Link("CSV", f"{stem}.csv"), ", ", Link("Markdown", f"{stem}.md"), ", ",
@@ -297,8 +355,10 @@ def koala_page(runs, parameters, claims_frame, written) -> Document:
     return Document("koala: processor coallocation in multicluster grids", tuple(blocks))
 
 
-def write_koala_report(directory, runs: pd.DataFrame, parameters: dict) -> pd.DataFrame:
-    """Write the whole report into ``directory``; returns the claims ledger."""
+def write_koala_report(directory, runs: pd.DataFrame, parameters: dict, cluster_use: pd.DataFrame | None = None
+                       ) -> pd.DataFrame:
+    """Write the whole report into ``directory``; returns the claims ledger.  ``cluster_use`` (one row
+    per run and cluster set: the point's fields, clusters, jobs) adds the cluster-use table and figure."""
     directory = Path(directory)
     runs.to_csv(directory / RUNS_FILE, index=False, lineterminator="\n", float_format="%.10g")
     (directory / PARAMETERS_FILE).write_text(json.dumps(parameters, indent=2, sort_keys=True) + "\n",
@@ -323,6 +383,10 @@ def write_koala_report(directory, runs: pd.DataFrame, parameters: dict) -> pd.Da
         for stem, kind in (("fig7_coallocation", "coallocation"), ("fig8_ccr", "ccr"), ("fig10_policies", "policies"))
     }
     written["table4_saturation"] = saturation_table(runs, parameters)
+    if cluster_use is not None:
+        cluster_use.to_csv(directory / CLUSTER_USE_FILE, index=False, lineterminator="\n", float_format="%.10g")
+        written["cluster_use"] = cluster_use_table(pd.read_csv(directory / CLUSTER_USE_FILE), parameters)
+        save_figure(cluster_use_figure(written["cluster_use"]), directory, "cluster_use")
     written["execution_model"] = pd.DataFrame(parameters["execution_model"]["cluster_sets"])
     for stem, frame in written.items():
         write_table(directory, stem, frame)

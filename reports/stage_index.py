@@ -106,6 +106,9 @@ def stage_blocks(entry: Mapping) -> list:
             f" (profile {entry['profile']}) sets the paper's numbers beside ours, with the differences.",
         ),
     ]
+    for page, page_href in entry.get("companions", {}).items():
+        blocks.append(paragraph("Also: ", Link(f"the {entry['name']} {page} page", f"{page_href}/index", page=True),
+                                f" (profile {entry['profile']})."))
     if figures:
         blocks.append(_format_table("figure", href, figures, FIGURE_FORMATS))
     if tables:

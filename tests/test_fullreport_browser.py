@@ -100,7 +100,7 @@ def test_markdown_twin_links_and_stage_files_resolve(small_report):
     for extension in ("png", "svg", "csv", "md", "tex"):
         assert re.search(rf"\]\([^)]*KoalaReport/[^)]*\.{extension}\)", index), f"no .{extension} file of koala linked"
     provenance = (small_report / "provenance.csv").read_text(encoding="utf-8")
-    assert provenance.count("\nkoala,KoalaPoint,") >= 10
+    assert provenance.count("\nkoala,KoalaRuns,") >= 10
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="needs headless Chromium: apt-get install -y chromium")

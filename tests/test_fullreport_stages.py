@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pipeline import CoschedReport, FullReport, KoalaReport, settings
+from pipeline.koala import KoalaSensitivity
 from pipeline.stages import STAGE_NAMES, stage
 from reports.document import Document, render_markdown
 from reports.stage_index import (
@@ -22,7 +23,9 @@ def test_default_leaves_out_a_stage_whose_trace_is_missing_and_says_why(tmp_path
         report = FullReport()
         assert report.stages_left_out() == {"cosched": ["KTH-SP2-1996-2.2"]}
         assert "CoschedReport" not in stage_families(report)
-        assert len(stage_families(report)) == len(STAGE_NAMES) - 1
+        # One report per stage run, plus its companion pages (koala's sensitivity study).
+        assert len(stage_families(report)) == len(STAGE_NAMES) - 1 + 1
+        assert "KoalaSensitivity" in stage_families(report)
         (tmp_path / "KTH-SP2-1996-2.2.swf").write_text("")
         assert FullReport().stages_left_out() == {}
         assert "CoschedReport" in stage_families(FullReport())
@@ -35,6 +38,7 @@ def test_explicit_stages_are_taken_as_given(tmp_path):
         assert [t for t in report.requires() if t.get_task_family() != "TraceReport"] == [
             KoalaReport(profile="paper"),
             CoschedReport(profile="paper"),
+            KoalaSensitivity(profile="paper"),
         ]
         assert stage_families(FullReport(stages=[])) == []
 

@@ -5,17 +5,19 @@ from __future__ import annotations
 import dataclasses
 
 import luigi
+import numpy as np
 import pandas as pd
 import pytest
 
 from pipeline import settings
 from pipeline.base import read_json
-from pipeline.koala import KoalaPoint, report_parameters
+from pipeline.koala import KoalaRuns, report_parameters
 from reports.koala import write_koala_report
 from reports.koala_claims import CLAIMS
 from reports.ledger import VERDICTS
 from reports.tables import latex_table
 from simulators.koala.experiments import Profile, points
+from simulators.koala.metrics import cluster_use
 from simulators.koala.simulate import Point, simulate
 
 TINY = Profile(
@@ -27,15 +29,29 @@ TINY = Profile(
 )
 
 
+def _joined_sizes(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.assign(sizes=frame["sizes"].map(lambda sizes: "/".join(map(str, sizes))))
+
+
 @pytest.fixture(scope="module")
-def tiny_runs():
-    rows = [{**dataclasses.asdict(point), **simulate(point)[1]} for point in points(TINY)]
-    runs = pd.DataFrame(rows)
-    return runs.assign(sizes=runs["sizes"].map(lambda sizes: "/".join(map(str, sizes))))
+def tiny_results():
+    rows, use = [], []
+    for point in points(TINY):
+        result, summary = simulate(point)
+        rows.append({**dataclasses.asdict(point), **summary})
+        use += [{**dataclasses.asdict(point), "clusters": name, "jobs": jobs}
+                for name, jobs in cluster_use(result.jobs).items()]
+    return _joined_sizes(pd.DataFrame(rows)), _joined_sizes(pd.DataFrame(use))
 
 
-def test_report_has_every_figure_table_and_the_ledger(tmp_path, tiny_runs):
-    claims = write_koala_report(tmp_path, tiny_runs, report_parameters("tiny", TINY))
+@pytest.fixture(scope="module")
+def tiny_runs(tiny_results):
+    return tiny_results[0]
+
+
+def test_report_has_every_figure_table_and_the_ledger(tmp_path, tiny_results):
+    tiny_runs, use = tiny_results
+    claims = write_koala_report(tmp_path, tiny_runs, report_parameters("tiny", TINY), use)
     for stem in ("fig7a_coallocation", "fig7b_observed_utilization", "fig8_ccr", "fig10_policies"):
         assert (tmp_path / f"{stem}.png").stat().st_size > 0 and (tmp_path / f"{stem}.svg").exists()
     for stem in ("fig7_coallocation", "fig8_ccr", "fig10_policies", "table4_saturation", "execution_model", "claims"):
@@ -50,6 +66,23 @@ def test_report_has_every_figure_table_and_the_ledger(tmp_path, tiny_runs):
     assert set(claims["verdict"]) <= {"inconclusive", "not_attempted"}
     table4 = pd.read_csv(tmp_path / "table4_saturation.csv")
     assert set(table4["policy"]) == {"WF", "FCM", "FCM<=2", "CA"}
+
+
+def test_cluster_use_counts_every_job_once_and_respects_the_two_cluster_limit(tmp_path, tiny_results):
+    tiny_runs, use = tiny_results
+    write_koala_report(tmp_path, tiny_runs, report_parameters("tiny", TINY), use)
+    table = pd.read_csv(tmp_path / "cluster_use.csv")
+    assert (tmp_path / "cluster_use.png").exists() and "Clusters per job" in (tmp_path / "index.md").read_text()
+    assert "WF" not in set(table["policy"])  # WF never splits a job: nothing to show
+    shares = table[[f"on_{k}_clusters_percent" for k in (1, 2, 3, 4)]].sum(axis=1)
+    assert np.allclose(shares, 100.0)
+    jobs = tiny_runs[tiny_runs.policy != "WF"].groupby(["app", "config", "sizes", "policy"])["jobs"].sum()
+    for row in table.itertuples():
+        app, sizes, config = row.workload.replace(",", "").replace("config ", "").split()
+        policy = {"FCM<=2": "FCM2"}.get(row.policy, row.policy)
+        assert row.jobs == jobs[(app, config, sizes, policy)]
+    limited = table[table.policy == "FCM<=2"].iloc[0]
+    assert limited.on_3_clusters_percent == limited.on_4_clusters_percent == 0.0
 
 
 def test_report_is_byte_identical_from_one_run_to_the_next(tmp_path, tiny_runs):
@@ -69,13 +102,20 @@ def test_latex_table_escapes_and_aligns():
     assert r"FCM$<$=2 & 12.5 \\" in text and r"change\_\% \\" in text
 
 
-def test_koala_point_task_writes_schedule_and_summary(tmp_path):
-    task = KoalaPoint(app="wave", policy="CA", net_utilization=0.4, seed=3, config="B", sizes=(32, 48, 64), hours=1.0)
+def test_koala_runs_task_writes_schedules_components_and_summaries(tmp_path):
+    task = KoalaRuns(app="wave", policy="CA", net_utilizations=(0.4, 0.6), seed=3, config="B", sizes=(32, 48, 64),
+                     hours=1.0)
     with settings.overridden(work_dir=str(tmp_path / "work")):
         assert luigi.build([task], local_scheduler=True, workers=1, log_level="WARNING")
-        summary = read_json(task.output_file("summary.json"))
+        summaries = read_json(task.output_file("summaries.json"))
         schedule = pd.read_parquet(task.output_file("schedule.parquet"))
-    expected = dataclasses.asdict(Point("wave", "CA", 0.4, 3, "B", (32, 48, 64), 1.0))
-    assert summary["point"] == {**expected, "sizes": [32, 48, 64]}  # JSON has no tuples
-    assert summary["metrics"]["jobs"] == len(schedule) > 0
+        components = pd.read_parquet(task.output_file("components.parquet"))
+    for summary, load in zip(summaries, (0.4, 0.6)):
+        expected = dataclasses.asdict(Point("wave", "CA", load, 3, "B", (32, 48, 64), 1.0))
+        assert summary["point"] == {**expected, "sizes": [32, 48, 64]}  # JSON has no tuples
+        assert summary["metrics"]["jobs"] == int((schedule["net_utilization"] == load).sum()) > 0
     assert set(schedule["procs"]) <= {32, 48, 64}
+    # The components of every job add up to its size, on the clusters its schedule row names.
+    nodes = components.groupby(["net_utilization", "job_id"])["nodes"].sum()
+    assert (nodes == schedule.set_index(["net_utilization", "job_id"])["procs"].reindex(nodes.index)).all()
+    assert len(nodes) == len(schedule)

@@ -19,10 +19,11 @@ ledger decides a claim), small enough for CI.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
-from simulators.koala.execution import CommunicationModel
-from simulators.koala.simulate import Point
+from simulators.koala.execution import CommunicationModel, application
+from simulators.koala.simulate import POLICIES, Point
 
 
 def _percent_grid(low: int, high: int, step: int) -> tuple[float, ...]:
@@ -37,11 +38,14 @@ class Profile:
     seeds: tuple[int, ...]
     hours: float
     communication: CommunicationModel = field(default_factory=CommunicationModel)
+    sensitivity_weights: tuple[float, ...] = (0.0, 0.5, 1.0)
+    """The 2- and 3-cluster weights the sensitivity study sweeps (each, every pair): from no penalty below
+    four clusters (0) to the latency form alone (1)."""
 
 
 PROFILES = {
     "paper": Profile(
-        coallocation_utilizations=_percent_grid(10, 90, 5),
+        coallocation_utilizations=_percent_grid(10, 95, 5),
         policies_utilizations=_percent_grid(20, 80, 5),
         ccrs=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
         seeds=(1, 2, 3, 4, 5),
@@ -53,8 +57,18 @@ PROFILES = {
         ccrs=(0.1, 0.25, 0.5, 1.0, 4.0),
         seeds=(1, 2, 3, 4, 5),
         hours=6.0,
+        sensitivity_weights=(0.0, 1.0),
     ),
 }
+
+def sensitivity_profiles(profile: Profile) -> list[Profile]:
+    """``profile`` under every pair of its ``sensitivity_weights`` as 2- and 3-cluster weights (split rule kept)."""
+    return [
+        dataclasses.replace(profile, communication=dataclasses.replace(
+            profile.communication, two_cluster_weight=two, three_cluster_weight=three))
+        for two in profile.sensitivity_weights for three in profile.sensitivity_weights
+    ]
+
 
 MPI_APPS = {"prime": "Prime", "poisson": "Poisson", "wave": "Wave"}
 POLICY_LABELS = {"WF": "WF", "FCM": "FCM", "FCM2": "FCM<=2", "CA": "CA"}
@@ -89,6 +103,13 @@ def utilizations(profile: Profile, experiment: str) -> tuple[float, ...]:
     return profile.policies_utilizations if experiment == "policies" else profile.coallocation_utilizations
 
 
+def communication_matters(app: str, policy: str) -> bool:
+    """Whether f(S) can change a run: not under WF (every job on one cluster) nor for an application
+    that does not communicate (CCR 0); such runs take the DEFAULT model, so that profiles differing in
+    it share them."""
+    return POLICIES[policy][1] != "single" and application(app).ccr > 0.0
+
+
 def points(profile: Profile) -> list[Point]:
     """Every simulation the profile needs, each once, in a fixed order."""
     unique: dict[Point, None] = {}
@@ -96,9 +117,25 @@ def points(profile: Profile) -> list[Point]:
         for utilization in utilizations(profile, line.experiment):
             for seed in profile.seeds:
                 for policy in (line.baseline, line.treatment):
+                    model = profile.communication if communication_matters(line.app, policy) else CommunicationModel()
                     point = Point(line.app, policy, utilization, seed, line.config, line.sizes, profile.hours,
-                                  split_rule=profile.communication.split_rule,
-                                  two_cluster_weight=profile.communication.two_cluster_weight,
-                                  three_cluster_weight=profile.communication.three_cluster_weight)
+                                  split_rule=model.split_rule, two_cluster_weight=model.two_cluster_weight,
+                                  three_cluster_weight=model.three_cluster_weight)
                     unique[point] = None
     return list(unique)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The points that differ only in net utilization: ``template`` (its own load unused) at each load."""
+
+    template: Point
+    net_utilizations: tuple[float, ...]
+
+
+def batches(profile: Profile) -> list[Batch]:
+    """``points(profile)`` grouped by everything but the load, in a fixed order."""
+    loads: dict[Point, list[float]] = {}
+    for point in points(profile):
+        loads.setdefault(dataclasses.replace(point, net_utilization=0.0), []).append(point.net_utilization)
+    return [Batch(template, tuple(grid)) for template, grid in loads.items()]

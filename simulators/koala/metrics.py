@@ -51,6 +51,11 @@ def saturation(series, duration: float, jobs: int) -> dict:
     }
 
 
+def cluster_use(jobs) -> dict[str, int]:
+    """How many jobs ran on each set of clusters ("VU+UvA"), the sets in name order."""
+    return {name: int(count) for name, count in sorted(jobs["clusters"].value_counts().items())}
+
+
 def summarize(result: MulticlusterResult, *, total_nodes: int, duration: float, single_cluster_time: float) -> dict:
     jobs = result.jobs
     response = jobs["end"] - jobs["submit"]
