@@ -89,26 +89,31 @@ def comparison_table(runs: pd.DataFrame, line: dict, labels: dict) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
+def workload_policies(parameters: dict):
+    """Each (workload selector, workload name, policy) of the comparisons once (the WF runs of Wave serve
+    two lines), in the comparisons' order."""
+    seen = set()
+    for line in parameters["comparisons"]:
+        where = {"app": line["app"], "config": line["config"], "sizes": "/".join(map(str, line["sizes"]))}
+        for policy in (line["baseline"], line["treatment"]):
+            if (*where.values(), policy) not in seen:
+                seen.add((*where.values(), policy))
+                yield where, f"{where['app']} {where['sizes']}, config {where['config']}", policy
+
+
 def saturation_table(runs: pd.DataFrame, parameters: dict) -> pd.DataFrame:
     """Per workload and policy, each seed's first saturated load of the grid (Table 4's quantity)."""
     labels = {name: policy["label"] for name, policy in parameters["policies"].items()}
-    rows, seen = [], set()
-    for line in parameters["comparisons"]:
-        sizes = "/".join(map(str, line["sizes"]))
-        for policy in (line["baseline"], line["treatment"]):
-            key = (line["app"], line["config"], sizes, policy)
-            if key in seen:
-                continue  # the WF runs of Wave serve two lines
-            seen.add(key)
-            first, last, _ = first_saturated_load(
-                runs, {"app": line["app"], "config": line["config"], "sizes": sizes, "policy": policy})
-            per_seed = ", ".join(f"{100 * v:.0f}" if math.isfinite(v) else f">{100 * last:.0f}" for v in first)
-            rows.append({
-                "workload": f"{line['app']} {sizes}, config {line['config']}",
-                "policy": labels[policy],
-                "first_saturated_load_per_seed_percent": per_seed,
-                "seeds_saturated_on_grid": f"{int(first.notna().sum())}/{len(first)}",
-            })
+    rows = []
+    for where, workload, policy in workload_policies(parameters):
+        first, last, _ = first_saturated_load(runs, {**where, "policy": policy})
+        per_seed = ", ".join(f"{100 * v:.0f}" if math.isfinite(v) else f">{100 * last:.0f}" for v in first)
+        rows.append({
+            "workload": workload,
+            "policy": labels[policy],
+            "first_saturated_load_per_seed_percent": per_seed,
+            "seeds_saturated_on_grid": f"{int(first.notna().sum())}/{len(first)}",
+        })
     return pd.DataFrame(rows)
 
 
@@ -116,21 +121,16 @@ def cluster_use_table(use: pd.DataFrame, parameters: dict) -> pd.DataFrame:
     """Per workload and coallocating policy, pooled over seeds and loads: the share of jobs split over
     2, 3 and 4 clusters, and the cluster sets split jobs used most."""
     labels = {name: policy["label"] for name, policy in parameters["policies"].items()}
-    rows, seen = [], set()
-    for line in parameters["comparisons"]:
-        sizes = "/".join(map(str, line["sizes"]))
-        for policy in (line["baseline"], line["treatment"]):
-            key = (line["app"], line["config"], sizes, policy)
-            if key in seen or parameters["policies"][policy]["request"] == "single":
-                continue
-            seen.add(key)
-            mine = use[(use.app == line["app"]) & (use.config == line["config"]) & (use.sizes == sizes)
+    rows = []
+    for where, workload, policy in workload_policies(parameters):
+        if parameters["policies"][policy]["request"] != "single":  # WF never splits a job
+            mine = use[(use.app == where["app"]) & (use.config == where["config"]) & (use.sizes == where["sizes"])
                        & (use.policy == policy)]
             by_set = mine.groupby("clusters")["jobs"].sum()
             width = by_set.index.str.count(r"\+") + 1
             total, split = int(by_set.sum()), by_set[width > 1].sort_values(ascending=False, kind="stable")
             rows.append({
-                "workload": f"{line['app']} {sizes}, config {line['config']}",
+                "workload": workload,
                 "policy": labels[policy],
                 "jobs": total,
                 **{f"on_{k}_clusters_percent": 100.0 * by_set[width == k].sum() / total for k in (1, 2, 3, 4)},
