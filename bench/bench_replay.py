@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from parsers.swf import read_swf  # noqa: E402
-from simulators.batch import replay  # noqa: E402
+from simulators.batch.replay import replay  # noqa: E402
 
 TRACES = REPO.parent / "shared" / "traces"
 RUNS = [

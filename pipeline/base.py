@@ -9,11 +9,16 @@ where ``key`` hashes
 
 - the task family and its significant parameters,
 - the code version of the module that defines the task class, of the modules the task
-  declares in ``code_modules``, and of every project module those import, found by
-  reading their ``import`` statements (a module's version is the SHA-256 of its source
-  file; a package's, of its ``__init__.py``; third-party packages are not versioned).
-  Declaring ``simulators.batch`` thus covers ``simulators.core`` too; only modules
-  loaded dynamically (``importlib.import_module``) have to be listed themselves.  The
+  declares in ``code_modules``, and of every module those import that is not in the
+  standard library or an installed third-party package (ours, or a researcher's plugin
+  and its helpers), found by reading their ``import`` statements.  A module's version
+  hashes its code after normalisation (:func:`normalized_code`): comments, docstrings
+  and formatting change no key, any change to what the code does changes it.  Imports
+  are followed module by module: ``from a.b import c`` depends on ``a.b.c`` when that
+  is a module, not on the package ``a.b``, whose ``__init__.py`` counts only when a
+  name is taken from the package itself.  Declaring ``simulators.batch.replay`` thus
+  covers ``simulators.core`` too, not every policy; only modules loaded dynamically
+  (``importlib.import_module``, a policy named by reference) have to be listed.  The
   task's own module is taken alone, not with its imports, so that a module holding
   several tasks does not tie each to the others' dependencies,
 - ``input_fingerprint()``: what the task reads from outside the pipeline (a trace
@@ -61,6 +66,8 @@ import json
 import os
 import re
 import shutil
+import site
+import sysconfig
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,7 +84,16 @@ LABEL_LENGTH = 80
 """Characters of the readable label kept in a directory name."""
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-"""Modules whose source lies below this directory are versioned; third-party ones are not."""
+"""The project's own directory (bundles record paths relative to it)."""
+
+INSTALLED_CODE_ROOTS = tuple(
+    sorted(
+        {Path(sysconfig.get_paths()[key]).resolve() for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+        | {Path(site.getusersitepackages()).resolve()}
+    )
+)
+"""Where the standard library and installed packages live: code there is not versioned
+(a package upgrade is an environment change, which bundles record separately)."""
 
 
 def module_source(module_name: str) -> Path:
@@ -88,36 +104,65 @@ def module_source(module_name: str) -> Path:
     return Path(spec.origin)
 
 
-@functools.cache
-def module_code_version(module_name: str) -> str:
-    """SHA-256 of one module's source file (cached for the life of the process)."""
-    return hashlib.sha256(module_source(module_name).read_bytes()).hexdigest()
+def normalized_code(source: str | bytes, filename: str = "<code>") -> str:
+    """The code of a module with comments, docstrings and formatting taken out.
+
+    The module is parsed and printed back (``ast.unparse``), which drops comments and
+    layout; a statement that is only a string literal does nothing, so every such
+    statement (docstrings, attribute docstrings) is dropped too.  What is left changes
+    exactly when what the code does changes.
+    """
+    tree = ast.parse(source, filename=filename)
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            statements = getattr(node, field, None)
+            if isinstance(statements, list) and statements:
+                kept = [s for s in statements if not _is_string_statement(s)]
+                if len(kept) != len(statements):
+                    setattr(node, field, kept or [ast.Pass()])
+    return ast.unparse(tree)
 
 
-def _is_project_module(name: str) -> bool:
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):  # "x.f" where x is a module and f a function, say
-        return False
-    return bool(
-        spec is not None
-        and spec.has_location
-        and spec.origin
-        and Path(spec.origin).resolve().is_relative_to(PROJECT_ROOT)
+def _is_string_statement(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
     )
 
 
-def _with_parents(dotted: str) -> list[str]:
-    parts = dotted.split(".")
-    return [".".join(parts[: i + 1]) for i in range(len(parts))]
+@functools.cache
+def module_code_version(module_name: str) -> str:
+    """SHA-256 of one module's normalised code (cached for the life of the process)."""
+    path = module_source(module_name)
+    return hashlib.sha256(normalized_code(path.read_bytes(), str(path)).encode()).hexdigest()
+
+
+def _source_file(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # "x.f" where x is a module and f a function, say
+        return None
+    if spec is None or not spec.has_location or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    return Path(spec.origin).resolve()
+
+
+def _is_versioned_module(name: str) -> bool:
+    """A module with Python source outside the standard library and installed packages."""
+    path = _source_file(name)
+    return path is not None and not any(path.is_relative_to(root) for root in INSTALLED_CODE_ROOTS)
 
 
 @functools.cache
 def project_imports(module_name: str) -> frozenset[str]:
-    """Project modules that ``module_name`` imports, anywhere in its source (read, not run).
+    """Versioned modules that ``module_name`` imports, anywhere in its source (read, not run).
 
-    Importing ``a.b.c`` runs ``a`` and ``a.b`` too, so parent packages count.  For
-    ``from a import x`` both ``a`` and, if it is a module, ``a.x`` count.
+    ``import a.b`` counts ``a.b``; ``from a import x`` counts ``a.x`` when that is a
+    module, else ``a`` (``x`` is then a name defined by the package).  Parent packages
+    are not counted for their submodules: they run on import, but what a module uses
+    is the submodule, and following the parents would tie every module of a package
+    to whatever its ``__init__.py`` gathers.
     """
     path = module_source(module_name)
     package = module_name if path.name == "__init__.py" else module_name.rpartition(".")[0]
@@ -130,11 +175,10 @@ def project_imports(module_name: str) -> frozenset[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            candidates.add(base)
-            candidates.update(f"{base}.{alias.name}" for alias in node.names)
-    return frozenset(
-        name for candidate in candidates for name in _with_parents(candidate) if _is_project_module(name)
-    )
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                candidates.add(submodule if _source_file(submodule) is not None else base)
+    return frozenset(name for name in candidates if _is_versioned_module(name))
 
 
 def code_closure(module_names) -> list[str]:

@@ -10,18 +10,20 @@ from __future__ import annotations
 import luigi
 import pandas as pd
 
-from pipeline.base import (
-    SchedlabTask,
-    module_source,
-    project_imports,
-    read_json,
-    write_json,
-)
+from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace
-from simulators.batch import POLICIES, replay
+from reports.exports import write_schedule
+from schedlab.references import make_importable
 from simulators.batch.conventions import ESTIMATES
-from simulators.batch.order import QUEUE_ORDERS
+from simulators.batch.policies import (
+    BUILT_IN_ORDERS,
+    BUILT_IN_POLICIES,
+    canonical_name,
+    order_reference,
+    policy_reference,
+)
+from simulators.batch.replay import replay
 
 
 def workload_task(name: str) -> SchedlabTask:
@@ -29,49 +31,49 @@ def workload_task(name: str) -> SchedlabTask:
     return SyntheticWorkload.from_name(name) or CleanTrace(trace=name)
 
 
-def policy_modules(module_name: str) -> set[str]:
-    """A policy module and the modules it imports, directly or not, not counting packages.
+class PolicyParameter(luigi.Parameter):
+    """A built-in policy name or a reference to a researcher's policy class, normalised
+    so that one file has one name (its absolute path) whatever the working directory."""
 
-    Packages are left out because importing ``simulators.batch.fcfs`` runs
-    ``simulators.batch``, which imports every policy: following it would tie each
-    policy to all the others.
-    """
-    seen: set[str] = set()
-    pending = [module_name]
-    while pending:
-        name = pending.pop()
-        if name not in seen and module_source(name).name != "__init__.py":
-            seen.add(name)
-            pending.extend(project_imports(name))
-    return seen
+    def normalize(self, x):
+        return canonical_name(x, BUILT_IN_POLICIES, "policy")
+
+
+class OrderParameter(luigi.Parameter):
+    """A built-in queue order or a reference to a researcher's order function, normalised."""
+
+    def normalize(self, x):
+        return canonical_name(x, BUILT_IN_ORDERS, "queue order")
 
 
 class ReplayTrace(SchedlabTask):
     """Replay a workload with ``simulators.batch.replay``.
 
     Outputs ``schedule.parquet`` (one row per job: submit, start, end, procs, times),
-    ``series.parquet`` (queue length and busy processors after each event time) and
-    ``summary.json`` (workload, replay parameters and metrics).
+    the same schedule as ``schedule.swf`` (the workload's SWF fields with simulated
+    waits) and as Batsim's ``batsim_jobs.csv`` (with processor ids, for evalys; see
+    ``reports.exports``), ``series.parquet`` (queue length and busy processors after
+    each event time) and ``summary.json`` (workload, replay parameters and metrics).
     """
 
     trace = luigi.Parameter(description="workload: a trace name or a synthetic workload name")
-    policy = luigi.ChoiceParameter(choices=tuple(POLICIES), default="easy")
-    order = luigi.ChoiceParameter(choices=tuple(QUEUE_ORDERS), default="fcfs")
+    policy = PolicyParameter(
+        default="easy", description="fcfs, easy, conservative, or path/to/file.py:Class or package.module:Class"
+    )
+    order = OrderParameter(default="fcfs", description="fcfs, wfp, sjf, or a reference to an order function")
     estimates = luigi.ChoiceParameter(choices=ESTIMATES, default="requested")
-    code_modules = ("simulators.batch",)
+
+    @property
+    def code_modules(self) -> tuple[str, ...]:
+        """The replay engine, and the modules of the policy and order this replay runs
+        (with what they import): editing another policy reruns nothing here."""
+        references = (policy_reference(self.policy), order_reference(self.order))
+        for reference in references:
+            make_importable(reference)
+        return ("simulators.batch.replay", "reports.exports", *(reference.module for reference in references))
 
     def requires(self):
         return workload_task(self.trace)
-
-    def code_versions(self) -> dict[str, str]:
-        """The base's versions minus the other policies' modules.
-
-        ``simulators.batch`` imports every policy, but a replay runs only its own
-        policy's code (and what that imports), so editing conservative backfilling must
-        not rerun the EASY replays.
-        """
-        others = {policy.__module__ for policy in POLICIES.values()} - policy_modules(POLICIES[self.policy].__module__)
-        return {name: version for name, version in super().code_versions().items() if name not in others}
 
     def run(self):
         workload = read_json(self.requires().output_file("workload.json"))
@@ -80,8 +82,14 @@ class ReplayTrace(SchedlabTask):
         result = replay(
             jobs, workload["machine_procs"], policy=self.policy, order=self.order, estimates=self.estimates
         )
+        settings = ", ".join(f"{k}={v}" for k, v in result.parameters.items())
         with self.writing_output() as directory:
             result.schedule.to_parquet(directory / "schedule.parquet", index=False)
+            for name, fmt in (("schedule.swf", "swf"), ("batsim_jobs.csv", "batsim")):
+                write_schedule(
+                    result.schedule, directory / name, fmt, jobs=jobs, machine_procs=workload["machine_procs"],
+                    produced_by=f"schedlab's ReplayTrace of {self.trace} ({settings})", workload_name=self.trace,
+                )
             result.series.to_parquet(directory / "series.parquet", index=False)
             write_json(
                 directory / "summary.json",

@@ -15,7 +15,7 @@ import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
-from pipeline.replay_tasks import ReplayTrace, workload_task
+from pipeline.replay_tasks import OrderParameter, PolicyParameter, ReplayTrace, workload_task
 from reports.document import Document, render_html, render_markdown, table
 from reports.figures import (
     save_figure,
@@ -40,11 +40,19 @@ def write_csv(path: Path, frame: pd.DataFrame) -> None:
     frame.to_csv(path, index=False, lineterminator="\n")
 
 
+class PoliciesParameter(luigi.ListParameter):
+    """Policies, each a built-in name or a reference to a researcher's class (normalised
+    as ``ReplayTrace.policy`` is)."""
+
+    def normalize(self, x):
+        return tuple(PolicyParameter().normalize(policy) for policy in super().normalize(x))
+
+
 class ReplayChoices:
     """The replay parameters a report shares with its replays: policies, queue order, estimates."""
 
-    policies = luigi.ListParameter(default=DEFAULT_POLICIES)
-    order = luigi.Parameter(default="fcfs")
+    policies = PoliciesParameter(default=DEFAULT_POLICIES)
+    order = OrderParameter(default="fcfs")
     estimates = luigi.Parameter(default="requested")
 
     def replay_settings(self) -> dict:

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.base import read_json
 from schedlab.errors import SchedlabError
-from simulators.batch import replay
+from simulators.batch.replay import replay
 from simulators.batch.conventions import default_inputs
 from simulators.cosy.experiment import (
     PROFILES,
@@ -249,7 +249,7 @@ def test_the_paper_profile_runs_in_regime_slices_of_the_traces_it_finds(tmp_path
 
 
 def test_slices_of_a_real_trace_tune_to_the_baseline():
-    from conftest import shared_path
+    from tests.conftest import shared_path
     from parsers.cleaning import clean
     from parsers.swf import read_swf
     from simulators.cosy.experiment import TraceSlices

@@ -1,12 +1,10 @@
-"""A real source edit reruns only what depends on it.
+"""A real source edit reruns exactly what depends on it, and a comment reruns nothing.
 
 The project's source packages are copied to a temporary directory and a small
 FullReport (two tiny synthetic workloads, three batch policies, no stage) is built there
-with ``luigi`` in a subprocess.  Then one policy module, conservative backfilling, gets
-a comment line, and the same command runs again.  The tasks that reran are the output
-directories that did not exist before (every output path is keyed by code version):
-exactly the two conservative replays, the two workload pages above them and the index.
-Run with ``-s`` to see the count.
+with ``luigi`` in a subprocess.  Then a policy module is edited and the same command
+runs again.  The tasks that reran are the output directories that did not exist before
+(every output path is keyed by code version).  Run with ``-s`` to see the counts.
 """
 
 from __future__ import annotations
@@ -44,17 +42,25 @@ def outputs(work: Path) -> set[tuple[str, str]]:
     return {(path.parent.name, path.name) for path in work.glob("*/*") if path.is_dir() and not path.name.startswith(".")}
 
 
-def test_editing_one_policy_reruns_its_replays_and_the_reports_above_them(tmp_path):
-    source, work = tmp_path / "source", tmp_path / "work"
-    copy_source(source)
-    build(source, work)
+def edit_and_rebuild(source: Path, work: Path, module: str, text: str) -> Counter:
     before = outputs(work)
-
-    policy = source / "simulators" / "batch" / "conservative.py"
-    policy.write_text(policy.read_text() + "\n# an edit that changes the module's code version\n")
+    path = source / module
+    path.write_text(path.read_text() + text)
     build(source, work)
     rerun = outputs(work) - before
     counts = Counter(family for family, _ in rerun)
-    print(f"\nafter editing simulators/batch/conservative.py: {len(rerun)} of {len(before)} tasks reran: {dict(sorted(counts.items()))}")
+    print(f"\nafter {text.strip()!r} in {module}: {len(rerun)} of {len(before)} tasks reran: {dict(sorted(counts.items()))}")
+    return counts, rerun
+
+
+def test_a_comment_reruns_nothing_and_a_policy_edit_reruns_its_replays_and_the_reports_above(tmp_path):
+    source, work = tmp_path / "source", tmp_path / "work"
+    copy_source(source)
+    build(source, work)
+
+    counts, _ = edit_and_rebuild(source, work, "simulators/batch/easy.py", "\n# a comment changes no behaviour\n")
+    assert counts == Counter()
+
+    counts, rerun = edit_and_rebuild(source, work, "simulators/batch/conservative.py", "\nEDITED = True\n")
     assert counts == {"ReplayTrace": 2, "TraceReport": 2, "FullReport": 1}
     assert sorted(name.split("_")[1] for family, name in rerun if family == "ReplayTrace") == ["conservative", "conservative"]

@@ -6,7 +6,7 @@ import luigi
 import pytest
 
 from pipeline import base, settings
-from pipeline.base import SchedlabTask, code_closure, project_imports
+from pipeline.base import SchedlabTask, code_closure, normalized_code, project_imports
 
 
 @pytest.fixture
@@ -100,7 +100,7 @@ def test_writing_output_renames_a_complete_directory_with_its_identity(work_dir)
     identity = json.loads(task.output_file("task.json").read_text())
     assert identity["key"] == task.task_key()
     assert identity["parameters"] == {"size": "5"}
-    assert set(identity["code_versions"]) >= {"test_pipeline_base", "reports.pages", "reports.metrics"}
+    assert set(identity["code_versions"]) >= {__name__, "reports.pages", "reports.metrics"}
     assert [p.name for p in task.output_dir().parent.iterdir()] == [task.output_dir().name]
 
 
@@ -121,18 +121,43 @@ def test_a_failed_or_killed_write_leaves_no_complete_looking_output(work_dir):
     assert staging.name.startswith(".") and staging.parent == task.output_dir().parent
 
 
-def test_project_imports_reads_import_statements_including_parent_packages():
+def test_project_imports_follows_modules_not_their_parent_packages():
     imports = project_imports("reports.pages")
-    assert {"reports", "reports.document", "reports.metrics"} <= imports
+    assert {"reports.document", "reports.metrics"} <= imports
+    assert "reports" not in imports  # the package's __init__ runs, but pages uses the modules
     assert not any(name.startswith(("pandas", "collections")) for name in imports)
+    # "from schedlab import __version__" takes a name from the package: the package counts.
+    assert "schedlab" in project_imports("schedlab.commands.replay")
 
 
-def test_code_closure_follows_imports_transitively():
-    closure = code_closure(["simulators.batch"])
-    assert "simulators.batch.replay" in closure  # imported by the package's __init__
+def test_code_closure_follows_imports_transitively_and_only_what_is_used():
+    closure = code_closure(["simulators.batch.replay"])
     assert "simulators.core.engine" in closure  # imported by simulators.batch.replay
     assert "schedlab.errors" in closure
     assert closure == sorted(closure)
+    # A policy is loaded by name, and COSY's scheduler imports EASY alone.
+    assert "simulators.batch.conservative" not in closure
+    cosy = code_closure(["simulators.cosy.scheduler"])
+    assert "simulators.batch.easy" in cosy and "simulators.batch.conservative" not in cosy
+
+
+NORMALISATION_CASES = {
+    "a comment": ("def f(x):\n    return x + 1\n", "def f(x):\n    # add one\n    return x + 1  # why\n", True),
+    "a docstring": ("def f(x):\n    return x + 1\n", 'def f(x):\n    """Add one."""\n    return x + 1\n', True),
+    "an attribute docstring": ("LIMIT = 3\n", 'LIMIT = 3\n"""The limit."""\n', True),
+    "layout": ("def f(x):\n    return x + 1\n", "def f( x ):\n\n    return (x+1)\n", True),
+    "quotes": ("A = 'a'\n", 'A = "a"\n', True),
+    "a constant": ("LIMIT = 3\n", "LIMIT = 4\n", False),
+    "an operator": ("def f(x):\n    return x + 1\n", "def f(x):\n    return x - 1\n", False),
+    "a string value": ("A = 'a'\n", "A = 'b'\n", False),
+    "a statement": ("def f(x):\n    return x\n", "def f(x):\n    x.sort()\n    return x\n", False),
+}
+
+
+@pytest.mark.parametrize("change", NORMALISATION_CASES)
+def test_normalised_code_ignores_comments_docstrings_and_layout_only(change):
+    before, after, same = NORMALISATION_CASES[change]
+    assert (normalized_code(before) == normalized_code(after)) is same
 
 
 def test_settings_precedence_config_then_environment_then_default(monkeypatch):

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from parsers.swf import read_swf
-from simulators.batch import replay
+from simulators.batch.replay import replay
 from tests.conftest import shared_path
 
 

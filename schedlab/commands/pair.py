@@ -26,7 +26,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from parsers.swf import read_swf
-    from schedlab.commands.replay import write_schedule
+    from reports.exports import write_table
     from workloads.pairing import DEFAULT_WINDOW_SECONDS, pair_by_ratio, pair_by_window
 
     a = read_swf(args.a, strict=not args.lenient).jobs
@@ -35,7 +35,7 @@ def run(args) -> int:
         pairing = pair_by_ratio(a, b, args.ratio)
     else:
         pairing = pair_by_window(a, b, DEFAULT_WINDOW_SECONDS if args.window is None else args.window)
-    write_schedule(pairing.pairs, args.output)
+    write_table(pairing.pairs, args.output)
     print(
         f"{len(pairing.pairs):,} pairs: {pairing.paired_share_a:.2%} of {pairing.jobs_a:,} jobs of A, "
         f"{pairing.paired_share_b:.2%} of {pairing.jobs_b:,} jobs of B; written to {args.output}"

@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from schedlab.atomic import atomic_path
+from reports.exports import FORMATS, default_workload_name, format_from_path, write_schedule
+from schedlab import __version__
 from schedlab.errors import SchedlabError
-from simulators.batch import POLICIES, replay
 from simulators.batch.conventions import CONVENTIONS, ESTIMATES
-from simulators.batch.order import QUEUE_ORDERS
+from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES
+from simulators.batch.replay import replay
 from simulators.core.engine import PASS_MODES, SAME_TIME_ORDERS
-
-OUTPUT_FORMATS = (".csv", ".parquet")
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "replay",
-        help="simulate a trace under FCFS, EASY or conservative backfilling",
+        help="simulate a trace under FCFS, EASY, conservative backfilling or your own policy",
         description=(
             "Replay an SWF trace on one machine and print wait, slowdown and utilization. "
             "Under the default conventions the trace is cleaned first (see 'schedlab info'); "
@@ -30,9 +27,12 @@ def register(subparsers) -> None:
     )
     parser.add_argument("trace", help="SWF file, plain or .gz")
     parser.add_argument("--procs", type=int, help="machine size (default: the trace header's MaxProcs)")
-    parser.add_argument("--policy", choices=sorted(POLICIES), default="easy", help="default: easy")
-    parser.add_argument("--order", choices=sorted(QUEUE_ORDERS), default="fcfs",
-                        help="queue order: arrival (fcfs), Cobalt's WFP, or shortest estimate first (sjf)")
+    parser.add_argument("--policy", default="easy", metavar="POLICY",
+                        help=f"{', '.join(BUILT_IN_POLICIES)}, or your own class as path/to/file.py:Class "
+                        "or package.module:Class (docs/policies.md); default: easy")
+    parser.add_argument("--order", default="fcfs", metavar="ORDER",
+                        help=f"queue order: {', '.join(BUILT_IN_ORDERS)} (arrival, Cobalt's WFP, shortest "
+                        "estimate first) or your own function as file.py:function; default: fcfs")
     parser.add_argument("--estimates", choices=ESTIMATES, default="requested",
                         help="what the scheduler believes a job's length is (default: its requested time)")
     parser.add_argument("--conventions", choices=sorted(CONVENTIONS), default="default",
@@ -42,7 +42,11 @@ def register(subparsers) -> None:
     parser.add_argument("--passes", choices=PASS_MODES, help="override: when the scheduler runs")
     parser.add_argument("--no-clean", action="store_true", help="do not run the cleaning filters first")
     parser.add_argument("--lenient", action="store_true", help="skip malformed lines instead of stopping")
-    parser.add_argument("--out", help="write the schedule to this .csv or .parquet file")
+    parser.add_argument("--out", help="write the schedule to this file")
+    parser.add_argument("--format", choices=FORMATS,
+                        help="format of --out: swf (the input's fields with simulated waits), batsim "
+                        "(Batsim's jobs.csv, for evalys), csv or parquet (the schedule table); "
+                        "default: from the file name (.swf, .csv, .parquet)")
     parser.set_defaults(handler=run)
 
 
@@ -50,8 +54,9 @@ def run(args) -> int:
     from parsers.cleaning import clean
     from parsers.swf import read_swf
 
-    if args.out and not args.out.endswith(OUTPUT_FORMATS):
-        raise SchedlabError(f"--out must end with {' or '.join(OUTPUT_FORMATS)}: {args.out}")
+    if args.format and not args.out:
+        raise SchedlabError("--format says how to write --out: give --out FILE too")
+    out_format = (args.format or format_from_path(args.out)) if args.out else None
     trace = read_swf(args.trace, strict=not args.lenient, machine_procs=args.procs)
     procs = args.procs or trace.machine_procs
     if not procs:
@@ -71,8 +76,13 @@ def run(args) -> int:
     print(format_metrics(result.metrics, result.parameters))
     print(f"simulated {len(jobs):,} jobs in {elapsed:.2f} s ({len(jobs) / max(elapsed, 1e-9):,.0f} jobs/s)")
     if args.out:
-        write_schedule(result.schedule, args.out)
-        print(f"schedule written to {args.out}")
+        settings = ", ".join(f"{k}={v}" for k, v in result.parameters.items())
+        write_schedule(
+            result.schedule, args.out, out_format, jobs=jobs, machine_procs=procs,
+            produced_by=f"schedlab {__version__} replay of {Path(args.trace).name} ({settings})",
+            workload_name=default_workload_name(args.trace), source_header=trace.header,
+        )
+        print(f"schedule written to {args.out} ({out_format})")
     return 0
 
 
@@ -83,17 +93,3 @@ def format_metrics(metrics: dict, parameters: dict) -> str:
     for name, value in metrics.items():
         lines.append(f"  {name:<{width}}  {value:,.4f}" if not float(value).is_integer() else f"  {name:<{width}}  {int(value):,}")
     return "\n".join(lines)
-
-
-def write_schedule(schedule: pd.DataFrame, path: str) -> None:
-    """Write atomically; time columns that hold whole seconds are written as integers."""
-    table = schedule.copy()
-    for column in table.columns:
-        values = table[column].to_numpy()
-        if values.dtype.kind == "f" and np.all(np.isfinite(values)) and np.all(values == np.trunc(values)):
-            table[column] = values.astype(np.int64)
-    with atomic_path(path) as tmp:
-        if path.endswith(".parquet"):
-            table.to_parquet(tmp, index=False)
-        else:
-            table.to_csv(tmp, index=False)

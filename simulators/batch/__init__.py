@@ -1,9 +1,6 @@
-"""Batch scheduling of one machine: FCFS, EASY and conservative backfilling.
+"""Batch scheduling of one machine: FCFS, EASY and conservative backfilling, or your own policy.
 
-``replay(jobs, machine_procs, policy=..., order=..., estimates=..., conventions=...)``
-runs one trace and returns the schedule, its metrics and a time series.
+``simulators.batch.replay.replay(jobs, machine_procs, policy=..., order=..., ...)`` runs
+one trace and returns the schedule, its metrics and a time series; the policies are
+one module each, named in ``simulators.batch.policies`` (see ``docs/policies.md``).
 """
-
-from simulators.batch.replay import POLICIES, ReplayResult, replay
-
-__all__ = ["POLICIES", "ReplayResult", "replay"]

@@ -26,5 +26,3 @@ def sjf(machine, t: float) -> list[int]:
     estimate = machine.estimate
     return sorted(machine.queue, key=lambda j: estimate[j])
 
-
-QUEUE_ORDERS = {"fcfs": fcfs, "wfp": wfp, "sjf": sjf}

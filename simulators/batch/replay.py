@@ -8,22 +8,12 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
-from simulators.batch.conservative import ConservativeBackfilling
 from simulators.batch.conventions import CONVENTIONS, ESTIMATES
-from simulators.batch.easy import EasyBackfilling
-from simulators.batch.fcfs import FirstComeFirstServed
-from simulators.batch.order import QUEUE_ORDERS
+from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES, canonical_name, load_order, load_policy
 from simulators.core.engine import Engine, EventOrder
 from simulators.core.invariants import check_batch_schedule
 from simulators.core.machine import Machine
 from simulators.core.metrics import schedule_metrics
-
-POLICIES = {
-    "fcfs": FirstComeFirstServed,
-    "easy": EasyBackfilling,
-    "conservative": ConservativeBackfilling,
-}
-
 
 @dataclass
 class ReplayResult:
@@ -52,12 +42,14 @@ def replay(
 ) -> ReplayResult:
     """Simulate ``jobs`` (a canonical job table) on ``machine_procs`` processors.
 
+    ``policy`` and ``order`` are built-in names or references to your own code
+    (``path/to/file.py:Name``, ``package.module:Name``; see ``simulators.batch.policies``).
+
     ``same_time`` and ``passes`` override the convention profile's tie-breaking
     (see ``simulators.core.engine``).  The schedule is checked against the invariants
     before it is returned; times are float64 seconds.
     """
-    _choice("policy", policy, POLICIES)
-    _choice("queue order", order, QUEUE_ORDERS)
+    policy_class, order_function = load_policy(policy), load_order(order)
     _choice("estimate source", estimates, ESTIMATES)
     profile = CONVENTIONS[_choice("convention profile", conventions, CONVENTIONS)]
     if machine_procs is None or machine_procs <= 0:
@@ -66,7 +58,7 @@ def replay(
         same_time or profile.event_order.same_time, passes or profile.event_order.passes
     )
     batch = profile.prepare(jobs, int(machine_procs), estimates)
-    machine = Machine("machine", machine_procs, batch, POLICIES[policy](QUEUE_ORDERS[order]))
+    machine = Machine("machine", machine_procs, batch, policy_class(order_function))
     engine = Engine([machine], event_order)
     engine.run()
 
@@ -99,8 +91,8 @@ def replay(
     metrics = schedule_metrics(batch.submit, start, end, batch.procs, machine.capacity, max_queue)
     parameters = {
         "machine_procs": int(machine_procs),
-        "policy": policy,
-        "order": order,
+        "policy": canonical_name(policy, BUILT_IN_POLICIES, "policy"),
+        "order": canonical_name(order, BUILT_IN_ORDERS, "queue order"),
         "estimates": estimates,
         "conventions": conventions,
         "same_time": event_order.same_time,

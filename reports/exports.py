@@ -1,0 +1,227 @@
+"""A replay's schedule in the formats other tools read: SWF, Batsim's ``jobs.csv``, CSV, Parquet.
+
+- ``swf``: the input's 18 SWF fields per job, with submit, wait, run time and
+  allocated processors taken from the simulation, under a header that says what
+  produced it; ``schedlab info`` and ``parsers.swf.read_swf`` read it back.
+- ``batsim``: the columns of Batsim's ``jobs.csv`` output, which evalys loads
+  (``JobSet.from_csv``).  ``allocated_resources`` needs processor ids, which a
+  replay does not choose (it books counts); :func:`assign_processors` gives one
+  valid assignment: at each time, ending jobs free their processors first, then
+  starting jobs, in start order, take the lowest free ids.  Every job is written as
+  ``COMPLETED_SUCCESSFULLY`` (the replay kills none; a job cut at its requested time
+  under schedlab's conventions ran for that time).
+- ``csv`` and ``parquet``: the schedule table itself (job, submit, start, end,
+  processors, estimate, run time), times holding whole seconds written as integers.
+
+Every writer is atomic: a crash leaves the previous file or none, never half of one.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from parsers.header import SwfHeader
+from parsers.swf import write_swf
+from schedlab.atomic import atomic_path
+from schedlab.errors import SchedlabError
+
+FORMATS = ("swf", "batsim", "csv", "parquet")
+
+BATSIM_COLUMNS = (
+    "job_id",
+    "workload_name",
+    "profile",
+    "submission_time",
+    "requested_number_of_resources",
+    "requested_time",
+    "success",
+    "final_state",
+    "starting_time",
+    "execution_time",
+    "finish_time",
+    "waiting_time",
+    "turnaround_time",
+    "stretch",
+    "allocated_resources",
+    "consumed_energy",
+    "metadata",
+)
+
+
+def format_from_path(path: str) -> str:
+    """The format a file name implies: ``.swf`` (or ``.swf.gz``), ``.parquet``, ``.csv`` (our table)."""
+    name = str(path).lower()
+    for suffix, fmt in ((".swf", "swf"), (".swf.gz", "swf"), (".parquet", "parquet"), (".csv", "csv")):
+        if name.endswith(suffix):
+            return fmt
+    raise SchedlabError(f"cannot tell the format of {path} from its name: give --format ({', '.join(FORMATS)})")
+
+
+def write_schedule(schedule: pd.DataFrame, path, fmt: str, *, jobs: pd.DataFrame, machine_procs: int,
+                   produced_by: str, workload_name: str = "workload", source_header: SwfHeader | None = None) -> None:
+    """Write ``schedule`` (a replay's schedule table) in format ``fmt``.
+
+    ``jobs`` is the job table the replay read (for SWF's other fields), ``produced_by``
+    one line saying what produced the schedule and ``source_header`` the input trace's
+    header, which the SWF output keeps below that line (with MaxProcs the simulated size).
+    """
+    if fmt == "swf":
+        header = dataclasses.replace(
+            source_header or SwfHeader(),
+            max_procs=int(machine_procs),
+            max_jobs=len(schedule),
+            max_records=len(schedule),
+            comments=[
+                f"Schedule produced by {produced_by}",
+                "Submit, wait and run times and processors are simulated; the other fields are the input's.",
+                *(source_header.comments if source_header else []),
+            ],
+        )
+        write_swf(path, swf_schedule(schedule, jobs), header)
+    elif fmt == "batsim":
+        write_table(batsim_jobs(schedule, machine_procs, workload_name), path, "csv")
+    elif fmt in ("csv", "parquet"):
+        write_table(schedule, path, fmt)
+    else:
+        raise SchedlabError(f"unknown schedule format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def write_table(table: pd.DataFrame, path, fmt: str | None = None) -> None:
+    """Write a table as CSV or Parquet (``fmt``, else from the file name), whole seconds as integers."""
+    fmt = fmt or format_from_path(path)
+    if fmt not in ("csv", "parquet"):
+        raise SchedlabError(f"{path}: a table is written as .csv or .parquet")
+    table = whole_seconds_as_integers(table)
+    with atomic_path(path) as tmp:
+        if fmt == "parquet":
+            table.to_parquet(tmp, index=False)
+        else:
+            table.to_csv(tmp, index=False, lineterminator="\n")
+
+
+def whole_seconds_as_integers(table: pd.DataFrame) -> pd.DataFrame:
+    table = table.copy()
+    for column in table.columns:
+        values = table[column].to_numpy()
+        if values.dtype.kind == "f" and np.all(np.isfinite(values)) and np.all(values == np.trunc(values)):
+            table[column] = values.astype(np.int64)
+    return table
+
+
+def swf_schedule(schedule: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
+    """The input's job rows with the simulated submit, wait, run time and processors."""
+    if jobs["job_id"].duplicated().any():
+        raise SchedlabError("the job table repeats job ids: an SWF schedule could not be matched to its jobs")
+    rows = jobs.set_index("job_id").loc[schedule["job_id"].to_numpy()].reset_index()
+    start = schedule["start_time"].to_numpy()
+    submit = schedule["submit_time"].to_numpy()
+    return rows.assign(
+        submit_time=submit,
+        wait_time=start - submit,
+        run_time=schedule["end_time"].to_numpy() - start,
+        allocated_procs=schedule["procs"].to_numpy(),
+    )
+
+
+def assign_processors(schedule: pd.DataFrame, machine_procs: int) -> list[list[tuple[int, int]]]:
+    """Processor ids for every job, as inclusive ``(first, last)`` ranges, lowest free ids first.
+
+    Ends at a time free processors before starts at that time take them; jobs starting
+    together take ids in the order of the schedule's rows.  Raises if the schedule
+    ever needs more than ``machine_procs`` processors.
+    """
+    start = schedule["start_time"].to_numpy(dtype=np.float64)
+    end = schedule["end_time"].to_numpy(dtype=np.float64)
+    procs = schedule["procs"].to_numpy(dtype=np.int64)
+    n = len(start)
+    # Events sorted by time, ends (kind 0) before starts (kind 1), then by row.
+    times = np.concatenate([end, start])
+    kinds = np.concatenate([np.zeros(n, np.int8), np.ones(n, np.int8)])
+    rows = np.concatenate([np.arange(n), np.arange(n)])
+    events = np.lexsort((rows, kinds, times))
+    free: list[list[int]] = [[0, int(machine_procs) - 1]]  # disjoint, sorted inclusive ranges
+    assigned: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for event in events.tolist():
+        row = int(rows[event])
+        if kinds[event] == 0:
+            if assigned[row]:
+                for first, last in assigned[row]:
+                    _release(free, first, last)
+            continue
+        needed = int(procs[row])
+        taken: list[tuple[int, int]] = []
+        while needed and free:
+            first, last = free[0]
+            count = min(needed, last - first + 1)
+            taken.append((first, first + count - 1))
+            needed -= count
+            if count == last - first + 1:
+                free.pop(0)
+            else:
+                free[0][0] = first + count
+        if needed:
+            raise SchedlabError(
+                f"job {schedule['job_id'].iloc[row]} starts at {start[row]} needing {procs[row]} processors "
+                f"when fewer than that are free on {machine_procs}: the schedule is not feasible"
+            )
+        assigned[row] = taken
+    return assigned
+
+
+def _release(free: list[list[int]], first: int, last: int) -> None:
+    index = bisect.bisect_left(free, [first, last])
+    free.insert(index, [first, last])
+    # Merge with the neighbours it touches, so the list stays short.
+    if index + 1 < len(free) and free[index][1] + 1 == free[index + 1][0]:
+        free[index][1] = free.pop(index + 1)[1]
+    if index > 0 and free[index - 1][1] + 1 == free[index][0]:
+        free[index - 1][1] = free.pop(index)[1]
+
+
+def interval_text(ranges: list[tuple[int, int]]) -> str:
+    """Ranges the way Batsim and procset write them: ``0-3 7 9-12``."""
+    return " ".join(f"{first}-{last}" if last > first else str(first) for first, last in ranges)
+
+
+def batsim_jobs(schedule: pd.DataFrame, machine_procs: int, workload_name: str) -> pd.DataFrame:
+    """The schedule as Batsim's ``jobs.csv``, with processors assigned (:func:`assign_processors`)."""
+    submit = schedule["submit_time"].to_numpy(dtype=np.float64)
+    start = schedule["start_time"].to_numpy(dtype=np.float64)
+    end = schedule["end_time"].to_numpy(dtype=np.float64)
+    execution = end - start
+    turnaround = end - submit
+    table = pd.DataFrame(
+        {
+            "job_id": schedule["job_id"].to_numpy(),
+            "workload_name": workload_name,
+            "profile": "replay",
+            "submission_time": submit,
+            "requested_number_of_resources": schedule["procs"].to_numpy(),
+            "requested_time": schedule["requested_time"].to_numpy(dtype=np.float64),
+            "success": 1,
+            "final_state": "COMPLETED_SUCCESSFULLY",
+            "starting_time": start,
+            "execution_time": execution,
+            "finish_time": end,
+            "waiting_time": start - submit,
+            "turnaround_time": turnaround,
+            "stretch": np.divide(turnaround, execution, out=np.full_like(turnaround, np.nan), where=execution > 0),
+            "allocated_resources": [interval_text(r) for r in assign_processors(schedule, machine_procs)],
+            "consumed_energy": -1,
+            "metadata": "",
+        },
+        columns=list(BATSIM_COLUMNS),
+    )
+    return table
+
+
+def default_workload_name(path) -> str:
+    name = Path(path).name
+    for suffix in (".gz", ".swf", ".parquet", ".csv"):
+        name = name.removesuffix(suffix)
+    return name or "workload"
