@@ -72,6 +72,12 @@ class ReplayTrace(SchedlabTask):
             make_importable(reference)
         return ("simulators.batch.replay", "reports.exports", *(reference.module for reference in references))
 
+    def label(self) -> str:
+        """Trace, policy, order and estimates, a policy or order of one's own by its name alone
+        (its path would crowd out the rest; the key tells files apart)."""
+        policy, order = (value.rpartition(":")[2] for value in (self.policy, self.order))
+        return "_".join((self.trace, policy, order, self.estimates))
+
     def requires(self):
         return workload_task(self.trace)
 

@@ -9,12 +9,15 @@ runs again.  The tasks that reran are the output directories that did not exist 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+
+from tests.conftest import shared_path
 
 SOURCE_PACKAGES = ("parsers", "workloads", "simulators", "pipeline", "reports", "schedlab")
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -30,10 +33,10 @@ def copy_source(destination: Path) -> None:
     shutil.copy(REPOSITORY / "luigi.cfg", destination / "luigi.cfg")
 
 
-def build(source: Path, work: Path) -> None:
+def build(source: Path, work: Path, extra: list[str] = ()) -> None:
     env = {**os.environ, "PYTHONPATH": str(source), "SCHEDLAB_WORK_DIR": str(work), "SCHEDLAB_TRACE_DIRS": str(work / "none")}
     env.pop("SCHEDLAB_TRACES", None)
-    command = [sys.executable, "-m", "luigi", "--module", "pipeline", *SMALL_REPORT]
+    command = [sys.executable, "-m", "luigi", "--module", "pipeline", *SMALL_REPORT, *extra]
     done = subprocess.run(command, cwd=source, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
@@ -42,11 +45,11 @@ def outputs(work: Path) -> set[tuple[str, str]]:
     return {(path.parent.name, path.name) for path in work.glob("*/*") if path.is_dir() and not path.name.startswith(".")}
 
 
-def edit_and_rebuild(source: Path, work: Path, module: str, text: str) -> Counter:
+def edit_and_rebuild(source: Path, work: Path, module: str, text: str, extra: list[str] = ()) -> Counter:
     before = outputs(work)
     path = source / module
     path.write_text(path.read_text() + text)
-    build(source, work)
+    build(source, work, extra)
     rerun = outputs(work) - before
     counts = Counter(family for family, _ in rerun)
     print(f"\nafter {text.strip()!r} in {module}: {len(rerun)} of {len(before)} tasks reran: {dict(sorted(counts.items()))}")
@@ -64,3 +67,67 @@ def test_a_comment_reruns_nothing_and_a_policy_edit_reruns_its_replays_and_the_r
     counts, rerun = edit_and_rebuild(source, work, "simulators/batch/conservative.py", "\nEDITED = True\n")
     assert counts == {"ReplayTrace": 2, "TraceReport": 2, "FullReport": 1}
     assert sorted(name.split("_")[1] for family, name in rerun if family == "ReplayTrace") == ["conservative", "conservative"]
+
+
+EXAMPLE = REPOSITORY / "examples" / "policies" / "largest_first.py"
+
+
+def test_a_researchers_policy_reruns_when_its_code_changes_and_not_for_a_comment(tmp_path):
+    source, work, plugins = tmp_path / "source", tmp_path / "work", tmp_path / "plugins"
+    copy_source(source)
+    plugins.mkdir()
+    shutil.copy(EXAMPLE, plugins / "my_policy.py")
+    reference = f"{plugins / 'my_policy.py'}:LargestFirstEasy"
+    with_plugin = ["--policies", f'["easy", "{reference}"]']
+    build(source, work, with_plugin)
+
+    counts, _ = edit_and_rebuild(source, work, "../plugins/my_policy.py", "\n# tried another tie-break here\n", with_plugin)
+    assert counts == Counter()
+    counts, rerun = edit_and_rebuild(source, work, "../plugins/my_policy.py", "\nTIE_BREAK = 'arrival'\n", with_plugin)
+    assert counts == {"ReplayTrace": 2, "TraceReport": 2, "FullReport": 1}
+    assert all("LargestFirstEasy" in name for family, name in rerun if family == "ReplayTrace")
+
+
+KEYS_OF_THE_FULL_REPORT = """
+import json
+from pipeline.full_report import FullReport, dependency_closure
+print(json.dumps({task.task_id: [task.get_task_family(), task.task_key()] for task in dependency_closure(FullReport())}))
+"""
+
+
+def keys_of_every_task(source: Path) -> dict[str, tuple[str, str]]:
+    traces = shared_path("traces")
+    env = {
+        **os.environ, "PYTHONPATH": str(source), "SCHEDLAB_TRACE_DIRS": f"{traces}:{traces.parent / 'traces-extra'}",
+        "SCHEDLAB_TRACES": "KTH-SP2-1996-2.2",
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", KEYS_OF_THE_FULL_REPORT], cwd=source, env=env, capture_output=True, text=True,
+        timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {task: tuple(family_key) for task, family_key in json.loads(done.stdout).items()}
+
+
+def test_the_default_full_report_with_every_stage_reruns_nothing_for_a_comment_and_no_cosy_task_for_conservative(tmp_path):
+    """Counted on keys: every output path holds its task's key, so a task reruns exactly
+    when its key changes.  The default FullReport (quick profile, every stage) on KTH."""
+    source = tmp_path / "source"
+    copy_source(source)
+    original = keys_of_every_task(source)
+
+    easy = source / "simulators" / "batch" / "easy.py"
+    easy.write_text(easy.read_text() + "\n# a comment\n")
+    after_comment = keys_of_every_task(source)
+    changed = Counter(family for task, (family, key) in after_comment.items() if original[task][1] != key)
+    print(f"\nafter a comment in simulators/batch/easy.py: {sum(changed.values())} of {len(original)} tasks rerun")
+    assert changed == Counter()
+
+    conservative = source / "simulators" / "batch" / "conservative.py"
+    conservative.write_text(conservative.read_text() + "\nEDITED = True\n")
+    after_edit = keys_of_every_task(source)
+    changed = Counter(family for task, (family, key) in after_edit.items() if original[task][1] != key)
+    print(f"after a code change in simulators/batch/conservative.py: {sum(changed.values())} of {len(original)} "
+          f"tasks rerun: {dict(sorted(changed.items()))}")  # fmt: skip
+    assert not any(family.startswith("Cosy") for family in changed)
+    assert changed == {"ReplayTrace": 1, "TraceReport": 1, "FullReport": 1}

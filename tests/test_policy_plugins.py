@@ -1,0 +1,104 @@
+"""A researcher's own policy, named by reference: the shipped example, bad references, the CLI."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from schedlab.cli import main
+from simulators.batch.replay import replay
+from tests.conftest import make_jobs, shared_path
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "policies" / "largest_first.py"
+
+# A 10-processor machine, busy until t=100 with job 1; then 2 (3 procs, 10 s),
+# 3 (8 procs, 50 s) and 4 (5 procs, 20 s) wait, in that order.
+#
+# EASY, arrival order: at 100, 2 starts (3 procs); 3 does not fit in 7 and gets the
+# reservation t=110 (when 2 ends, 10 free); 4 (5 procs to 120) would leave 3 only 5 at
+# 110: no backfill.  3 starts at 110, 4 at 160 when 3 ends.
+#
+# Largest first: at 100 the queue is 3, 4, 2.  3 starts (8 procs); 4 does not fit in 2
+# and gets the reservation t=150; 2 (3 procs) does not fit in 2 now.  At 150 3 ends:
+# 4 (5) and 2 (3) start.
+HAND_WORKED = make_jobs([(0, 10, 100, 100), (1, 3, 10, 10), (2, 8, 50, 50), (3, 5, 20, 20)])
+EASY_STARTS = [0, 100, 110, 160]
+LARGEST_FIRST_STARTS = [0, 150, 100, 150]
+
+
+def test_the_example_policy_on_a_hand_worked_case():
+    assert replay(HAND_WORKED, 10, policy="easy").schedule["start_time"].tolist() == EASY_STARTS
+    result = replay(HAND_WORKED, 10, policy=f"{EXAMPLE}:LargestFirstEasy")
+    assert result.schedule["start_time"].tolist() == LARGEST_FIRST_STARTS
+    assert result.parameters["policy"] == f"{EXAMPLE}:LargestFirstEasy"
+
+
+def test_a_policy_named_by_module_is_the_built_in_one():
+    by_name = replay(HAND_WORKED, 10, policy="easy").schedule
+    by_module = replay(HAND_WORKED, 10, policy="simulators.batch.easy:EasyBackfilling").schedule
+    assert by_module.equals(by_name)
+
+
+@pytest.fixture
+def plugin_dir(tmp_path):
+    """Plugin files in a fresh directory; their modules are forgotten afterwards, as a new
+    process would (one process holds one module per file name)."""
+    (tmp_path / "broken.py").write_text("import no_such_module_anywhere\n")
+    (tmp_path / "plain.py").write_text("class NotAPolicy:\n    pass\n\ndef order(machine, t):\n    return []\n")
+    yield tmp_path
+    for name in ("broken", "plain", "orders"):
+        sys.modules.pop(name, None)
+    if str(tmp_path) in sys.path:
+        sys.path.remove(str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    "reference, message",
+    [
+        ("missing.py:Policy", "no such file missing.py"),
+        ("{dir}/plain.py:Absent", "defines no 'Absent'"),
+        ("{dir}/plain.py:NotAPolicy", "not a policy (a class with a schedule(machine, t, submitted, ended) method)"),
+        ("{dir}/plain.py:order", "not a policy"),
+        ("{dir}/broken.py:Policy", "importing broken failed: ModuleNotFoundError"),
+        ("largest", "unknown policy 'largest': use one of fcfs, easy, conservative"),
+        ("{dir}/plain.py:not-a-name", "expected path/to/file.py:Name or package.module:Name"),
+        ("no.such.module:Policy", "importing no.such.module failed"),
+    ],
+)
+def test_a_bad_reference_is_a_one_line_error_naming_what_is_wrong(plugin_dir, capsys, reference, message):
+    trace = plugin_dir / "t.swf"
+    trace.write_text("; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n")
+    code = main(["replay", str(trace), "--no-clean", "--policy", reference.format(dir=plugin_dir)])
+    error = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert len(error) == 1 and error[0].startswith("schedlab replay: ") and message in error[0], error
+
+
+def test_a_queue_order_plugs_in_the_same_way(plugin_dir, capsys):
+    (plugin_dir / "orders.py").write_text(
+        "def widest(machine, t):\n    return sorted(machine.queue, key=lambda j: -machine.procs[j])\n"
+    )
+    widest = replay(HAND_WORKED, 10, policy="easy", order=f"{plugin_dir}/orders.py:widest").schedule
+    assert widest["start_time"].tolist() == LARGEST_FIRST_STARTS
+    trace = plugin_dir / "t.swf"
+    trace.write_text("; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n")
+    assert main(["replay", str(trace), "--no-clean", "--order", f"{plugin_dir}/plain.py:NotAPolicy"]) == 1
+    assert "not a queue order" in capsys.readouterr().err
+
+
+def test_the_cli_replays_a_copy_of_the_example_from_outside_the_repository(tmp_path):
+    trace = shared_path("traces", "KTH-SP2-1996-2.2.swf")
+    shutil.copy(EXAMPLE, tmp_path / "my_policy.py")
+    done = subprocess.run(
+        [sys.executable, "-m", "schedlab.cli", "replay", str(trace), "--procs", "100",
+         "--policy", "my_policy.py:LargestFirstEasy"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"policy={tmp_path / 'my_policy.py'}:LargestFirstEasy" in done.stdout
+    assert re.search(r"^\s+jobs\s+28,481$", done.stdout, re.MULTILINE), done.stdout

@@ -1,0 +1,105 @@
+"""A replay's schedule in SWF, Batsim and table form: processor ids, round trips, evalys."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from parsers.swf import read_swf
+from reports.exports import assign_processors, batsim_jobs, interval_text, write_schedule
+from schedlab.cli import main
+from schedlab.errors import SchedlabError
+from simulators.batch.replay import replay
+from tests.conftest import random_jobs, shared_path
+
+
+def schedule_of(rows):
+    """A schedule table from (start, end, procs) rows."""
+    return pd.DataFrame(
+        {
+            "job_id": np.arange(1, len(rows) + 1),
+            "submit_time": [0.0] * len(rows),
+            "start_time": [float(r[0]) for r in rows],
+            "end_time": [float(r[1]) for r in rows],
+            "procs": [r[2] for r in rows],
+            "requested_time": [float(r[1] - r[0]) for r in rows],
+            "run_time": [float(r[1] - r[0]) for r in rows],
+        }
+    )
+
+
+def test_processors_are_assigned_lowest_free_ids_first_ends_before_starts():
+    # 8 processors, by hand: 1 [0,10) x3 takes 0-2; 2 [0,20) x2 takes 3-4; 3 [5,15) x3
+    # takes 5-7; 4 [10,30) x3 starts as 1 ends and takes 0-2; 5 [15,25) x2 takes 5-6
+    # (3 ended); 6 [20,40) x3 takes 3-4 and 7 (2 ended); 7 [25,30) x2 takes 5-6; at 30 4
+    # and 7 end and 8 [30,35) x5 takes 0-2 and 5-6.
+    rows = [(0, 10, 3), (0, 20, 2), (5, 15, 3), (10, 30, 3), (15, 25, 2), (20, 40, 3), (25, 30, 2), (30, 35, 5)]
+    assigned = assign_processors(schedule_of(rows), 8)
+    assert [interval_text(r) for r in assigned] == ["0-2", "3-4", "5-7", "0-2", "5-6", "3-4 7", "5-6", "0-2 5-6"]
+
+
+def test_an_infeasible_schedule_is_refused():
+    with pytest.raises(SchedlabError, match="not feasible"):
+        assign_processors(schedule_of([(0, 10, 5), (5, 15, 4)]), 8)
+
+
+def test_assigned_processors_never_overlap_on_a_replay():
+    jobs = random_jobs(np.random.default_rng(7), 400, 20_000, 32, (10, 2_000), 500)
+    schedule = replay(jobs, 32, policy="conservative").schedule
+    assigned = assign_processors(schedule, 32)
+    owner = {}  # processor -> (start, end) intervals held
+    for (start, end, procs), ranges in zip(schedule[["start_time", "end_time", "procs"]].to_numpy(), assigned):
+        ids = [p for first, last in ranges for p in range(first, last + 1)]
+        assert len(ids) == procs and all(0 <= p < 32 for p in ids)
+        for p in ids:
+            for other_start, other_end in owner.get(p, []):
+                assert end <= other_start or start >= other_end
+            owner.setdefault(p, []).append((start, end))
+
+
+def test_the_swf_schedule_reparses_with_the_simulated_waits(tmp_path):
+    jobs = random_jobs(np.random.default_rng(3), 200, 10_000, 16, (5, 900), 300)
+    result = replay(jobs, 16, policy="easy")
+    path = tmp_path / "schedule.swf"
+    write_schedule(result.schedule, path, "swf", jobs=jobs, machine_procs=16, produced_by="a test")
+    trace = read_swf(path)
+    schedule = result.schedule
+    assert trace.header.max_procs == 16
+    assert trace.header.comments[0] == "Schedule produced by a test"
+    assert trace.jobs["job_id"].tolist() == schedule["job_id"].tolist()
+    np.testing.assert_array_equal(trace.jobs["wait_time"], schedule["start_time"] - schedule["submit_time"])
+    np.testing.assert_array_equal(trace.jobs["run_time"], schedule["end_time"] - schedule["start_time"])
+    np.testing.assert_array_equal(trace.jobs["requested_time"], jobs["requested_time"])
+
+
+def test_the_cli_writes_every_format_and_refuses_a_format_without_a_file(tmp_path, capsys):
+    trace = shared_path("traces", "KTH-SP2-1996-2.2.swf")
+    for fmt in ("swf", "batsim", "csv", "parquet"):
+        assert main(["replay", str(trace), "--procs", "100", "--format", fmt, "--out", str(tmp_path / f"s.{fmt}")]) == 0
+    table = pd.read_parquet(tmp_path / "s.parquet")
+    assert pd.read_csv(tmp_path / "s.csv").equals(table)
+    waits = read_swf(tmp_path / "s.swf").jobs["wait_time"].to_numpy()
+    np.testing.assert_array_equal(waits, table["start_time"] - table["submit_time"])
+    assert pd.read_csv(tmp_path / "s.batsim")["waiting_time"].tolist() == waits.tolist()
+    capsys.readouterr()
+    assert main(["replay", str(trace), "--format", "swf"]) == 1
+    assert "give --out FILE too" in capsys.readouterr().err
+
+
+def test_evalys_loads_the_batsim_jobs_and_finds_our_utilization(tmp_path):
+    pytest.importorskip("evalys", reason="evalys is not installed (pip install evalys, or the test extra)")
+    from evalys.jobset import JobSet
+    from evalys.metrics import load_mean
+
+    jobs = random_jobs(np.random.default_rng(11), 300, 30_000, 64, (30, 3_000), 600)
+    result = replay(jobs, 64, policy="easy")
+    path = tmp_path / "jobs.csv"
+    batsim_jobs(result.schedule, 64, "random").to_csv(path, index=False)
+    jobset = JobSet.from_csv(str(path), resource_bounds=(0, 63))
+    frame = jobset.df
+    assert len(frame) == len(jobs) and (frame["proc_alloc"] == result.schedule["procs"].to_numpy()).all()
+    first_start, last_end = frame["starting_time"].min(), frame["finish_time"].max()
+    area = load_mean(jobset.utilisation) * (last_end - first_start)
+    ours = result.metrics["utilization"]
+    assert area / (64 * (last_end - frame["submission_time"].min())) == pytest.approx(ours, rel=1e-9)
