@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from parsers.header import SwfHeader
-from parsers.swf import write_swf
+from parsers.swf import read_swf, write_swf
 from schedlab.atomic import atomic_path
 from schedlab.errors import SchedlabError
 
@@ -225,3 +225,24 @@ def default_workload_name(path) -> str:
     for suffix in (".gz", ".swf", ".parquet", ".csv"):
         name = name.removesuffix(suffix)
     return name or "workload"
+
+
+def read_schedule(path) -> tuple[pd.DataFrame, int | None]:
+    """A schedule written by any of the writers above, as a schedule table (job, submit,
+    start, end, processors), with the machine size when the file states it (SWF's MaxProcs)."""
+    name = str(path).lower()
+    if name.endswith((".swf", ".swf.gz")):
+        trace = read_swf(path)
+        jobs = trace.jobs
+        start = jobs["submit_time"] + jobs["wait_time"]
+        table = pd.DataFrame({"job_id": jobs["job_id"], "submit_time": jobs["submit_time"], "start_time": start,
+                              "end_time": start + jobs["run_time"], "procs": jobs["allocated_procs"]})
+        return table, trace.header.max_procs
+    table = pd.read_parquet(path) if name.endswith(".parquet") else pd.read_csv(path)
+    if "starting_time" in table.columns:  # Batsim's jobs.csv
+        table = table.rename(columns={"submission_time": "submit_time", "starting_time": "start_time",
+                                      "finish_time": "end_time", "requested_number_of_resources": "procs"})
+    missing = [c for c in ("job_id", "submit_time", "start_time", "end_time", "procs") if c not in table.columns]
+    if missing:
+        raise SchedlabError(f"{path}: not a schedule (no column {', '.join(missing)})")
+    return table, None

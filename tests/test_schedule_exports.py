@@ -103,3 +103,15 @@ def test_evalys_loads_the_batsim_jobs_and_finds_our_utilization(tmp_path):
     area = load_mean(jobset.utilisation) * (last_end - first_start)
     ours = result.metrics["utilization"]
     assert area / (64 * (last_end - frame["submission_time"].min())) == pytest.approx(ours, rel=1e-9)
+
+
+def test_gantt_draws_a_window_of_any_exported_schedule(tmp_path, capsys):
+    jobs = random_jobs(np.random.default_rng(5), 100, 5_000, 16, (10, 900), 100)
+    schedule = replay(jobs, 16, policy="easy").schedule
+    for fmt, name in (("swf", "s.swf"), ("batsim", "b.csv"), ("parquet", "s.parquet")):
+        write_schedule(schedule, tmp_path / name, fmt, jobs=jobs, machine_procs=16, produced_by="a test")
+    assert main(["gantt", str(tmp_path / "s.swf"), "-o", str(tmp_path / "g.png"), "--hours", "2"]) == 0
+    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["gantt", str(tmp_path / "b.csv"), "--procs", "16", "-o", str(tmp_path / "b.svg")]) == 0
+    assert main(["gantt", str(tmp_path / "s.parquet"), "-o", str(tmp_path / "p.png")]) == 1
+    assert "give --procs" in capsys.readouterr().err
