@@ -21,6 +21,7 @@ import pandas as pd
 
 from pipeline import settings
 from pipeline.base import PROJECT_ROOT, SchedlabTask, read_json
+from pipeline.cleanup import point_latest
 from pipeline.report_tasks import ReplayChoices, TraceReport, write_csv, write_document
 from pipeline.stages import STAGE_NAMES, STAGE_PROFILES, missing_traces, stage
 from pipeline.synthetic_tasks import SyntheticWorkload
@@ -82,7 +83,7 @@ def dependency_closure(task: SchedlabTask) -> list[SchedlabTask]:
 
 class FullReport(ReplayChoices, SchedlabTask):
     """The browsable report: ``index.html`` and ``index.md`` linking every workload's page
-    and every simulator stage's report.
+    and every simulator stage's report.  ``FullReport/latest`` links to the newest one.
 
     Workloads: the traces named by the ``traces`` setting, else every trace in the trace
     directories, else the embedded synthetic default: ``synthetic_jobs`` Lublin-Feitelson
@@ -217,4 +218,5 @@ class FullReport(ReplayChoices, SchedlabTask):
                 write_csv(directory / "paper-ledger.csv", published)
             write_csv(directory / "metrics.csv", combined)
             write_csv(directory / "provenance.csv", provenance_table(stage_entries))
+        point_latest(self.output_dir())
         logger.info("schedlab report: %s", self.output_file("index.html"))

@@ -1,0 +1,65 @@
+"""The work directory: ``FullReport/latest`` and ``schedlab gc``."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import luigi
+
+from pipeline import FullReport, settings
+from pipeline.full_report import dependency_closure
+from schedlab.cli import main
+
+TINY = {"synthetic_machine_procs": [16], "synthetic_jobs": 120, "synthetic_seed": 3, "stages": []}
+
+
+def build(task) -> None:
+    assert luigi.build([task], local_scheduler=True, workers=1, log_level="WARNING")
+
+
+def output_dirs(work: Path) -> set[Path]:
+    return {p for p in work.glob("*/*") if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")}
+
+
+def test_latest_follows_the_newest_report_and_gc_removes_only_what_nothing_needs(tmp_path, capsys):
+    work = tmp_path / "work"
+    first, second = FullReport(**TINY), FullReport(**{**TINY, "synthetic_seed": 4})
+    with settings.overridden(work_dir=str(work), trace_dirs=[str(tmp_path / "no-traces")]):
+        build(first)
+        assert (work / "FullReport" / "latest").resolve() == first.output_dir().resolve()
+        build(second)
+        assert (work / "FullReport" / "latest").resolve() == second.output_dir().resolve()
+        needed_by_second = {t.output_dir() for t in dependency_closure(second)}
+        only_first = {t.output_dir() for t in dependency_closure(first)} - needed_by_second
+        assert only_first  # the seed-3 workload, its replays and pages, the first index
+
+        (work / "FullReport" / ".crashed-write.tmp").mkdir()  # recent: may be a running build's
+        old_staging = work / "ReplayTrace" / ".killed-write.tmp"
+        old_staging.mkdir()
+        (old_staging / "part.parquet").write_bytes(b"x" * 1000)
+        two_hours_ago = time.time() - 7200
+        os.utime(old_staging, (two_hours_ago, two_hours_ago))
+
+        before = output_dirs(work)
+        assert main(["gc", "--dry-run"]) == 0
+        assert output_dirs(work) == before and old_staging.exists()
+        printed = capsys.readouterr().out
+        assert "would free" in printed and "killed write" in printed
+
+        assert main(["gc"]) == 0
+        assert output_dirs(work) == before - only_first
+        assert not old_staging.exists() and (work / "FullReport" / ".crashed-write.tmp").exists()
+        assert second.complete() and not first.complete()
+        assert "freed" in capsys.readouterr().out
+
+        build(first)  # a bundle of the first report keeps it, and all it needs, from now on
+        bundle = work / "ArchiveBundle" / "bundle-0123456789abcdef"
+        bundle.mkdir(parents=True)
+        (bundle / "task.json").write_text(json.dumps({"key": "0123456789abcdef", "requirements": [first.task_key()]}))
+        build(second)
+        assert main(["gc"]) == 0
+        assert first.complete() and all(t.complete() for t in dependency_closure(first))
+        assert main(["gc", "--keep", "NoSuchFamily"]) == 1
