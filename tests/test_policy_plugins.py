@@ -51,7 +51,7 @@ def plugin_dir(tmp_path):
     (tmp_path / "broken.py").write_text("import no_such_module_anywhere\n")
     (tmp_path / "plain.py").write_text("class NotAPolicy:\n    pass\n\ndef order(machine, t):\n    return []\n")
     yield tmp_path
-    for name in ("broken", "plain", "orders"):
+    for name in ("broken", "plain", "orders", "ranking", "ranked"):
         sys.modules.pop(name, None)
     if str(tmp_path) in sys.path:
         sys.path.remove(str(tmp_path))
@@ -102,3 +102,30 @@ def test_the_cli_replays_a_copy_of_the_example_from_outside_the_repository(tmp_p
     assert done.returncode == 0, done.stderr
     assert f"policy={tmp_path / 'my_policy.py'}:LargestFirstEasy" in done.stdout
     assert re.search(r"^\s+jobs\s+28,481$", done.stdout, re.MULTILINE), done.stdout
+
+
+def test_a_plugins_key_covers_the_modules_it_imports_beside_it(plugin_dir):
+    from pipeline import base
+    from pipeline.replay_tasks import ReplayTrace
+
+    (plugin_dir / "ranking.py").write_text("def width(machine, job):\n    return -machine.procs[job]\n")
+    (plugin_dir / "ranked.py").write_text(
+        "from ranking import width\nfrom simulators.batch.easy import EasyBackfilling\n\n"
+        "class Ranked(EasyBackfilling):\n"
+        "    def __init__(self, order):\n"
+        "        super().__init__(lambda machine, t: sorted(order(machine, t), key=lambda j: width(machine, j)))\n"
+    )
+
+    def versions():
+        base.module_code_version.cache_clear()
+        base.project_imports.cache_clear()
+        return ReplayTrace(trace="any", policy=f"{plugin_dir}/ranked.py:Ranked").code_versions()
+
+    first = versions()
+    assert {"ranked", "ranking", "simulators.batch.easy", "simulators.batch.replay"} <= set(first)
+    assert "simulators.batch.conservative" not in first
+    helper = plugin_dir / "ranking.py"
+    helper.write_text("# widest first\n" + helper.read_text())
+    assert versions() == first
+    helper.write_text(helper.read_text().replace("-machine", "machine"))
+    assert versions()["ranking"] != first["ranking"]
