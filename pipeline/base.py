@@ -95,6 +95,9 @@ INSTALLED_CODE_ROOTS = tuple(
 """Where the standard library and installed packages live: code there is not versioned
 (a package upgrade is an environment change, which bundles record separately)."""
 
+OWN_PACKAGES = frozenset({"schedlab", "parsers", "workloads", "simulators", "pipeline", "reports"})
+"""schedlab's packages (``pyproject.toml``): always versioned, even when installed."""
+
 
 def module_source(module_name: str) -> Path:
     """The source file of a module (a package's ``__init__.py``), found without importing it."""
@@ -149,9 +152,11 @@ def _source_file(name: str) -> Path | None:
 
 
 def _is_versioned_module(name: str) -> bool:
-    """A module with Python source outside the standard library and installed packages."""
+    """One of ours, or a module with Python source outside the standard library and installed packages."""
     path = _source_file(name)
-    return path is not None and not any(path.is_relative_to(root) for root in INSTALLED_CODE_ROOTS)
+    return path is not None and (
+        name.partition(".")[0] in OWN_PACKAGES or not any(path.is_relative_to(root) for root in INSTALLED_CODE_ROOTS)
+    )
 
 
 @functools.cache

@@ -179,3 +179,11 @@ def test_settings_precedence_config_then_environment_then_default(monkeypatch):
         assert [str(d) for d in settings.trace_dirs()] == ["c"]
         assert settings.selected_traces() == ["z"]
     assert str(settings.work_dir()) == "/from/env"  # restored
+
+
+def test_own_packages_are_those_the_project_installs():
+    import tomllib
+
+    pyproject = tomllib.loads((base.PROJECT_ROOT / "pyproject.toml").read_text())
+    installed = {pattern.rstrip("*") for pattern in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]}
+    assert installed == base.OWN_PACKAGES
