@@ -17,6 +17,8 @@ import textwrap
 import time
 from pathlib import Path
 
+from pipeline.cleanup import task_outputs
+
 REPOSITORY = Path(__file__).resolve().parents[1]
 
 SLOW_WRITER = textwrap.dedent(
@@ -68,7 +70,7 @@ def kill_hard(process: subprocess.Popen) -> None:
 
 
 def finished_outputs(work: Path) -> set[Path]:
-    return {path for path in work.glob("*/*") if path.is_dir() and not path.name.startswith(".")}
+    return set(task_outputs(work).values()) if work.is_dir() else set()
 
 
 def test_a_task_killed_mid_write_leaves_no_complete_looking_output(tmp_path):

@@ -17,6 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from pipeline.cleanup import task_outputs
 from tests.conftest import shared_path
 
 SOURCE_PACKAGES = ("parsers", "workloads", "simulators", "pipeline", "reports", "schedlab")
@@ -42,7 +43,7 @@ def build(source: Path, work: Path, extra: list[str] = ()) -> None:
 
 
 def outputs(work: Path) -> set[tuple[str, str]]:
-    return {(path.parent.name, path.name) for path in work.glob("*/*") if path.is_dir() and not path.name.startswith(".")}
+    return {(path.parent.name, path.name) for path in task_outputs(work).values()}
 
 
 def edit_and_rebuild(source: Path, work: Path, module: str, text: str, extra: list[str] = ()) -> Counter:

@@ -10,6 +10,7 @@ from pathlib import Path
 import luigi
 
 from pipeline import FullReport, settings
+from pipeline.cleanup import task_outputs
 from pipeline.full_report import dependency_closure
 from schedlab.cli import main
 
@@ -21,7 +22,7 @@ def build(task) -> None:
 
 
 def output_dirs(work: Path) -> set[Path]:
-    return {p for p in work.glob("*/*") if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")}
+    return set(task_outputs(work).values())
 
 
 def test_latest_follows_the_newest_report_and_gc_removes_only_what_nothing_needs(tmp_path, capsys):
