@@ -88,13 +88,12 @@ class ReplayTrace(SchedlabTask):
         result = replay(
             jobs, workload["machine_procs"], policy=self.policy, order=self.order, estimates=self.estimates
         )
-        settings = ", ".join(f"{k}={v}" for k, v in result.parameters.items())
         with self.writing_output() as directory:
             result.schedule.to_parquet(directory / "schedule.parquet", index=False)
             for name, fmt in (("schedule.swf", "swf"), ("batsim_jobs.csv", "batsim")):
                 write_schedule(
                     result.schedule, directory / name, fmt, jobs=jobs, machine_procs=workload["machine_procs"],
-                    produced_by=f"schedlab's ReplayTrace of {self.trace} ({settings})", workload_name=self.trace,
+                    produced_by=f"schedlab's ReplayTrace of {self.trace} ({result.settings()})", workload_name=self.trace,
                 )
             result.series.to_parquet(directory / "series.parquet", index=False)
             write_json(

@@ -15,7 +15,7 @@ import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
-from pipeline.replay_tasks import OrderParameter, PolicyParameter, ReplayTrace, workload_task
+from pipeline.replay_tasks import OrderParameter, ReplayTrace, workload_task
 from reports.document import Document, render_html, render_markdown, table
 from reports.figures import (
     save_figure,
@@ -25,6 +25,7 @@ from reports.figures import (
 )
 from reports.metrics import metrics_by_policy, metrics_table
 from reports.pages import trace_page
+from simulators.batch.policies import BUILT_IN_POLICIES, canonical_name
 
 logger = logging.getLogger("luigi-interface")
 
@@ -45,7 +46,7 @@ class PoliciesParameter(luigi.ListParameter):
     as ``ReplayTrace.policy`` is)."""
 
     def normalize(self, x):
-        return tuple(PolicyParameter().normalize(policy) for policy in super().normalize(x))
+        return tuple(canonical_name(policy, BUILT_IN_POLICIES, "policy") for policy in super().normalize(x))
 
 
 class ReplayChoices:

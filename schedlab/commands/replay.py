@@ -73,22 +73,21 @@ def run(args) -> int:
         conventions=args.conventions, same_time=args.same_time, passes=args.passes,
     )
     elapsed = time.perf_counter() - began
-    print(format_metrics(result.metrics, result.parameters))
+    print(result.settings())
+    print(format_metrics(result.metrics))
     print(f"simulated {len(jobs):,} jobs in {elapsed:.2f} s ({len(jobs) / max(elapsed, 1e-9):,.0f} jobs/s)")
     if args.out:
-        settings = ", ".join(f"{k}={v}" for k, v in result.parameters.items())
         write_schedule(
             result.schedule, args.out, out_format, jobs=jobs, machine_procs=procs,
-            produced_by=f"schedlab {__version__} replay of {Path(args.trace).name} ({settings})",
+            produced_by=f"schedlab {__version__} replay of {Path(args.trace).name} ({result.settings()})",
             workload_name=default_workload_name(args.trace), source_header=trace.header,
         )
         print(f"schedule written to {args.out} ({out_format})")
     return 0
 
 
-def format_metrics(metrics: dict, parameters: dict) -> str:
-    settings = ", ".join(f"{k}={v}" for k, v in parameters.items())
-    lines = [settings]
+def format_metrics(metrics: dict) -> str:
+    lines = []
     width = max(len(k) for k in metrics)
     for name, value in metrics.items():
         lines.append(f"  {name:<{width}}  {value:,.4f}" if not float(value).is_integer() else f"  {name:<{width}}  {int(value):,}")

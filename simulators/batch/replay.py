@@ -22,6 +22,10 @@ class ReplayResult:
     series: pd.DataFrame
     parameters: dict = field(default_factory=dict)
 
+    def settings(self) -> str:
+        """The parameters on one line, ``name=value, ...``: how a written schedule says what made it."""
+        return ", ".join(f"{name}={value}" for name, value in self.parameters.items())
+
 
 def _choice(name: str, value: str, allowed) -> str:
     if value not in allowed:
