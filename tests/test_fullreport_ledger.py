@@ -110,7 +110,7 @@ def test_the_five_paper_ledger_is_complete(built_report):
 @needs_built
 @pytest.mark.skipif(not __import__("shutil").which("chromium"), reason="needs headless Chromium: apt-get install -y chromium")
 def test_every_claim_link_of_the_built_report_opens_in_chromium(built_report, tmp_path):
-    from test_fullreport_browser import browse
+    from tests.test_fullreport_browser import browse
 
     result = browse(built_report / "index.html", tmp_path)
     claim_links = [link for link in result["links"] if "Report/" in link["href"]]
