@@ -11,7 +11,7 @@ from schedlab.errors import SchedlabError
 from simulators.batch.conventions import CONVENTIONS, ESTIMATES
 from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES, canonical_name, load_order, load_policy
 from simulators.core.engine import Engine, EventOrder
-from simulators.core.invariants import check_batch_schedule
+from simulators.core.invariants import InvariantError, check_batch_schedule
 from simulators.core.machine import Machine
 from simulators.core.metrics import schedule_metrics
 
@@ -33,6 +33,9 @@ def _choice(name: str, value: str, allowed) -> str:
     return value
 
 
+ENGINES = ("compiled", "reference")
+
+
 def replay(
     jobs: pd.DataFrame,
     machine_procs: int,
@@ -43,6 +46,7 @@ def replay(
     conventions: str = "default",
     same_time: str | None = None,
     passes: str | None = None,
+    engine: str | None = None,
 ) -> ReplayResult:
     """Simulate ``jobs`` (a canonical job table) on ``machine_procs`` processors.
 
@@ -50,10 +54,18 @@ def replay(
     (``path/to/file.py:Name``, ``package.module:Name``; see ``simulators.batch.policies``).
 
     ``same_time`` and ``passes`` override the convention profile's tie-breaking
-    (see ``simulators.core.engine``).  The schedule is checked against the invariants
-    before it is returned; times are float64 seconds.
+    (see ``simulators.core.engine``).  ``engine`` is ``compiled`` (built-in policies
+    and orders only; the default for them) or ``reference`` (the interpreted engine
+    every policy runs on; the default for your own); both give the same schedule.
+    The schedule is checked against the invariants before it is returned; times are
+    float64 seconds.
     """
-    policy_class, order_function = load_policy(policy), load_order(order)
+    policy_name = canonical_name(policy, BUILT_IN_POLICIES, "policy")
+    order_name = canonical_name(order, BUILT_IN_ORDERS, "queue order")
+    built_in = policy_name in BUILT_IN_POLICIES and order_name in BUILT_IN_ORDERS
+    engine = _choice("engine", engine or ("compiled" if built_in else "reference"), ENGINES)
+    if engine == "compiled" and not built_in:
+        raise SchedlabError("the compiled engine runs the built-in policies and orders only; use engine='reference'")
     _choice("estimate source", estimates, ESTIMATES)
     profile = CONVENTIONS[_choice("convention profile", conventions, CONVENTIONS)]
     if machine_procs is None or machine_procs <= 0:
@@ -62,22 +74,22 @@ def replay(
         same_time or profile.event_order.same_time, passes or profile.event_order.passes
     )
     batch = profile.prepare(jobs, int(machine_procs), estimates)
-    machine = Machine("machine", machine_procs, batch, policy_class(order_function))
-    engine = Engine([machine], event_order)
-    engine.run()
+    if engine == "compiled":
+        start, promised, series = _run_compiled(batch, int(machine_procs), policy_name, order_name, event_order)
+    else:
+        start, promised, series = _run_reference(batch, int(machine_procs), policy, order, event_order)
 
-    start = np.array(machine.start_time, dtype=np.float64)
     end = start + batch.actual
     check_batch_schedule(
-        machine=machine.name,
-        capacity=machine.capacity,
+        machine=MACHINE_NAME,
+        capacity=int(machine_procs),
         job_id=batch.job_id,
         submit=batch.submit,
         start=start,
         end=end,
         actual=batch.actual,
         procs=batch.procs,
-        promised=np.array(machine.promised, dtype=np.float64),
+        promised=promised,
     )
     schedule = pd.DataFrame(
         {
@@ -90,16 +102,42 @@ def replay(
             "run_time": batch.actual,
         }
     )
-    series = pd.DataFrame(engine.trace[machine.name], columns=["time", "queue_length", "busy_procs"])
     max_queue = int(series["queue_length"].max()) if len(series) else 0
-    metrics = schedule_metrics(batch.submit, start, end, batch.procs, machine.capacity, max_queue)
+    metrics = schedule_metrics(batch.submit, start, end, batch.procs, int(machine_procs), max_queue)
     parameters = {
         "machine_procs": int(machine_procs),
-        "policy": canonical_name(policy, BUILT_IN_POLICIES, "policy"),
-        "order": canonical_name(order, BUILT_IN_ORDERS, "queue order"),
+        "policy": policy_name,
+        "order": order_name,
         "estimates": estimates,
         "conventions": conventions,
         "same_time": event_order.same_time,
         "passes": event_order.passes,
     }
     return ReplayResult(schedule=schedule, metrics=metrics, series=series, parameters=parameters)
+
+
+MACHINE_NAME = "machine"
+SERIES_COLUMNS = ["time", "queue_length", "busy_procs"]
+
+
+def _run_reference(batch, capacity: int, policy: str, order: str, event_order: EventOrder):
+    """The interpreted engine: any policy, the readable reference for the compiled one."""
+    machine = Machine(MACHINE_NAME, capacity, batch, load_policy(policy)(load_order(order)))
+    engine = Engine([machine], event_order)
+    engine.run()
+    series = pd.DataFrame(engine.trace[machine.name], columns=SERIES_COLUMNS)
+    return np.array(machine.start_time, dtype=np.float64), np.array(machine.promised, dtype=np.float64), series
+
+
+def _run_compiled(batch, capacity: int, policy: str, order: str, event_order: EventOrder):
+    from simulators.batch import compiled
+
+    status, job, start, promised, times, queue_lengths, busy = compiled.run_loop(
+        batch.submit, batch.estimate, batch.actual, batch.procs, capacity,
+        compiled.POLICY_CODES[policy], compiled.ORDER_CODES[order],
+        event_order.same_time == "submissions_first", event_order.passes == "per_event",
+    )
+    if status != compiled.DONE:
+        raise InvariantError(f"{MACHINE_NAME}: {compiled.FAILURES[status]} (job {batch.job_id[job]}, {policy})")
+    series = pd.DataFrame({"time": times, "queue_length": queue_lengths, "busy_procs": busy})
+    return start, promised, series

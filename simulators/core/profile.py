@@ -41,8 +41,9 @@ def _split(times, free, n, t):
     k = _segment(times, n, t)
     if times[k] == t:
         return k, n
-    times[k + 2 : n + 1] = times[k + 1 : n].copy()
-    free[k + 2 : n + 1] = free[k + 1 : n].copy()
+    for m in range(n, k + 1, -1):  # shift the tail right in place: no temporary array
+        times[m] = times[m - 1]
+        free[m] = free[m - 1]
     times[k + 1] = t
     free[k + 1] = free[k]
     return k + 1, n + 1

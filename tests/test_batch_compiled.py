@@ -1,0 +1,76 @@
+"""The compiled event loop against the interpreted reference engine.
+
+Both must give the same schedule, the same promises (the invariant checker reads
+them) and the same queue/busy series, for every built-in policy and order, under
+both convention profiles and every tie-breaking override.  Random workloads are
+drawn with few distinct times and lengths so that equal-time events, early
+terminations and compressions are the common case, not the rare one.
+"""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parsers.swf import read_swf
+from schedlab.errors import SchedlabError
+from simulators.batch.replay import replay
+from tests.conftest import make_jobs, shared_path
+
+CAPACITY = 8
+
+tied_rows = st.lists(
+    st.tuples(
+        st.sampled_from([0, 0, 5, 10, 10, 30, 60]),  # submit: many ties
+        st.integers(1, CAPACITY),  # procs
+        st.sampled_from([10, 20, 40, 60]),  # requested
+        st.sampled_from([5, 10, 20, 40, 60, 90]),  # run: often shorter than requested
+    ),
+    min_size=1,
+    max_size=40,
+)
+
+
+def both_engines(jobs, capacity, **options):
+    compiled = replay(jobs, capacity, engine="compiled", **options)
+    reference = replay(jobs, capacity, engine="reference", **options)
+    return compiled, reference
+
+
+def assert_same_run(compiled, reference):
+    assert compiled.schedule.equals(reference.schedule)
+    assert compiled.series.equals(reference.series)
+    assert compiled.metrics == reference.metrics
+    assert compiled.parameters == reference.parameters
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    tied_rows,
+    st.sampled_from(["fcfs", "easy", "conservative"]),
+    st.sampled_from(["fcfs", "wfp", "sjf"]),
+    st.sampled_from(["default", "pyss"]),
+    st.sampled_from([None, "terminations_first", "submissions_first"]),
+    st.sampled_from([None, "per_event", "per_timestamp"]),
+    st.sampled_from(["requested", "actual"]),
+)
+def test_compiled_loop_equals_the_reference_engine(rows, policy, order, conventions, same_time, passes, estimates):
+    assert_same_run(*both_engines(make_jobs(rows), CAPACITY, policy=policy, order=order, conventions=conventions,
+                                  same_time=same_time, passes=passes, estimates=estimates))
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
+@pytest.mark.parametrize("order", ["fcfs", "wfp", "sjf"])
+def test_compiled_loop_equals_the_reference_engine_on_kth(policy, order):
+    jobs = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf")).jobs.iloc[:6000]
+    assert_same_run(*both_engines(jobs, 100, policy=policy, order=order, conventions="pyss"))
+
+
+def test_a_plugin_policy_runs_on_the_reference_engine_and_refuses_the_compiled_one():
+    jobs = make_jobs([(0, 2, 10, 10), (1, 8, 10, 10), (2, 1, 5, 5)])
+    plugin = f"{Path(__file__).resolve().parents[1] / 'examples/policies/largest_first.py'}:LargestFirstEasy"
+    default = replay(jobs, CAPACITY, policy=plugin)
+    assert default.schedule.equals(replay(jobs, CAPACITY, policy=plugin, engine="reference").schedule)
+    with pytest.raises(SchedlabError, match="compiled engine runs the built-in"):
+        replay(jobs, CAPACITY, policy=plugin, engine="compiled")
