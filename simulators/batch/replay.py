@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
+from simulators.batch import compiled
 from simulators.batch.conventions import CONVENTIONS, ESTIMATES
 from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES, canonical_name, load_order, load_policy
 from simulators.core.engine import Engine, EventOrder
@@ -63,9 +64,11 @@ def replay(
     policy_name = canonical_name(policy, BUILT_IN_POLICIES, "policy")
     order_name = canonical_name(order, BUILT_IN_ORDERS, "queue order")
     built_in = policy_name in BUILT_IN_POLICIES and order_name in BUILT_IN_ORDERS
-    engine = _choice("engine", engine or ("compiled" if built_in else "reference"), ENGINES)
+    engine = _choice("engine", engine or ("compiled" if built_in and compiled.available() else "reference"), ENGINES)
     if engine == "compiled" and not built_in:
         raise SchedlabError("the compiled engine runs the built-in policies and orders only; use engine='reference'")
+    if engine == "compiled" and not compiled.available():
+        raise SchedlabError("the compiled engine was not built at install (no C compiler?); use engine='reference'")
     _choice("estimate source", estimates, ESTIMATES)
     profile = CONVENTIONS[_choice("convention profile", conventions, CONVENTIONS)]
     if machine_procs is None or machine_procs <= 0:
@@ -130,14 +133,7 @@ def _run_reference(batch, capacity: int, policy: str, order: str, event_order: E
 
 
 def _run_compiled(batch, capacity: int, policy: str, order: str, event_order: EventOrder):
-    from simulators.batch import compiled
-
-    status, job, start, promised, times, queue_lengths, busy = compiled.run_loop(
-        batch.submit, batch.estimate, batch.actual, batch.procs, capacity,
-        compiled.POLICY_CODES[policy], compiled.ORDER_CODES[order],
-        event_order.same_time == "submissions_first", event_order.passes == "per_event",
-    )
+    status, job, start, promised, series = compiled.run(batch, capacity, policy, order, event_order)
     if status != compiled.DONE:
         raise InvariantError(f"{MACHINE_NAME}: {compiled.FAILURES[status]} (job {batch.job_id[job]}, {policy})")
-    series = pd.DataFrame({"time": times, "queue_length": queue_lengths, "busy_procs": busy})
-    return start, promised, series
+    return start, promised, pd.DataFrame({column: series[column] for column in SERIES_COLUMNS})
