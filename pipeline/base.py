@@ -61,6 +61,7 @@ import ast
 import contextlib
 import functools
 import hashlib
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -136,19 +137,29 @@ def _is_string_statement(statement: ast.stmt) -> bool:
 
 @functools.cache
 def module_code_version(module_name: str) -> str:
-    """SHA-256 of one module's normalised code (cached for the life of the process)."""
-    path = module_source(module_name)
-    return hashlib.sha256(normalized_code(path.read_bytes(), str(path)).encode()).hexdigest()
+    """SHA-256 of one module's normalised code (cached for the life of the process).
+
+    A compiled extension is versioned by its C source, byte for byte."""
+    path = _source_file(module_name) or module_source(module_name)
+    code = path.read_bytes() if path.suffix == ".c" else normalized_code(path.read_bytes(), str(path)).encode()
+    return hashlib.sha256(code).hexdigest()
 
 
 def _source_file(name: str) -> Path | None:
+    """A module's Python source, or the C source beside a compiled extension of ours."""
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):  # "x.f" where x is a module and f a function, say
         return None
-    if spec is None or not spec.has_location or not spec.origin or not spec.origin.endswith(".py"):
+    if spec is None or not spec.has_location or not spec.origin:
         return None
-    return Path(spec.origin).resolve()
+    origin = Path(spec.origin).resolve()
+    if origin.suffix == ".py":
+        return origin
+    c_source = origin.with_name(f"{name.rpartition('.')[2]}.c")
+    if any(spec.origin.endswith(suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES) and c_source.is_file():
+        return c_source
+    return None
 
 
 def _is_versioned_module(name: str) -> bool:
@@ -170,6 +181,8 @@ def project_imports(module_name: str) -> frozenset[str]:
     to whatever its ``__init__.py`` gathers.
     """
     path = module_source(module_name)
+    if _source_file(module_name) != path.resolve():
+        return frozenset()  # a compiled extension: its C source imports no Python
     package = module_name if path.name == "__init__.py" else module_name.rpartition(".")[0]
     candidates: set[str] = set()
     for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):

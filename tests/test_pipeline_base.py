@@ -187,3 +187,23 @@ def test_own_packages_are_those_the_project_installs():
     pyproject = tomllib.loads((base.PROJECT_ROOT / "pyproject.toml").read_text())
     installed = {pattern.rstrip("*") for pattern in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]}
     assert installed == base.OWN_PACKAGES
+
+
+def test_the_compiled_event_loop_is_versioned_by_its_c_source(tmp_path, monkeypatch):
+    from simulators.batch import compiled
+
+    if not compiled.available():
+        pytest.skip("the C event loop was not built (no compiler at install)")
+    assert "simulators.batch._event_loop" in code_closure(["simulators.batch.replay"])
+    assert project_imports("simulators.batch._event_loop") == frozenset()
+    source = base._source_file("simulators.batch._event_loop")
+    assert source.name == "_event_loop.c"
+    before = base.module_code_version("simulators.batch._event_loop")
+    edited = tmp_path / source.name
+    edited.write_bytes(source.read_bytes().replace(b"lo = mid + 1;", b"lo = mid + 2;"))
+    monkeypatch.setattr(base, "_source_file", lambda name: edited)
+    base.module_code_version.cache_clear()
+    try:
+        assert base.module_code_version("simulators.batch._event_loop") != before
+    finally:
+        base.module_code_version.cache_clear()
