@@ -526,4 +526,15 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_event_loop", "The batch replay's compiled event loop.",
                                     -1, methods};
 
-PyMODINIT_FUNC PyInit__event_loop(void) { return PyModule_Create(&module); }
+#ifndef SOURCE_SHA256
+#define SOURCE_SHA256 "unknown"
+#endif
+
+PyMODINIT_FUNC PyInit__event_loop(void) {
+    PyObject *built = PyModule_Create(&module);
+    if (built && PyModule_AddStringConstant(built, "source_sha256", SOURCE_SHA256) < 0) {
+        Py_DECREF(built);
+        return NULL;
+    }
+    return built;
+}

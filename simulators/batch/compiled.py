@@ -10,6 +10,10 @@ is False and replays run on the reference engine.
 
 from __future__ import annotations
 
+import hashlib
+import warnings
+from pathlib import Path
+
 import numpy as np
 
 from simulators.core.engine import EventOrder
@@ -18,6 +22,13 @@ try:
     from simulators.batch import _event_loop
 except ImportError:  # built without a C compiler
     _event_loop = None
+
+SOURCE = Path(__file__).with_name("_event_loop.c")
+if _event_loop is not None and SOURCE.is_file():
+    if hashlib.sha256(SOURCE.read_bytes()).hexdigest() != _event_loop.source_sha256:
+        warnings.warn(f"{SOURCE} changed since it was built: replays use the reference engine until "
+                      "'pip install -e .' rebuilds it", stacklevel=1)
+        _event_loop = None
 
 POLICY_CODES = {"fcfs": 0, "easy": 1, "conservative": 2}
 ORDER_CODES = {"fcfs": 0, "wfp": 1, "sjf": 2}
