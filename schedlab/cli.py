@@ -1,9 +1,19 @@
 """The ``schedlab`` command line.
 
-Each subcommand lives in its own module under ``schedlab.commands`` and exposes
-``register(subparsers)``, which adds its parser and sets ``handler`` to a function
-taking the parsed arguments and returning an exit code.  Modules are discovered, so a
-new subcommand is a new file and nothing else.
+Each subcommand lives in its own module under ``schedlab.commands`` and exposes ``HELP``,
+its one-line summary, and ``register(subparsers)``, which adds its parser and sets
+``handler`` to a function taking the parsed arguments and returning an exit code.
+Modules are discovered, so a new subcommand is a new file and nothing else.
+
+Start-up stays fast because a command module imports only the standard library and
+``schedlab``'s own light modules at module level: the top-level parser lists every
+command with its ``HELP`` and builds the full parser (``register``, which may import a
+simulator for its ``choices``) of the selected command only, whose handler imports the
+rest.  ``schedlab --help`` thus imports no simulator, and ``schedlab info`` no simulator
+at all (``tests/test_cli_startup.py`` checks which modules each loads).
+
+Every command takes ``-q/--quiet`` (before or after the command's name): no progress
+bars, which otherwise show on stderr when it is a terminal (:mod:`schedlab.progress`).
 """
 
 from __future__ import annotations
@@ -16,8 +26,30 @@ import sys
 from schedlab import __version__, commands
 from schedlab.errors import SchedlabError
 
+QUIET_HELP = "no progress bars (shown on stderr only when it is a terminal)"
 
-def build_parser() -> argparse.ArgumentParser:
+
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser: takes ``-q/--quiet`` as the top-level parser does.
+
+    Its default is left unset so that ``schedlab -q COMMAND`` is not undone by the
+    command's own parser; the top-level parser's default (False) applies.  Nested
+    subcommands (``schedlab bundle create``) are CommandParsers too.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help=QUIET_HELP)
+
+
+def command_names() -> list[str]:
+    """The subcommands, from the modules of ``schedlab.commands`` (found without importing them)."""
+    return sorted(module.name for module in pkgutil.iter_modules(commands.__path__))
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The ``schedlab`` parser.  With ``argv``, only the command it selects is built in
+    full and the others are listed with their ``HELP``; without, every command is built."""
     parser = argparse.ArgumentParser(
         prog="schedlab",
         description=(
@@ -26,15 +58,35 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"schedlab {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
-        module.register(subparsers)
+    parser.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
+    names = command_names()
+    selected = None if argv is None else _selected_command(argv, names)
+    for name in names:
+        module = importlib.import_module(f"{commands.__name__}.{name}")
+        if argv is None or name == selected:
+            module.register(subparsers)
+        else:
+            subparsers.add_parser(name, help=module.HELP)
     return parser
 
 
+def _selected_command(argv: list[str], names: list[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not an option (the top-level
+    options take no value), if that is a command."""
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            word = next(words, None)
+        elif word.startswith("-"):
+            continue
+        return word if word in names else None
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()

@@ -7,6 +7,9 @@ import time
 
 from schedlab.errors import SchedlabError
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "simulate co-allocation over 4 x 100 nodes joined by 1000 Mb/s links"
+
 
 def register(subparsers) -> None:
     from simulators.bandwidth.placement import PASS_ORDERS, STRATEGIES
@@ -14,7 +17,7 @@ def register(subparsers) -> None:
 
     parser = subparsers.add_parser(
         "bandwidth",
-        help="simulate co-allocation over 4 x 100 nodes joined by 1000 Mb/s links",
+        help=HELP,
         description=(
             "Run one workload on four 100-node clusters, each with one 1000 Mb/s link to a central switch, "
             "under one co-allocation strategy, and print mean turnaround and placement shares. The full "

@@ -5,15 +5,19 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 from schedlab.errors import SchedlabError
+
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "archive the full report reproducibly, verify or unpack such an archive"
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "bundle",
-        help="archive the full report reproducibly, verify or unpack such an archive",
+        help=HELP,
         description=(
             "A bundle holds the full report, every intermediate behind it, the recipe and the "
             "source that made it, the environment, and a SHA-256 manifest. 'verify' checks the "
@@ -46,13 +50,15 @@ def register(subparsers) -> None:
     extract.set_defaults(handler=run_extract)
 
 
+#: Seconds between two looks at which pipeline tasks have finished, for the progress bar.
+POLL_SECONDS = 2.0
+
+
 def _comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
 def run_create(args) -> int:
-    import luigi
-
     from pipeline import ArchiveBundle, settings
 
     parameters = {"stage_profile": args.stage_profile}
@@ -69,13 +75,45 @@ def run_create(args) -> int:
     overrides = {"work_dir": args.work_dir} if args.work_dir else {}
     with settings.overridden(**overrides):
         task = ArchiveBundle(**parameters)
-        if not luigi.build([task], local_scheduler=True, workers=args.workers, log_level="WARNING"):
+        if not _build(task, args.workers, getattr(args, "quiet", False)):
             raise SchedlabError("the pipeline failed; see the Luigi log above")
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(task.archive(), out)
         print(f"bundle written: {out} (a copy of {task.archive()})")
     return 0
+
+
+def _build(task, workers: int, quiet: bool) -> bool:
+    """``luigi.build`` of ``task``; on a terminal, unless ``quiet``, with a bar over the tasks
+    it has to run.  The bar polls their output directories, so it counts what every worker
+    process finishes (Luigi's success events fire in the worker that ran the task)."""
+    import luigi
+
+    from pipeline.full_report import dependency_closure
+    from schedlab.progress import progress_bar, shows_progress
+
+    def build() -> bool:
+        return luigi.build([task], local_scheduler=True, workers=workers, log_level="WARNING")
+
+    if not shows_progress(quiet):
+        return build()
+    outputs = [t.output_dir() for t in dependency_closure(task) if not t.complete()]
+    finished = threading.Event()
+    with progress_bar(total=len(outputs), desc="pipeline tasks", unit="task") as bar:
+
+        def poll() -> None:
+            while not finished.wait(POLL_SECONDS):
+                bar.n = sum(output.is_dir() for output in outputs)
+                bar.refresh()
+
+        poller = threading.Thread(target=poll, name="bundle-progress", daemon=True)
+        poller.start()
+        try:
+            return build()
+        finally:
+            finished.set()
+            poller.join()
 
 
 def run_verify(args) -> int:

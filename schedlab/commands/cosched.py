@@ -8,11 +8,14 @@ from schedlab.errors import SchedlabError
 
 SCHEME_CHOICES = ("HH", "HY", "YH", "YY", "base")
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "coschedule paired jobs of two traces on two machines (hold / yield)"
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "cosched",
-        help="coschedule paired jobs of two traces on two machines (hold / yield)",
+        help=HELP,
         description=(
             "Simulate machine A and machine B in one event loop, both WFP + EASY backfilling, "
             "with jobs paired by submit-time window or by ratio; print each machine's metrics "

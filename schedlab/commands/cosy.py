@@ -11,6 +11,9 @@ import time
 
 from schedlab.errors import SchedlabError
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "simulate COSY's advance reservations with a notice-time policy on a tuned workload"
+
 
 def register(subparsers) -> None:
     from simulators.cosy.experiment import EXPERIMENT_POLICIES, CIRNE_BERMAN, WORKLOAD_MODELS
@@ -18,7 +21,7 @@ def register(subparsers) -> None:
 
     parser = subparsers.add_parser(
         "cosy",
-        help="simulate COSY's advance reservations with a notice-time policy on a tuned workload",
+        help=HELP,
         description=(
             "Tune the k-th workload of the paper's experiment (Cirne-Berman-like, Lublin-Feitelson or log-uniform jobs, or a slice of a "
             "real trace, on 32 nodes, baseline utilization 74 %), turn a share of its jobs into advance reservations "
@@ -61,7 +64,7 @@ def run(args) -> int:
     source = trace_slices(args.trace, args.trace_procs) if args.trace else args.model
     if args.regime is not None:
         workloads, tried = select_workloads(args.regime, args.jobs, MACHINE_NODES, workload=source)
-        print_regime(workloads, tried)
+        print_regime(workloads, tried, quiet=getattr(args, "quiet", False))
         print(f"done in {time.perf_counter() - began:.2f} s")
         return 0
     workloads, tried = select_workloads(args.workload + 1, args.jobs, MACHINE_NODES, workload=source)
@@ -96,17 +99,20 @@ def trace_slices(path: str, trace_procs: int | None):
     return TraceSlices.of_trace(str(path), jobs, procs)
 
 
-def print_regime(workloads, tried: int) -> None:
-    """Mean [95 % interval] of q, u, r and measured n at every point of the diagnostic grid."""
+def print_regime(workloads, tried: int, quiet: bool = False) -> None:
+    """Mean [95 % interval] of q, u, r and measured n at every point of the diagnostic grid
+    (a progress bar over the points on a terminal, unless ``quiet``)."""
     import pandas as pd
 
     from reports.cosy import summarize
+    from schedlab.progress import progress
     from simulators.cosy.experiment import MACHINE_NODES, PROFILES, run_points
 
     profile = PROFILES["quick"]
+    points = profile.regime_points()
     runs = pd.concat(
         [run_points(workloads, MACHINE_NODES, share, policy, factor, reading)
-         for share, policy, factor, reading in profile.regime_points()],
+         for share, policy, factor, reading in progress(points, desc="regime points", quiet=quiet, unit="point")],
         ignore_index=True,
     )
     baselines = pd.DataFrame([w.baseline for w in workloads])

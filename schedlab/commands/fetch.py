@@ -12,12 +12,9 @@ from __future__ import annotations
 import csv
 import gzip
 import hashlib
-import http.client
 import re
 import sys
 import time
-import urllib.error
-import urllib.request
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +23,7 @@ from typing import TextIO
 from schedlab import __version__
 from schedlab.atomic import atomic_path
 from schedlab.errors import InputError, SchedlabError
+from schedlab.progress import shows_progress
 
 RAW_TRACES = Path(__file__).resolve().parents[2] / "raw_traces"
 MANIFEST_COLUMNS = ("name", "file", "url", "compressed_size", "sha256", "machine_procs", "notes")
@@ -99,11 +97,14 @@ def _manifest_entry(path: Path, line: int, row: dict) -> ManifestEntry:
         notes=row["notes"],
     )
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "download a trace listed in raw_traces/manifest.csv"
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "fetch",
-        help="download a trace listed in raw_traces/manifest.csv",
+        help=HELP,
         description=(
             "Download a Parallel Workloads Archive trace listed in the manifest, verify its "
             "sha256 where the manifest knows it, and write it atomically into DEST."
@@ -130,7 +131,8 @@ def run(args) -> int:
     entry = entries.get(args.name)
     if entry is None:
         raise SchedlabError(f"{args.name!r} is not in {args.manifest}; it lists: {', '.join(entries)}")
-    target = fetch_trace(entry, args.dest, base_url=args.base_url, force=args.force, progress=sys.stderr)
+    target = fetch_trace(entry, args.dest, base_url=args.base_url, force=args.force, progress=sys.stderr,
+                         quiet=getattr(args, "quiet", False))
     print(target)
     return 0
 
@@ -142,15 +144,19 @@ def fetch_trace(
     base_url: str | None = None,
     force: bool = False,
     progress: TextIO | None = None,
+    quiet: bool = False,
 ) -> Path:
-    """Download ``entry`` into ``dest`` unless already there; return the file's path."""
+    """Download ``entry`` into ``dest`` unless already there; return the file's path.
+
+    Messages go to ``progress``, with a live byte count when it is a terminal, unless ``quiet``.
+    """
     target = Path(dest) / entry.file
     url = _download_url(entry, base_url)
     if target.exists() and not force:
         _say(progress, f"{target} already exists (--force downloads it again)")
         return target
     with atomic_path(target) as temporary:
-        _download(url, temporary, entry.compressed_size, progress)
+        _download(url, temporary, entry.compressed_size, progress, quiet)
         if entry.sha256:
             actual = content_sha256(temporary)
             if actual != entry.sha256:
@@ -178,13 +184,19 @@ def _download_url(entry: ManifestEntry, base_url: str | None) -> str:
     return entry.url
 
 
-def _download(url: str, destination: Path, expected_size: int | None, progress: TextIO | None) -> None:
+def _download(
+    url: str, destination: Path, expected_size: int | None, progress: TextIO | None, quiet: bool = False
+) -> None:
+    import http.client  # here, not at the top: listing the command in 'schedlab --help' need not load them
+    import urllib.error
+    import urllib.request
+
     request = urllib.request.Request(url, headers={"User-Agent": f"schedlab/{__version__}"})
     _say(progress, f"downloading {url}")
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response, open(destination, "wb") as out:
             announced = response.length  # Content-Length; http.client counts it down while reading
-            meter = _ProgressMeter(progress, announced if announced is not None else expected_size)
+            meter = _ProgressMeter(progress, announced if announced is not None else expected_size, quiet)
             while chunk := response.read(CHUNK_BYTES):
                 out.write(chunk)
                 meter.advance(len(chunk))
@@ -217,13 +229,13 @@ def _say(stream: TextIO | None, message: str) -> None:
 
 
 class _ProgressMeter:
-    """Bytes received so far: a line redrawn twice a second on a terminal, else one final line."""
+    """Bytes received so far: a line redrawn twice a second on a terminal (not with ``quiet``), else one final line."""
 
-    def __init__(self, stream: TextIO | None, total: int | None):
+    def __init__(self, stream: TextIO | None, total: int | None, quiet: bool = False):
         self.stream = stream
         self.total = total
         self.done = 0
-        self.live = stream is not None and stream.isatty()
+        self.live = stream is not None and shows_progress(quiet, stream)
         self.last_shown = 0.0
 
     def advance(self, size: int) -> None:

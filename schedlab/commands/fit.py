@@ -5,11 +5,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "fit a workload model (arrivals, sizes, runtimes, estimates) to a trace"
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "fit",
-        help="fit a workload model (arrivals, sizes, runtimes, estimates) to a trace",
+        help=HELP,
         description=(
             "Fit a Lublin-Feitelson-style workload model to an SWF trace, after the standard "
             "cleaning: daily and weekly arrival cycle, inter-arrival gaps, job sizes, runtimes "

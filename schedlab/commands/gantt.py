@@ -6,11 +6,14 @@ from schedlab.errors import SchedlabError
 
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "draw which processors each job of a replayed schedule held, over a time window"
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "gantt",
-        help="draw which processors each job of a replayed schedule held, over a time window",
+        help=HELP,
         description=(
             "Draw a Gantt chart (time x processor ids) of a schedule written by 'schedlab replay --out' "
             "(any format) or a pipeline replay's schedule.swf.  Processor ids are the lowest free ones "

@@ -7,11 +7,14 @@ from pathlib import Path
 
 from schedlab.errors import SchedlabError
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "remove outputs no current FullReport, bundle or kept task needs, printing what it frees"
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "gc",
-        help="remove outputs no current FullReport, bundle or kept task needs, printing what it frees",
+        help=HELP,
         description=(
             "Every code or parameter change gives tasks new output directories and leaves the old ones. "
             "Kept: everything the FullReport of the current settings needs (built or not yet), the report "

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sys
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "simulate a time-shared cluster under LOCAL, DCS, PB, PROC-S, SB, HYBRID, PROC-B, GS or BATCH"
+
 
 def register(subparsers) -> None:
     from simulators.ics.experiments import ALL_SCHEMES, PROFILES
@@ -14,7 +17,7 @@ def register(subparsers) -> None:
 
     parser = subparsers.add_parser(
         "ics",
-        help="simulate a time-shared cluster under LOCAL, DCS, PB, PROC-S, SB, HYBRID, PROC-B, GS or BATCH",
+        help=HELP,
         description=(
             "Run one synthetic workload (jobs looping compute -> I/O -> communicate) on single-CPU nodes "
             "under one coscheduling scheme, message by message, and print response times, BCR, FDR and the "

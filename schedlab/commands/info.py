@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy, pandas and the parser are imported when the command runs, not to list it
+    import numpy as np
 
-from parsers.cleaning import effective_procs
-from parsers.swf import Trace, read_swf, resolve_machine_size
+    from parsers.swf import Trace
 
 SECONDS_PER_DAY = 86_400
+
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "summarize an SWF trace: header, jobs, span, load, sizes, run times, warnings"
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "info",
-        help="summarize an SWF trace: header, jobs, span, load, sizes, run times, warnings",
+        help=HELP,
         description="Summarize an SWF trace (plain or gzip) without changing it.",
     )
     parser.add_argument("trace", metavar="TRACE", help="SWF file, plain or gzip-compressed")
@@ -45,6 +49,8 @@ def _positive_int(text: str) -> int:
 
 
 def run(args) -> int:
+    from parsers.swf import read_swf
+
     trace = read_swf(args.trace, strict=not args.lenient, machine_procs=args.procs)
     print("\n".join(describe_trace(trace)))
     return 0
@@ -52,6 +58,9 @@ def run(args) -> int:
 
 def describe_trace(trace: Trace) -> list[str]:
     """The report ``schedlab info`` prints, as lines."""
+    from parsers.cleaning import effective_procs
+    from parsers.swf import resolve_machine_size
+
     jobs = trace.jobs
     procs, procs_source = resolve_machine_size(trace.header, jobs, trace.machine_procs_hint)
     submit = jobs["submit_time"].to_numpy()
@@ -103,6 +112,10 @@ def _with_date(unix_time: int | None) -> str | None:
 
 def _offered_load(trace: Trace, procs: int | None, span: float) -> str:
     """Work submitted per capacity available: sum(procs x run time) / (machine procs x span)."""
+    import numpy as np
+
+    from parsers.cleaning import effective_procs
+
     if not procs or span <= 0:
         return "n/a (needs a machine size and a span above 0)"
     sizes = effective_procs(trace.jobs).astype(np.float64)
@@ -113,6 +126,8 @@ def _offered_load(trace: Trace, procs: int | None, span: float) -> str:
 
 
 def _summary(values: np.ndarray) -> str:
+    import numpy as np
+
     return (
         f"min {_number(values.min())}, median {_number(np.median(values))}, "
         f"mean {_number(values.mean())}, max {_number(values.max())}"

@@ -8,13 +8,16 @@ import time
 from schedlab.atomic import atomic_path
 from schedlab.errors import SchedlabError
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "simulate KOALA's WF / FCM / CA placement on the DAS-3 multicluster"
+
 
 def register(subparsers) -> None:
     from simulators.koala.simulate import POLICIES
 
     parser = subparsers.add_parser(
         "koala",
-        help="simulate KOALA's WF / FCM / CA placement on the DAS-3 multicluster",
+        help=HELP,
         description=(
             "Run one Poisson workload of one application on DAS-3 (config A: without Delft; B: without "
             "Leiden) under one placement policy and print response times, utilizations and saturation. "

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "pair jobs of two workloads by submit-time window or fixed ratio"
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "pair",
-        help="pair jobs of two workloads by submit-time window or fixed ratio",
+        help=HELP,
         description=(
             "Pair jobs of workload A with jobs of workload B, one-to-one: by default jobs "
             "submitted at most --window seconds apart (120), nearest first; with --ratio R "

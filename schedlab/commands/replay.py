@@ -6,19 +6,22 @@ import sys
 import time
 from pathlib import Path
 
-from reports.exports import FORMATS, default_workload_name, format_from_path, write_schedule
 from schedlab import __version__
 from schedlab.errors import SchedlabError
-from simulators.batch.conventions import CONVENTIONS, ESTIMATES
-from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES
-from simulators.batch.replay import replay
-from simulators.core.engine import PASS_MODES, SAME_TIME_ORDERS
+
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "simulate a trace under FCFS, EASY, conservative backfilling or your own policy"
 
 
 def register(subparsers) -> None:
+    from reports.exports import FORMATS
+    from simulators.batch.conventions import CONVENTIONS, ESTIMATES
+    from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES
+    from simulators.core.engine import PASS_MODES, SAME_TIME_ORDERS
+
     parser = subparsers.add_parser(
         "replay",
-        help="simulate a trace under FCFS, EASY, conservative backfilling or your own policy",
+        help=HELP,
         description=(
             "Replay an SWF trace on one machine and print wait, slowdown and utilization. "
             "Under the default conventions the trace is cleaned first (see 'schedlab info'); "
@@ -53,6 +56,8 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from parsers.cleaning import clean
     from parsers.swf import read_swf
+    from reports.exports import default_workload_name, format_from_path, write_schedule
+    from simulators.batch.replay import replay
 
     if args.format and not args.out:
         raise SchedlabError("--format says how to write --out: give --out FILE too")

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "multiply a trace's arrival gaps by one constant to reach a target load"
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "scale",
-        help="multiply a trace's arrival gaps by one constant to reach a target load",
+        help=HELP,
         description=(
             "Make a half-synthetic workload: the trace is cleaned, then every gap between "
             "submissions is multiplied by one constant so that the offered load is --load. "

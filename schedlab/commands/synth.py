@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+#: The one-line summary ``schedlab --help`` lists.
+HELP = "synthesize a workload (SWF) from a fitted or built-in model"
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "synth",
-        help="synthesize a workload (SWF) from a fitted or built-in model",
+        help=HELP,
         description=(
             "Draw jobs from a workload model (a JSON file written by 'schedlab fit', or "
             "builtin:lublin-feitelson-1999 for the Lublin-Feitelson model with its published "
