@@ -74,3 +74,14 @@ def test_a_plugin_policy_runs_on_the_reference_engine_and_refuses_the_compiled_o
     assert default.schedule.equals(replay(jobs, CAPACITY, policy=plugin, engine="reference").schedule)
     with pytest.raises(SchedlabError, match="compiled engine runs the built-in"):
         replay(jobs, CAPACITY, policy=plugin, engine="compiled")
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_progress_is_reported_up_to_every_job_ended_without_changing_the_schedule(engine):
+    jobs = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf")).jobs.iloc[:9000]
+    calls = []
+    reported = replay(jobs, 100, policy="conservative", conventions="pyss", engine=engine,
+                      progress=lambda done, total: calls.append((done, total)))
+    assert calls and calls[-1] == (9000, 9000)
+    assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
+    assert reported.schedule.equals(replay(jobs, 100, policy="conservative", conventions="pyss", engine=engine).schedule)

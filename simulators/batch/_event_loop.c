@@ -243,6 +243,7 @@ typedef struct {
     const double *submit, *estimate, *actual;
     const int64_t *procs;
     double *start_time, *promised;
+    volatile int64_t *finished; /* jobs ended so far, read by another thread to show progress */
     /* outputs */
     Sample *series;
     int64_t recorded;
@@ -344,6 +345,7 @@ static int simulate(Run *run) {
         } else {
             CHECK(add(&profile, t, start_time[job] + estimate[job], procs[job]), OVER_RELEASE, job);
             busy -= procs[job];
+            *run->finished += 1;
         }
 
         if (event.kind == EVENT_SUBMIT)
@@ -478,23 +480,23 @@ static int column(PyObject *object, Py_buffer *view, int writable, const char *f
 }
 
 static PyObject *run_replay(PyObject *self, PyObject *args) {
-    PyObject *objects[6];
+    PyObject *objects[7];
     Run run = {0};
     long long capacity;
-    if (!PyArg_ParseTuple(args, "OOOOOOLiiii", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4],
-                          &objects[5], &capacity, &run.policy, &run.order, &run.submissions_first, &run.per_event))
+    if (!PyArg_ParseTuple(args, "OOOOOOOLiiii", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4],
+                          &objects[5], &objects[6], &capacity, &run.policy, &run.order, &run.submissions_first, &run.per_event))
         return NULL;
     run.capacity = capacity;
-    static const char *names[6] = {"submit", "estimate", "actual", "procs", "start", "promised"};
-    static const char *formats[6] = {"d", "d", "d", "q", "d", "d"};
-    Py_buffer views[6];
+    static const char *names[7] = {"submit", "estimate", "actual", "procs", "start", "promised", "finished"};
+    static const char *formats[7] = {"d", "d", "d", "q", "d", "d", "q"};
+    Py_buffer views[7];
     Py_ssize_t n = PyObject_Length(objects[0]);
     if (n < 0) return NULL;
     int held = 0;
-    for (; held < 6; held++)
-        if (column(objects[held], &views[held], held >= 4, formats[held], n, names[held]) < 0) break;
+    for (; held < 7; held++)
+        if (column(objects[held], &views[held], held >= 4, formats[held], held == 6 ? 1 : n, names[held]) < 0) break;
     PyObject *result = NULL;
-    if (held == 6) {
+    if (held == 7) {
         run.n = n;
         run.submit = views[0].buf;
         run.estimate = views[1].buf;
@@ -502,6 +504,7 @@ static PyObject *run_replay(PyObject *self, PyObject *args) {
         run.procs = views[3].buf;
         run.start_time = views[4].buf;
         run.promised = views[5].buf;
+        run.finished = views[6].buf;
         int status;
         Py_BEGIN_ALLOW_THREADS status = simulate(&run);
         Py_END_ALLOW_THREADS
@@ -518,8 +521,8 @@ static PyObject *run_replay(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"run", run_replay, METH_VARARGS,
-     "run(submit, estimate, actual, procs, start_out, promised_out, capacity, policy, order, submissions_first, "
-     "per_event) -> (status, job, series bytes)"},
+     "run(submit, estimate, actual, procs, start_out, promised_out, finished_out, capacity, policy, order, "
+     "submissions_first, per_event) -> (status, job, series bytes)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,6 +11,7 @@ is False and replays run on the reference engine.
 from __future__ import annotations
 
 import hashlib
+import threading
 import warnings
 from pathlib import Path
 
@@ -45,20 +46,47 @@ def available() -> bool:
     return _event_loop is not None
 
 
-def run(batch, capacity: int, policy: str, order: str, event_order: EventOrder):
+def run(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):
     """Simulate ``batch``; return ``(status, job index, start, promised, series)``.
 
     ``status`` is ``DONE`` or a key of ``FAILURES`` (a simulator bug), ``series`` a
     record array of (time, queue_length, busy_procs) after each event time.
+    ``progress(jobs ended, jobs)``, if given, is called a few times a second: the loop
+    then runs in a thread (it releases the GIL) while this one reports.
     """
     start = np.empty(len(batch), dtype=np.float64)
     promised = np.empty(len(batch), dtype=np.float64)
-    status, job, series = _event_loop.run(
+    finished = np.zeros(1, dtype=np.int64)
+    arguments = (
         np.ascontiguousarray(batch.submit, dtype=np.float64),
         np.ascontiguousarray(batch.estimate, dtype=np.float64),
         np.ascontiguousarray(batch.actual, dtype=np.float64),
         np.ascontiguousarray(batch.procs, dtype=np.int64),
-        start, promised, int(capacity), POLICY_CODES[policy], ORDER_CODES[order],
+        start, promised, finished, int(capacity), POLICY_CODES[policy], ORDER_CODES[order],
         event_order.same_time == "submissions_first", event_order.passes == "per_event",
     )
+    if progress is None:
+        status, job, series = _event_loop.run(*arguments)
+    else:
+        status, job, series = _reporting(arguments, finished, len(batch), progress)
     return status, job, start, promised, np.frombuffer(series, dtype=SERIES_DTYPE)
+
+
+def _reporting(arguments, finished, jobs: int, progress, interval: float = 0.2):
+    outcome = []
+    worker = threading.Thread(target=lambda: outcome.append(_call(_event_loop.run, arguments)), daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(interval)
+        progress(int(finished[0]), jobs)
+    kind, value = outcome[0]
+    if kind == "error":
+        raise value
+    return value
+
+
+def _call(function, arguments):
+    try:
+        return "result", function(*arguments)
+    except BaseException as error:  # handed to the calling thread
+        return "error", error

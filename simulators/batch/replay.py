@@ -48,6 +48,7 @@ def replay(
     same_time: str | None = None,
     passes: str | None = None,
     engine: str | None = None,
+    progress=None,
 ) -> ReplayResult:
     """Simulate ``jobs`` (a canonical job table) on ``machine_procs`` processors.
 
@@ -58,6 +59,7 @@ def replay(
     (see ``simulators.core.engine``).  ``engine`` is ``compiled`` (built-in policies
     and orders only; the default for them) or ``reference`` (the interpreted engine
     every policy runs on; the default for your own); both give the same schedule.
+    ``progress(jobs ended, jobs)``, if given, is called now and then during the run.
     The schedule is checked against the invariants before it is returned; times are
     float64 seconds.
     """
@@ -78,9 +80,9 @@ def replay(
     )
     batch = profile.prepare(jobs, int(machine_procs), estimates)
     if engine == "compiled":
-        start, promised, series = _run_compiled(batch, int(machine_procs), policy_name, order_name, event_order)
+        start, promised, series = _run_compiled(batch, int(machine_procs), policy_name, order_name, event_order, progress)
     else:
-        start, promised, series = _run_reference(batch, int(machine_procs), policy, order, event_order)
+        start, promised, series = _run_reference(batch, int(machine_procs), policy, order, event_order, progress)
 
     end = start + batch.actual
     check_batch_schedule(
@@ -123,17 +125,17 @@ MACHINE_NAME = "machine"
 SERIES_COLUMNS = ["time", "queue_length", "busy_procs"]
 
 
-def _run_reference(batch, capacity: int, policy: str, order: str, event_order: EventOrder):
+def _run_reference(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):
     """The interpreted engine: any policy, the readable reference for the compiled one."""
     machine = Machine(MACHINE_NAME, capacity, batch, load_policy(policy)(load_order(order)))
     engine = Engine([machine], event_order)
-    engine.run()
+    engine.run(None if progress is None else lambda ended: progress(ended, len(batch)))
     series = pd.DataFrame(engine.trace[machine.name], columns=SERIES_COLUMNS)
     return np.array(machine.start_time, dtype=np.float64), np.array(machine.promised, dtype=np.float64), series
 
 
-def _run_compiled(batch, capacity: int, policy: str, order: str, event_order: EventOrder):
-    status, job, start, promised, series = compiled.run(batch, capacity, policy, order, event_order)
+def _run_compiled(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):
+    status, job, start, promised, series = compiled.run(batch, capacity, policy, order, event_order, progress)
     if status != compiled.DONE:
         raise InvariantError(f"{MACHINE_NAME}: {compiled.FAILURES[status]} (job {batch.job_id[job]}, {policy})")
     return start, promised, pd.DataFrame({column: series[column] for column in SERIES_COLUMNS})

@@ -26,6 +26,7 @@ PASS_MODES = ("per_event", "per_timestamp")
 
 _SUBMIT, _TERMINATE, _START = 0, 1, 2
 _PASS = 3  # a scheduling pass asked for at a time when nothing else may happen
+PROGRESS_EVERY = 4096
 
 
 @dataclass(frozen=True)
@@ -80,13 +81,19 @@ class Engine:
         """Run a scheduling pass on ``machine`` at ``t`` even if no job arrives or ends then."""
         heapq.heappush(self._heap, (t, self._rank[_PASS], 0.0, self.next_sequence(), _PASS, machine.index, -1))
 
-    def run(self) -> None:
+    def run(self, progress=None) -> None:
+        """Process every event; ``progress(jobs ended so far)``, if given, is called every
+        few thousand events and once at the end."""
         heap, machines = self._heap, self.machines
         per_event = self.order.passes == "per_event"
         start_rank = self._rank[_START]
         pending: dict[int, tuple[list, list]] = {}
+        events = jobs_ended = 0
         while heap:
             t, rank, _, sequence, kind, index, job = heapq.heappop(heap)
+            events += 1
+            if progress is not None and events % PROGRESS_EVERY == 0:
+                progress(jobs_ended)
             if t != self.now:
                 self._record(self.now)
                 self.now = t
@@ -98,6 +105,7 @@ class Engine:
                 machine.queue.append(job)
             elif kind == _TERMINATE:
                 machine.finish(job, t)
+                jobs_ended += 1
             if per_event:
                 submitted, ended = ([job], []) if kind == _SUBMIT else ([], [job] if kind == _TERMINATE else [])
                 machine.policy.schedule(machine, t, submitted, ended)
@@ -111,6 +119,8 @@ class Engine:
                 machines[pending_index].policy.schedule(machines[pending_index], t, submitted, ended)
             pending.clear()
         self._record(self.now)
+        if progress is not None:
+            progress(jobs_ended)
 
     def _record(self, t: float) -> None:
         if t == float("-inf"):
