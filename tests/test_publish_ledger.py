@@ -1,0 +1,87 @@
+"""``python -m pipeline.publish_ledger``: one timed FullReport build publishes the ledger and the times.
+
+The flow runs end to end on 2 workers (so tasks run in forked worker processes, whose
+Luigi events reach the times only through the event log), on koala with its quick
+profile shrunk to a few short runs, one tiny trace for the workload pages, and the
+results written to a temporary directory instead of ``docs/results``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline.run_timing import SHARED, WORKLOAD_PAGES, group_times
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def tiny_koala(tmp_path, monkeypatch):
+    from simulators.koala import experiments
+
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    shutil.copy(DATA / "small_header.swf", traces / "small_header.swf")
+    monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tmp_path / "work"))
+    monkeypatch.setenv("SCHEDLAB_TRACE_DIRS", str(traces))
+    monkeypatch.delenv("SCHEDLAB_TRACES", raising=False)
+    tiny = dataclasses.replace(experiments.PROFILES["quick"], coallocation_utilizations=(0.3, 0.7),
+                               policies_utilizations=(0.4, 0.6), ccrs=(0.5,), seeds=(1, 2), hours=0.5,
+                               sensitivity_weights=(1.0,))
+    monkeypatch.setitem(experiments.PROFILES, "quick", tiny)
+    return tmp_path
+
+
+def test_one_timed_full_report_publishes_the_ledger_and_the_times(tiny_koala):
+    from pipeline.publish_ledger import EVENTS_FILE, TIMES_STEM, publish_run
+
+    results = tiny_koala / "results"
+    run = publish_run(["koala"], workers=2, command="python -m pipeline.publish_ledger --stages koala",
+                      profile="quick", results=results)
+
+    times = pd.read_csv(results / f"{TIMES_STEM}.csv")
+    assert list(times["group"]) == ["koala", WORKLOAD_PAGES]
+    assert (times["tasks"] > 0).all() and (times["task_seconds"] > 0).all() and (times["span_seconds"] > 0).all()
+    assert (times["run_wall_seconds"] >= times["span_seconds"]).all()
+    assert (times["workers"] == 2).all() and (times["profile"] == "quick").all()
+    assert (times["cpus"] > 0).all() and times["commit"].notna().all() and times["run_date"].notna().all()
+
+    events = [json.loads(line) for line in (tiny_koala / "work" / EVENTS_FILE).read_text().splitlines()]
+    import os
+    assert {e["pid"] for e in events} - {os.getpid()}, "with 2 workers the tasks run in child processes"
+    assert {e["event"] for e in events} == {"start", "processing_time", "success"}
+    assert sum(e["event"] == "success" for e in events) == times["tasks"].sum()
+
+    ledger = pd.read_csv(results / "paper-ledger.csv")
+    assert set(ledger["paper"]) == {"koala"}
+    koala_span = float(times.loc[times["group"] == "koala", "span_seconds"].iloc[0])
+    assert ledger["wall_seconds"].iloc[0] == pytest.approx(koala_span, abs=0.1)
+    assert ledger["wall_seconds"].iloc[0] == pytest.approx(run.span("koala"), abs=0.1)
+    page = (results / "paper-ledger.md").read_text()
+    assert f"]({TIMES_STEM}.md)" in page
+    times_page = (results / f"{TIMES_STEM}.md").read_text()
+    assert "python -m pipeline.publish_ledger --stages koala" in times_page
+    assert "| koala |" in times_page and f"| {WORKLOAD_PAGES} |" in times_page
+    assert (results / "koala-sensitivity" / "index.md").is_file()
+
+
+def test_group_times_sum_run_times_and_span_start_to_end():
+    times = pd.DataFrame({
+        "task_id": ["a1", "a2", "b1", "x"],
+        "family": ["A", "A", "B", "X"],
+        "start": [100.0, 101.0, 103.0, 104.0],
+        "end": [102.0, 105.0, 104.0, 104.5],
+        "seconds": [2.0, 4.0, 1.0, 0.5],
+    })
+    groups = group_times(times, {"a1": "a", "a2": "a", "b1": "b"}, ["a", "b", "c"], started=99.0)
+    rows = groups.set_index("group")
+    assert list(groups["group"]) == ["a", "b", "c", SHARED]
+    assert rows.loc["a", "task_seconds"] == 6.0 and rows.loc["a", "span_seconds"] == 5.0
+    assert rows.loc["a", "first_start_seconds"] == 1.0 and rows.loc["a", "last_end_seconds"] == 6.0
+    assert rows.loc["c", "tasks"] == 0 and rows.loc[SHARED, "tasks"] == 1
