@@ -53,6 +53,13 @@ renames it into place only when the block succeeds, so a killed run never leaves
 directory that looks complete; it also adds ``task.json``, which records the task's
 parameters, code versions and requirement keys.  Every requirement must itself be a
 ``SchedlabTask``.
+
+Progress: every task's ``run`` reports to the Luigi scheduler without writing a line for
+it.  It starts at 0 % with the status "running", says "writing outputs" when
+``writing_output()`` opens, and ends at 100 %; in between, whatever the run passes
+through ``schedlab.progress`` (``progress(...)``, ``progress_bar(...)``, ``reporter(...)``)
+is forwarded as a percentage (and, when it names itself, a status message), at most
+about once a second.
 """
 
 from __future__ import annotations
@@ -63,6 +70,7 @@ import functools
 import hashlib
 import importlib.machinery
 import importlib.util
+import inspect
 import json
 import os
 import re
@@ -70,12 +78,14 @@ import shutil
 import site
 import sysconfig
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import luigi
 
 from pipeline import settings
+from schedlab import progress
 from schedlab.errors import SchedlabError
 
 KEY_LENGTH = 16
@@ -220,11 +230,84 @@ def read_json(path):
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
+class SchedulerProgress:
+    """A ``schedlab.progress`` sink that forwards to a running task's scheduler entry: the
+    percentage done and, when the update names itself, "<desc>: <done> of <total>".
+
+    Updates are dropped unless a second has passed since the last one sent and the
+    percentage moved (or the total is unknown); the first and the one reaching 100 % always
+    go.  A loop may report every item, and with a central scheduler each message is a request."""
+
+    interval = 1.0
+
+    def __init__(self, task: luigi.Task) -> None:
+        self.task, self.sent, self.percent = task, float("-inf"), None
+
+    def __call__(self, done: int, total: int | None, desc: str | None) -> None:
+        percent = min(100, max(0, int(100 * done / total))) if total else None
+        now = time.monotonic()
+        first, due = self.sent == float("-inf"), now - self.sent >= self.interval
+        finished = percent == 100 and self.percent != 100
+        if not (first or finished or (due and (percent is None or percent != self.percent))):
+            return
+        self.sent, self.percent = now, percent
+        if percent is not None:
+            _tell_scheduler(self.task, "set_progress_percentage", percent)
+        if desc:
+            _tell_scheduler(self.task, "set_status_message", f"{desc}: {done:,}" + (f" of {total:,}" if total else ""))
+
+
+def _tell_scheduler(task: luigi.Task, method: str, value) -> None:
+    """Call ``task.<method>(value)``: Luigi's worker sets these methods only while it runs the
+    task (they are None on a task run by hand, in a test say)."""
+    forward = getattr(task, method, None)
+    if forward is not None:
+        forward(value)
+
+
+def _reporting_progress(run):
+    """``run`` wrapped in ``SchedlabTask.reporting_progress`` (a generator ``run``, which yields
+    dynamic requirements, is left as it is)."""
+    if getattr(run, "reports_progress", False) or inspect.isgeneratorfunction(run):
+        return run
+
+    @functools.wraps(run)
+    def reporting(self, *args, **kwargs):
+        with self.reporting_progress():
+            return run(self, *args, **kwargs)
+
+    reporting.reports_progress = True
+    return reporting
+
+
 class SchedlabTask(luigi.Task):
     """A task whose output is one directory under the work directory, keyed as described above."""
 
     code_modules: tuple[str, ...] = ()
     """Modules whose code decides this task's output; what they import and the task's module are added."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "run" in cls.__dict__:
+            cls.run = _reporting_progress(cls.__dict__["run"])
+
+    @contextlib.contextmanager
+    def reporting_progress(self) -> Iterator[None]:
+        """While the block runs, tell the scheduler: "running" at 0 %, what ``schedlab.progress``
+        hears (``SchedulerProgress``), and 100 % when it succeeds.  Nested uses report once."""
+        if getattr(self, "_reporting_now", False):
+            yield
+            return
+        self._reporting_now = True
+        _tell_scheduler(self, "set_status_message", "running")
+        _tell_scheduler(self, "set_progress_percentage", 0)
+        previous = progress.set_sink(SchedulerProgress(self))
+        try:
+            yield
+        finally:
+            progress.set_sink(previous)
+            self._reporting_now = False
+        _tell_scheduler(self, "set_progress_percentage", 100)
 
     def input_fingerprint(self):
         """JSON-able identity of what the task reads from outside the pipeline; none by default."""
@@ -285,6 +368,7 @@ class SchedlabTask(luigi.Task):
     def writing_output(self) -> Iterator[Path]:
         """Yield an empty staging directory; it becomes ``output_dir()`` when the block succeeds."""
         final = self.output_dir()
+        _tell_scheduler(self, "set_status_message", "writing outputs")
         final.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent))
         try:

@@ -32,6 +32,7 @@ from reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_l
 from reports.metrics import combined_metrics_table
 from reports.pages import index_page
 from reports.stage_index import provenance_table, stages_section
+from schedlab.progress import progress
 
 logger = logging.getLogger("luigi-interface")
 
@@ -190,14 +191,14 @@ class FullReport(ReplayChoices, SchedlabTask):
 
     def run(self):
         entries, tables = [], {}
-        for report in self.workload_reports():
+        for report in progress(self.workload_reports(), desc="reading the workload pages"):
             workload = read_json(report.output_file("workload.json"))
             tables[workload["name"]] = pd.read_csv(report.output_file("metrics.csv"))
             entries.append((workload, f"{self.relative_link(report)}/report"))
         combined = combined_metrics_table(tables)
         searched = None if self.trace_names() else [str(d) for d in settings.trace_dirs()]
-        self.set_status_message("reading the provenance of every stage's tasks")
-        stage_entries = [self.stage_entry(name, report) for name, report in self.stage_reports().items()]
+        stage_entries = [self.stage_entry(name, report) for name, report in
+                         progress(list(self.stage_reports().items()), desc="reading each stage's task provenance")]
         trace_dirs = [str(d) for d in settings.trace_dirs()]
         run_times = paragraph(
             "Run times: every task's wall-clock time is appended, one line per run, to ",
