@@ -46,17 +46,18 @@ def progress(iterable: Iterable, total: int | None = None, desc: str | None = No
 
 
 def progress_bar(total: int | None = None, desc: str | None = None, *, quiet: bool = False,
-                 unit: str = "it", iterable: Iterable | None = None):
+                 unit: str = "it", iterable: Iterable | None = None, delay: float = 0.0):
     """A tqdm bar to advance by hand (``bar.update(n)``, ``bar.n = done; bar.refresh()``), or,
     when no bar is shown, an object with the same methods that does nothing.  Use it as a
-    context manager."""
+    context manager.  ``delay``: seconds before the bar appears, so a quick run shows none."""
     if _sink is not None:
         return _SinkBar(total, desc)
     if not shows_progress(quiet):
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(iterable, total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)
+    return tqdm(iterable, total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True,
+                delay=delay)
 
 
 class _NoBar:
