@@ -1,6 +1,7 @@
-"""Build the paper-profile FullReport once, timed task by task, and publish from it the paper
-ledger (``docs/results/paper-ledger.csv`` and ``.md``) and its run times (``paper-times.csv``
-and ``.md`` beside it).
+"""Build the paper-profile FullReport, timed, and publish its ledger and run times in docs/results/.
+
+The paper ledger is ``docs/results/paper-ledger.csv`` and ``.md``; the run times,
+``paper-times.csv`` and ``.md`` beside it.
 
     python -m pipeline.publish_ledger [--stages cosy koala] [--workers 2] [--work-dir DIR]
 
@@ -74,6 +75,8 @@ class TimedRun:
     wall_seconds: float
     command: str
     groups: pd.DataFrame
+    load_at_start: float
+    """The 1-minute load average when the build started: above 0.5 or so, something else was running."""
 
     def span(self, name: str) -> float:
         return float(self.groups.set_index("group").loc[name, "span_seconds"])
@@ -81,7 +84,8 @@ class TimedRun:
     def frame(self) -> pd.DataFrame:
         """The rows of ``paper-times.csv``: one per group, the run's facts repeated on each."""
         facts = {"run_date": self.date, "commit": self.commit, "cpus": self.cpus, "machine": self.machine,
-                 "workers": self.workers, "profile": self.profile, "run_wall_seconds": round(self.wall_seconds, 1)}
+                 "load_at_start": round(self.load_at_start, 2), "workers": self.workers, "profile": self.profile,
+                 "run_wall_seconds": round(self.wall_seconds, 1)}
         groups = self.groups.round({c: 1 for c in TIME_COLUMNS[2:]})
         return pd.DataFrame({**facts, **{c: groups[c] for c in TIME_COLUMNS}, "command": self.command})
 
@@ -118,13 +122,14 @@ def timed_full_report(report: FullReport, workers: int, command: str) -> TimedRu
     events = settings.work_dir() / EVENTS_FILE
     events.unlink(missing_ok=True)
     date = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    commit, load = commit_description(), os.getloadavg()[0]
     with recording_events(events):
         started, clock = time.time(), time.monotonic()
         build([report], workers)
         wall = time.monotonic() - clock
     groups = group_times(task_times(events), report_groups(report), [*report.stage_reports(), WORKLOAD_PAGES], started)
-    return TimedRun(date, commit_description(), os.cpu_count() or 0, machine_description(), workers,
-                    report.stage_profile, wall, command, groups)
+    return TimedRun(date, commit, os.cpu_count() or 0, machine_description(), workers, report.stage_profile,
+                    wall, command, groups, load)
 
 
 def stage_ledger(name: str, profile: str, other_profile: str, run: TimedRun) -> pd.DataFrame:
@@ -203,7 +208,8 @@ def times_page(run: TimedRun) -> Document:
         paragraph(f"The {run.profile}-profile FullReport took {run.wall_seconds:.0f} s "
                   f"({run.wall_seconds / 60:.1f} min) of wall time on {run.workers} worker(s): {verdict} the "
                   f"{GOAL_SECONDS // 60}-minute goal of issue 23. Run on {run.date}, commit {run.commit}, on a "
-                  f"machine with {run.cpus} CPU(s) ({run.machine}), by"),
+                  f"machine with {run.cpus} CPU(s) ({run.machine}; 1-minute load average at the start "
+                  f"{run.load_at_start:.2f}), by"),
         paragraph(Code(run.command)),
         paragraph("It is one luigi.build of the FullReport in an empty work directory, timed from its start to "
                   "its end (task scheduling and completeness checks included). Each task's times come from Luigi's "

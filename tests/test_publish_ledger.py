@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -51,9 +52,9 @@ def test_one_timed_full_report_publishes_the_ledger_and_the_times(tiny_koala):
     assert (times["run_wall_seconds"] >= times["span_seconds"]).all()
     assert (times["workers"] == 2).all() and (times["profile"] == "quick").all()
     assert (times["cpus"] > 0).all() and times["commit"].notna().all() and times["run_date"].notna().all()
+    assert (times["load_at_start"] >= 0).all() and run.wall_seconds == pytest.approx(times["run_wall_seconds"][0], abs=0.1)
 
     events = [json.loads(line) for line in (tiny_koala / "work" / EVENTS_FILE).read_text().splitlines()]
-    import os
     assert {e["pid"] for e in events} - {os.getpid()}, "with 2 workers the tasks run in child processes"
     assert {e["event"] for e in events} == {"start", "processing_time", "success"}
     assert sum(e["event"] == "success" for e in events) == times["tasks"].sum()
