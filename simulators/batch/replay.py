@@ -13,7 +13,6 @@ from simulators.batch.conventions import CONVENTIONS, ESTIMATES
 from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES, canonical_name, load_order, load_policy
 from simulators.core.engine import Engine, EventOrder
 from simulators.core.invariants import InvariantError, check_batch_schedule
-from simulators.core.machine import Machine
 from simulators.core.metrics import schedule_metrics
 
 @dataclass
@@ -127,6 +126,8 @@ SERIES_COLUMNS = ["time", "queue_length", "busy_procs"]
 
 def _run_reference(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):
     """The interpreted engine: any policy, the readable reference for the compiled one."""
+    from simulators.core.machine import Machine  # numba's import is slow: the compiled path does without
+
     machine = Machine(MACHINE_NAME, capacity, batch, load_policy(policy)(load_order(order)))
     engine = Engine([machine], event_order)
     engine.run(None if progress is None else lambda ended: progress(ended, len(batch)))
