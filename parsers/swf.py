@@ -205,11 +205,12 @@ def _parse_well_formed(data: bytes, path: Path, strict: bool) -> _Parsed | None:
     are all good, without Python work per job line; None for any other file.
 
     It takes ASCII files whose leading comment (and blank) lines are followed by job
-    lines only (no ``;``, no CR but before LF), each of exactly 18 numbers that pass
-    every check of :meth:`_JobLines.classify`.  The job section goes in one call to the
-    numpy parser the line-by-line path uses: it skips blank lines and refuses a line
-    with another number of fields than the first, so as many rows as lines, of 18
-    fields each, mean 18 fields on every line.  In ASCII, numpy splits fields on the
+    lines only, but for blank lines at the end (no ``;``, no CR but before LF), each of
+    exactly 18 numbers that pass every check of :meth:`_JobLines.classify`.  The job
+    section goes in one call to the numpy parser the line-by-line path uses: it skips
+    blank lines and refuses a line with another number of fields than the first, so as
+    many rows as lines up to the trailing blank ones, of 18 fields each, mean 18 fields
+    on every one of those lines.  In ASCII, numpy splits fields on the
     same bytes as ``str.split`` (space, tab, VT, FF, 0x1c-0x1f); any other control byte
     in a field makes it refuse the number.
     """
@@ -219,7 +220,10 @@ def _parse_well_formed(data: bytes, path: Path, strict: bool) -> _Parsed | None:
     body = data[start:]
     if not body or b";" in body or (b"\r" in body and body.count(b"\r") != body.count(b"\r\n")):
         return None
-    line_count = body.count(b"\n") + (not body.endswith(b"\n"))
+    end = len(body)
+    while end and body[end - 1] in b" \t\n\r\x0b\x0c":  # blank lines at the end are no job lines
+        end -= 1
+    line_count = body.count(b"\n", 0, end) + 1
     try:
         values = np.loadtxt(io.BytesIO(body), dtype=np.float64, comments=None, ndmin=2)
     except ValueError:

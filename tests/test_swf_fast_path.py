@@ -31,6 +31,7 @@ REAL_TRACES = sorted(
 FAST_REAL_TRACES = {
     "ALCF-Theta-2023H2.swf",  # CRLF line ends
     "CEA-Curie-2011-2.1-cln.swf.gz",
+    "HPC2N-2002-2.2-cln.first3171.swf",  # a blank line at the end
     "KTH-SP2-1996-2.2.swf",
     "NASA-iPSC-1993-3.first228.swf",
     "lublin_256.swf",
@@ -129,6 +130,8 @@ CASES = {
     "well formed": (text(*GOOD), True),
     "no header": (text(*GOOD, header=""), True),
     "no final newline": (text(*GOOD, end=""), True),
+    "blank lines at the end": (text(*GOOD, end="\n\n \n\t\r\n"), True),
+    "a 0x1c line at the end": (text(*GOOD, end="\n\x1c\n"), False),
     "CRLF": (text(*GOOD).replace("\n", "\r\n"), True),
     "padded, tabs, VT, FF and 0x1c as separators": (
         text("   " + GOOD[0] + "   ", GOOD[1].replace(" ", "\t"), GOOD[2].replace(" ", "\x0b", 3).replace(" ", "\x1c", 2)),
