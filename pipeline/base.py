@@ -161,12 +161,18 @@ def _source_file(name: str) -> Path | None:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):  # "x.f" where x is a module and f a function, say
         return None
-    if spec is None or not spec.has_location or not spec.origin:
+    package, _, leaf = name.rpartition(".")
+    if spec is None:
+        # An extension not built here has the same key as where it is: its C source counts.
+        parent = _source_file(package) if package else None
+        c_source = parent.with_name(f"{leaf}.c") if parent and parent.name == "__init__.py" else None
+        return c_source if c_source and c_source.is_file() else None
+    if not spec.has_location or not spec.origin:
         return None
     origin = Path(spec.origin).resolve()
     if origin.suffix == ".py":
         return origin
-    c_source = origin.with_name(f"{name.rpartition('.')[2]}.c")
+    c_source = origin.with_name(f"{leaf}.c")
     if any(spec.origin.endswith(suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES) and c_source.is_file():
         return c_source
     return None
@@ -190,9 +196,10 @@ def project_imports(module_name: str) -> frozenset[str]:
     is the submodule, and following the parents would tie every module of a package
     to whatever its ``__init__.py`` gathers.
     """
-    path = module_source(module_name)
-    if _source_file(module_name) != path.resolve():
+    source = _source_file(module_name)
+    if source is not None and source.suffix == ".c":
         return frozenset()  # a compiled extension: its C source imports no Python
+    path = module_source(module_name)
     package = module_name if path.name == "__init__.py" else module_name.rpartition(".")[0]
     candidates: set[str] = set()
     for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):

@@ -207,3 +207,11 @@ def test_the_compiled_event_loop_is_versioned_by_its_c_source(tmp_path, monkeypa
         assert base.module_code_version("simulators.batch._event_loop") != before
     finally:
         base.module_code_version.cache_clear()
+
+
+def test_an_extension_not_built_here_keys_as_where_it_is_built(monkeypatch):
+    find_spec = base.importlib.util.find_spec
+    monkeypatch.setattr(base.importlib.util, "find_spec",
+                        lambda name: None if name == "simulators.batch._event_loop" else find_spec(name))
+    source = base._source_file("simulators.batch._event_loop")
+    assert source is not None and source.name == "_event_loop.c"
