@@ -51,7 +51,7 @@ def register(subparsers) -> None:
 
 
 #: Seconds between two looks at which pipeline tasks have finished, for the progress bar.
-POLL_SECONDS = 2.0
+POLL_SECONDS = 0.5
 
 
 def _comma_list(text: str) -> list[str]:
