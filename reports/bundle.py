@@ -44,8 +44,9 @@ from schedlab.errors import SchedlabError
 
 BUNDLE_ROOT = "schedlab-bundle"
 MANIFEST = "MANIFEST.sha256"
+SOURCE_SUFFIXES = (".py", ".c")  # the C: the replay's event loop, hashed into cache keys
 SOURCE_PACKAGES = ("parsers", "workloads", "simulators", "pipeline", "reports", "schedlab")
-SOURCE_FILES = ("pyproject.toml", "luigi.cfg", "docs/results/paper-ledger.csv")  # the last: shown by FullReport
+SOURCE_FILES = ("pyproject.toml", "setup.py", "luigi.cfg", "docs/results/paper-ledger.csv")  # the last: shown by FullReport
 RUN_TIMES = "run-times.csv"
 """The work directory's log of task run times, carried along but not compared on verify."""
 
@@ -59,13 +60,13 @@ def sha256_file(path: Path) -> str:
 
 
 def source_files(project_root: Path) -> list[Path]:
-    """The project's Python sources and configuration, relative to ``project_root``, sorted."""
+    """The project's Python and C sources and configuration, relative to ``project_root``, sorted."""
     found = [Path(name) for name in SOURCE_FILES if (project_root / name).is_file()]
     for package in SOURCE_PACKAGES:
         found += [
             path.relative_to(project_root)
-            for path in (project_root / package).rglob("*.py")
-            if "__pycache__" not in path.parts
+            for path in (project_root / package).rglob("*")
+            if path.suffix in SOURCE_SUFFIXES and "__pycache__" not in path.parts
         ]
     return sorted(found)
 
