@@ -20,16 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from simulators.batch.conventions import default_inputs  # noqa: E402
+from timing import best_of  # noqa: E402  (bench/ is the script's directory)
 from simulators.cosy.experiment import PROFILES, run_point, run_profile, select_workloads  # noqa: E402
-
-
-def best_of(repeat: int, action) -> float:
-    times = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - began)
-    return min(times)
 
 
 def main() -> int:

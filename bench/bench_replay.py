@@ -26,7 +26,6 @@ import platform
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,20 +34,12 @@ sys.path.insert(0, str(REPO))
 from parsers.swf import read_swf  # noqa: E402
 from simulators.batch import compiled  # noqa: E402
 from simulators.batch.replay import replay  # noqa: E402
+from timing import best_of  # noqa: E402  (bench/ is the script's directory)
 
 TRACES = REPO.parent / "shared" / "traces"
 KTH, CURIE = "KTH-SP2-1996-2.2.swf", "CEA-Curie-2011-2.1-cln.swf.gz"
 RUNS = [(KTH, "easy"), (KTH, "conservative"), (KTH, "fcfs"), (CURIE, "easy")]
 MACHINE_PROCS = {KTH: 100, CURIE: 93312}  # the headers' MaxProcs, as 'schedlab replay' takes them
-
-
-def best_of(repeat: int, action) -> float:
-    times = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - began)
-    return min(times)
 
 
 def whole_process(trace: Path, policy: str, repeat: int) -> float:
