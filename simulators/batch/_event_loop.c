@@ -230,6 +230,17 @@ static int64_t dequeue(int64_t *queue, int64_t length, int64_t job) {
     return length;
 }
 
+/* Conservative: job will start at start (already booked in the profile) under a new decision
+ * number; an older planned start of it becomes stale.  0, or -1 out of memory. */
+static int plan_start(Heap *heap, int64_t *sequence, double *planned_time, int64_t *planned_seq, double *promised,
+                      int64_t job, double start) {
+    *sequence += 1;
+    planned_time[job] = start;
+    planned_seq[job] = *sequence;
+    if (start < promised[job]) promised[job] = start;
+    return push(heap, (Event){start, START_RANK, 0.0, *sequence, job, EVENT_START});
+}
+
 /* ---- the loop ---- */
 
 typedef struct {
@@ -373,14 +384,9 @@ static int simulate(Run *run) {
                     double new_start = earliest_start(&profile, t, duration, width);
                     if (new_start > old_start) FAIL(COMPRESSION_MOVED_LATER, candidate);
                     CHECK(add(&profile, new_start, new_start + duration, -width), OVER_COMMIT, candidate);
-                    if (new_start != old_start) {
-                        sequence++;
-                        planned_time[candidate] = new_start;
-                        planned_seq[candidate] = sequence;
-                        if (push(&heap, (Event){new_start, START_RANK, 0.0, sequence, candidate, EVENT_START}))
-                            FAIL(OUT_OF_MEMORY, candidate);
-                        if (new_start < promised[candidate]) promised[candidate] = new_start;
-                    }
+                    if (new_start != old_start &&
+                        plan_start(&heap, &sequence, planned_time, planned_seq, promised, candidate, new_start))
+                        FAIL(OUT_OF_MEMORY, candidate);
                 }
             }
             for (int64_t i = 0; i < submitted_count; i++) {
@@ -389,12 +395,8 @@ static int simulate(Run *run) {
                 int64_t width = procs[candidate];
                 double slot = earliest_start(&profile, t, duration, width);
                 CHECK(add(&profile, slot, slot + duration, -width), OVER_COMMIT, candidate);
-                sequence++;
-                planned_time[candidate] = slot;
-                planned_seq[candidate] = sequence;
-                if (push(&heap, (Event){slot, START_RANK, 0.0, sequence, candidate, EVENT_START}))
+                if (plan_start(&heap, &sequence, planned_time, planned_seq, promised, candidate, slot))
                     FAIL(OUT_OF_MEMORY, candidate);
-                if (slot < promised[candidate]) promised[candidate] = slot;
             }
         } else {
             int64_t count = queue_length;
