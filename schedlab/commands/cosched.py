@@ -43,6 +43,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from parsers.cleaning import clean
     from parsers.swf import read_swf
+    from schedlab.progress import callback_bar
     from simulators.cosched import CoschedSettings, cosimulate
     from simulators.cosched.experiments import COMBINATIONS
     from simulators.cosched.workloads import make_pairs
@@ -70,6 +71,7 @@ def run(args) -> int:
             )
         except ValueError as error:
             raise SchedlabError(str(error)) from error
-    result = cosimulate(tables[0], sizes[0], tables[1], sizes[1], pairing.pairs, settings)
+    with callback_bar(len(tables[0]) + len(tables[1]), "cosched", unit="job", quiet=getattr(args, "quiet", False)) as advance:
+        result = cosimulate(tables[0], sizes[0], tables[1], sizes[1], pairing.pairs, settings, progress=advance)
     print(json.dumps({"pairing": pairing.summary(), "metrics": result.metrics, "deadlock": result.deadlock}, indent=2))
     return 0

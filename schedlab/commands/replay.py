@@ -57,7 +57,7 @@ def run(args) -> int:
     from parsers.cleaning import clean
     from parsers.swf import read_swf
     from reports.exports import default_workload_name, format_from_path, write_schedule
-    from schedlab.progress import progress_bar, shows_progress
+    from schedlab.progress import callback_bar
     from simulators.batch.replay import replay
 
     if args.format and not args.out:
@@ -75,11 +75,10 @@ def run(args) -> int:
         print(report.summary(), file=sys.stderr)
     began = time.perf_counter()
     quiet = getattr(args, "quiet", False)
-    with progress_bar(total=len(jobs), desc="replay", unit="job", quiet=quiet, delay=1.0) as bar:
+    with callback_bar(len(jobs), "replay", unit="job", quiet=quiet) as advance:
         result = replay(
             jobs, procs, policy=args.policy, order=args.order, estimates=args.estimates,
-            conventions=args.conventions, same_time=args.same_time, passes=args.passes,
-            progress=_advance(bar) if shows_progress(quiet) else None,
+            conventions=args.conventions, same_time=args.same_time, passes=args.passes, progress=advance,
         )
     elapsed = time.perf_counter() - began
     print(result.settings())
@@ -93,13 +92,6 @@ def run(args) -> int:
         )
         print(f"schedule written to {args.out} ({out_format})")
     return 0
-
-
-def _advance(bar):
-    def update(ended: int, jobs: int) -> None:
-        bar.update(ended - bar.n)  # not refresh(): update() keeps the bar hidden for its first second
-
-    return update
 
 
 def format_metrics(metrics: dict) -> str:
