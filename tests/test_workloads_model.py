@@ -19,11 +19,10 @@ from workloads.model import (
 )
 
 
-@pytest.fixture(scope="module")
-def fitted():
+def tiny_jobs():
     rng = np.random.default_rng(0)
     n = 600
-    jobs = as_job_table(
+    return as_job_table(
         {
             "job_id": np.arange(1, n + 1),
             "submit_time": np.cumsum(rng.exponential(200.0, n)).round(),
@@ -32,7 +31,18 @@ def fitted():
             "requested_time": np.full(n, 3600.0),
         }
     )
-    return fit_workload(jobs, 16, trace_name="tiny.swf", sha256="ab" * 32)
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    return fit_workload(tiny_jobs(), 16, trace_name="tiny.swf", sha256="ab" * 32)
+
+
+def test_fitting_reports_its_three_slow_parts_as_it_goes():
+    reports = []
+    fit_workload(tiny_jobs(), 16, trace_name="tiny.swf", sha256="ab" * 32,
+                 progress=lambda done, total: reports.append((done, total)))
+    assert reports == [(0, 3), (1, 3), (2, 3), (3, 3)]
 
 
 def without(document, dotted):

@@ -42,6 +42,8 @@ drawn from the model can be placed at the load of the trace it came from.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -172,13 +174,16 @@ def fit_workload(
     unix_start_time: int | None = None,
     time_zone: str | int | None = None,
     cleaning: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Fit a workload model (a validated document, see :mod:`workloads.model`) to ``jobs``.
 
     ``trace_name`` and ``sha256`` (of the decompressed trace) identify the source;
     ``cleaning`` (jobs removed by each cleaning filter applied before, by name) is
-    recorded with it.
+    recorded with it.  ``progress(parts fitted, parts)``, if given, follows the three
+    slow fits (arrival gaps, sizes, runtimes).
     """
+    advance = progress or (lambda done, total: None)
     if machine_procs is None or machine_procs < 2:
         raise SchedlabError(f"fitting needs the machine size (>= 2 processors), got {machine_procs}")
     kept, dropped = usable_jobs(jobs, machine_procs)
@@ -192,7 +197,13 @@ def fit_workload(
     positive_gaps = warped_gaps[warped_gaps > 0]
     if positive_gaps.size < 2:
         raise SchedlabError("the trace's jobs are submitted at fewer than three distinct times: no arrival process to fit")
+    advance(0, 3)
+    gap_fit = family_fit(positive_gaps)
+    advance(1, 3)
     size_model, size_fit = fit_sizes(sizes, machine_procs)
+    advance(2, 3)
+    runtime_fit = family_fit(run_times)
+    advance(3, 3)
     document = {
         "schema": SCHEMA_NAME,
         "schema_version": SCHEMA_VERSION,
@@ -214,10 +225,10 @@ def fit_workload(
             "hour_of_day_weights": hour_weights.tolist(),
             "day_of_week_weights": day_weights.tolist(),
             "zero_gap_share": float(np.mean(warped_gaps == 0)),
-            "gaps": family_fit(positive_gaps),
+            "gaps": gap_fit,
         },
         "sizes": {**size_model.as_dict(), **size_fit},
-        "runtimes": family_fit(run_times),
+        "runtimes": runtime_fit,
         "size_runtime_correlation": size_runtime_correlation(sizes, run_times),
         "requested_time_accuracy": requested_time_accuracy(
             jobs["requested_time"].to_numpy(dtype=float)[kept], run_times
@@ -231,8 +242,9 @@ def header_clock(header: SwfHeader) -> tuple[int | None, str | int | None]:
     return header.unix_start_time, header.time_zone_string or header.time_zone
 
 
-def fit_trace(trace: Trace, trace_name: str) -> dict:
-    """Fit a model to a parsed trace after the standard cleaning (:func:`parsers.cleaning.clean`)."""
+def fit_trace(trace: Trace, trace_name: str, progress: Callable[[int, int], None] | None = None) -> dict:
+    """Fit a model to a parsed trace after the standard cleaning (:func:`parsers.cleaning.clean`);
+    ``progress`` as for :func:`fit_workload`."""
     cleaned, report = clean(trace.jobs, trace.machine_procs)
     unix_start_time, time_zone = header_clock(trace.header)
     return fit_workload(
@@ -243,4 +255,5 @@ def fit_trace(trace: Trace, trace_name: str) -> dict:
         unix_start_time=unix_start_time,
         time_zone=time_zone,
         cleaning={step.name: step.removed for step in report.steps},
+        progress=progress,
     )

@@ -34,6 +34,7 @@ def run(args) -> int:
     from parsers.swf import read_swf
     from reports.workload_figures import fit_figures, save_figures
     from schedlab.errors import SchedlabError
+    from schedlab.progress import callback_bar
     from workloads.fitting import fit_trace
     from workloads.model import save_model
 
@@ -42,7 +43,8 @@ def run(args) -> int:
         print(f"note: {warning}", file=sys.stderr)
     if not trace.machine_procs:
         raise SchedlabError(f"{args.trace}: no machine size in the header; give --procs")
-    model = fit_trace(trace, Path(args.trace).name)
+    with callback_bar(3, "fit", unit="part", quiet=getattr(args, "quiet", False)) as advance:
+        model = fit_trace(trace, Path(args.trace).name, progress=advance)
     save_model(model, args.output)
     print(describe_model(model))
     print(f"model written to {args.output}")
