@@ -25,6 +25,7 @@ from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace, ParseTrace
 from reports.workload_figures import fit_figures, save_figures, synthesis_figures
 from schedlab.errors import SchedlabError
+from schedlab.progress import reporter
 from workloads.diagnostics import ks_to_model, model_cdfs, synthesis_sample
 from workloads.fitting import fit_workload
 from workloads.model import BUILTIN_MODELS, FITTED, load_model, save_model
@@ -61,6 +62,7 @@ class FitWorkloadModel(SchedlabTask):
             unix_start_time=header["unix_start_time"],
             time_zone=header["time_zone_string"] or header["time_zone"],
             cleaning={step["name"]: step["removed"] for step in cleaning["steps"]},
+            progress=reporter("fit"),
         )
         with self.writing_output() as directory:
             save_model(model, directory / "model.json")
