@@ -83,7 +83,7 @@ def test_a_missing_builtin_parameter_is_named():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(schema_version=2), "unsupported schema_version 2"),
+        (lambda d: d.update(schema_version=3), "unsupported schema_version 3"),
         (lambda d: d.update(schema="other"), "field 'schema'"),
         (lambda d: d.update(kind="poisson"), "field 'kind'"),
         (lambda d: d["arrivals"].update(hour_of_day_weights=[1.0] * 23), "list of 24 numbers"),
@@ -116,7 +116,7 @@ def test_a_failed_save_leaves_an_existing_file_untouched(tmp_path, fitted):
 def test_loading_reports_the_file_and_the_problem(tmp_path, fitted):
     bad_json = tmp_path / "bad.json"
     bad_json.write_text("{not json")
-    with pytest.raises(ModelError, match="bad.json: not valid JSON"):
+    with pytest.raises(ModelError, match="bad.json:1: not valid JSON"):
         load_model(bad_json)
     old = tmp_path / "old.json"
     old.write_text(json.dumps({**fitted, "schema_version": 0}))

@@ -48,7 +48,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from parsers.cleaning import clean, effective_procs
+from parsers.cleaning import clean_or_refuse, effective_procs
 from parsers.header import SwfHeader
 from parsers.swf import Trace
 from schedlab.errors import SchedlabError
@@ -153,7 +153,8 @@ def family_fit(data) -> dict:
 
 
 def requested_time_accuracy(requested_times, run_times) -> dict | None:
-    """Percentiles of log10(requested / actual) over jobs with both known; None if under 2 jobs."""
+    """Percentiles of log10(requested / actual) over jobs with both known, and the longest
+    request among them (the synthesis's cap); None if under 2 jobs."""
     known = (requested_times > 0) & (run_times > 0)
     if known.sum() < 2:
         return None
@@ -162,6 +163,7 @@ def requested_time_accuracy(requested_times, run_times) -> dict | None:
         "log10_ratio_quantiles": [float(q) for q in np.percentile(log_ratio, np.linspace(0, 100, PERCENTILES))],
         "share_below_one": float(np.mean(log_ratio < 0)),
         "jobs": int(known.sum()),
+        "max_requested_time": float(requested_times[known].max()),
     }
 
 
@@ -243,9 +245,9 @@ def header_clock(header: SwfHeader) -> tuple[int | None, str | int | None]:
 
 
 def fit_trace(trace: Trace, trace_name: str, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Fit a model to a parsed trace after the standard cleaning (:func:`parsers.cleaning.clean`);
-    ``progress`` as for :func:`fit_workload`."""
-    cleaned, report = clean(trace.jobs, trace.machine_procs)
+    """Fit a model to a parsed trace after the standard cleaning (:func:`parsers.cleaning.clean`),
+    refusing one cleaned to nothing; ``progress`` as for :func:`fit_workload`."""
+    cleaned, report = clean_or_refuse(trace.jobs, trace.machine_procs, trace.path or trace_name)
     unix_start_time, time_zone = header_clock(trace.header)
     return fit_workload(
         cleaned,
