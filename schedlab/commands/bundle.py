@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 from schedlab.errors import SchedlabError
+from schedlab.options import COUNT, SEED, counts
 
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "archive the full report reproducibly, verify or unpack such an archive"
@@ -29,24 +30,26 @@ def register(subparsers) -> None:
     create = actions.add_parser("create", help="build the full report (if needed) and archive it")
     create.add_argument("-o", "--out", default="schedlab-bundle.tar.gz", help="default: %(default)s")
     create.add_argument("--work-dir", help="work directory (default: the [schedlab] work_dir setting)")
-    create.add_argument("--stage-profile", choices=("quick", "paper"), default="quick")
+    create.add_argument("--stage-profile", choices=("quick", "paper"), default="quick",
+                        help="size of every stage's experiments (default: quick)")
     create.add_argument("--stages", help="comma-separated stages to include (default: every stage; '' for none)")
-    create.add_argument("--synthetic-jobs", type=int, help="jobs per synthetic default workload")
-    create.add_argument("--synthetic-machine-procs", help="comma-separated machine sizes of the synthetic default")
-    create.add_argument("--synthetic-seed", type=int)
+    create.add_argument("--synthetic-jobs", type=COUNT, help="jobs per synthetic default workload, >= 1")
+    create.add_argument("--synthetic-machine-procs", type=counts,
+                        help="comma-separated machine sizes (>= 1) of the synthetic default")
+    create.add_argument("--synthetic-seed", type=SEED, help="seed of the synthetic default workloads, >= 0")
     create.add_argument("--policies", help="comma-separated batch policies to replay")
-    create.add_argument("--workers", type=int, default=1, help="Luigi workers (default: 1)")
+    create.add_argument("--workers", type=COUNT, default=1, help="Luigi workers, >= 1 (default: 1)")
     create.set_defaults(handler=run_create)
 
     verify = actions.add_parser("verify", help="check the manifest, rerun the recipe, compare byte for byte")
-    verify.add_argument("bundle")
+    verify.add_argument("bundle", help="bundle archive (.tar.gz) to verify")
     verify.add_argument("--scratch", help="directory for the rerun (default: a temporary one, removed after)")
     verify.add_argument("--trace-dir", action="append", help="where the recipe's real traces are (repeatable)")
     verify.set_defaults(handler=run_verify)
 
     extract = actions.add_parser("extract", help="unpack a bundle after checking its manifest")
-    extract.add_argument("bundle")
-    extract.add_argument("directory")
+    extract.add_argument("bundle", help="bundle archive (.tar.gz) to unpack")
+    extract.add_argument("directory", help="where to unpack it")
     extract.set_defaults(handler=run_extract)
 
 
@@ -67,7 +70,7 @@ def run_create(args) -> int:
     if args.synthetic_jobs is not None:
         parameters["synthetic_jobs"] = args.synthetic_jobs
     if args.synthetic_machine_procs:
-        parameters["synthetic_machine_procs"] = [int(p) for p in _comma_list(args.synthetic_machine_procs)]
+        parameters["synthetic_machine_procs"] = list(args.synthetic_machine_procs)
     if args.synthetic_seed is not None:
         parameters["synthetic_seed"] = args.synthetic_seed
     if args.policies:
