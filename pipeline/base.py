@@ -64,6 +64,7 @@ about once a second.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import contextlib
 import functools
@@ -287,11 +288,31 @@ def _reporting_progress(run):
     return reporting
 
 
+def _check_parameter(task, name: str, check, value) -> None:
+    try:
+        check(str(value))
+    except argparse.ArgumentTypeError as error:
+        raise SchedlabError(f"{task.task_family} parameter {name}: {error}") from None
+
+
 class SchedlabTask(luigi.Task):
     """A task whose output is one directory under the work directory, keyed as described above."""
 
     code_modules: tuple[str, ...] = ()
     """Modules whose code decides this task's output; what they import and the task's module are added."""
+
+    parameter_ranges: dict = {}
+    """Parameter name -> a :mod:`schedlab.options` type: a value (or a list's item) outside its range
+    is refused when the task is created, naming the parameter and the range (``n_jobs=0``
+    would otherwise fail deep inside a run, or not at all)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, check in self.parameter_ranges.items():
+            value = getattr(self, name)
+            for item in value if isinstance(value, (list, tuple)) else [value]:
+                if item is not None:
+                    _check_parameter(self, name, check, item)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

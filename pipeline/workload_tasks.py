@@ -25,6 +25,7 @@ from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace, ParseTrace
 from reports.workload_figures import fit_figures, save_figures, synthesis_figures
 from schedlab.errors import SchedlabError
+from schedlab.options import COUNT, DURATION, LOAD, POSITIVE_DURATION, SEED, number
 from schedlab.progress import reporter
 from workloads.diagnostics import ks_to_model, model_cdfs, synthesis_sample
 from workloads.fitting import fit_workload
@@ -81,6 +82,7 @@ class SynthesizeWorkload(SchedlabTask):
     """
 
     model = luigi.Parameter(description="trace name, or builtin:lublin-feitelson-1999")
+    parameter_ranges = {"seed": SEED, "n_jobs": COUNT, "load": LOAD, "procs": COUNT}
     seed = luigi.IntParameter(description="seed of the synthesis' random streams")
     n_jobs = luigi.IntParameter(description="number of jobs")
     load = luigi.OptionalFloatParameter(default=None, description="target offered load")
@@ -129,6 +131,7 @@ class ScaleTrace(SchedlabTask):
     """
 
     trace = luigi.Parameter(description="trace name: file name without .swf or .swf.gz")
+    parameter_ranges = {"target_utilization": LOAD, "window": POSITIVE_DURATION, "resize_procs": COUNT}
     target_utilization = luigi.FloatParameter(description="target offered load")
     window = luigi.OptionalFloatParameter(default=None, description="seconds of the scaled trace to keep")
     resize_procs = luigi.OptionalIntParameter(default=None, description="processors of a smaller machine")
@@ -184,6 +187,7 @@ class PairWorkloads(SchedlabTask):
     a = luigi.DictParameter(description="workload spec of machine A's workload")
     b = luigi.DictParameter(description="workload spec of machine B's workload")
     mode = luigi.ChoiceParameter(choices=("window", "ratio"), default="window")
+    parameter_ranges = {"window": DURATION, "ratio": number(0, 1, low_open=True)}
     window = luigi.FloatParameter(default=DEFAULT_WINDOW_SECONDS, description="window mode: seconds")
     ratio = luigi.OptionalFloatParameter(default=None, description="ratio mode: share of jobs to pair")
     code_modules = ("workloads.pairing",)

@@ -254,3 +254,33 @@ def test_pair_cleans_its_input_as_cosched_does(tmp_path, capsys):
     code, out, err = run_cli(capsys, "cosched", a, b, "--window", "0")
     assert code == 0
     assert any(line.split() == ["pairs", "4"] for line in out.splitlines())
+
+
+# --- Luigi parameters a user sets: refused at the task's creation, naming the parameter ---------------
+
+def _luigi_tasks():
+    from pipeline import FullReport
+    from pipeline.synthetic_tasks import SyntheticWorkload
+    from pipeline.workload_tasks import PairWorkloads, ScaleTrace, SynthesizeWorkload
+
+    spec = {"kind": "trace", "name": "t"}
+    return [
+        (lambda: FullReport(synthetic_jobs=0), "FullReport parameter synthetic_jobs", ">= 1"),
+        (lambda: FullReport(synthetic_machine_procs=[128, -4]), "FullReport parameter synthetic_machine_procs", ">= 1"),
+        (lambda: FullReport(synthetic_seed=-1), "FullReport parameter synthetic_seed", ">= 0"),
+        (lambda: SyntheticWorkload(machine_procs=0, n_jobs=5, seed=1), "parameter machine_procs", ">= 1"),
+        (lambda: SynthesizeWorkload(model="m", seed=1, n_jobs=10, load=float("nan")), "parameter load", "> 0"),
+        (lambda: ScaleTrace(trace="t", target_utilization=-0.5), "parameter target_utilization", "> 0"),
+        (lambda: PairWorkloads(a=spec, b=spec, window=-1.0), "parameter window", ">= 0"),
+        (lambda: PairWorkloads(a=spec, b=spec, mode="ratio", ratio=1.5), "parameter ratio", "in (0, 1]"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_a_luigi_parameter_out_of_range_is_refused_naming_it(index):
+    from schedlab.errors import SchedlabError
+
+    make, name, allowed = _luigi_tasks()[index]
+    with pytest.raises(SchedlabError) as raised:
+        make()
+    assert name in str(raised.value) and allowed in str(raised.value)
