@@ -28,10 +28,11 @@ accepts, because the data they carry is sound:
 
 What would give a wrong table is refused instead: a line with fewer than 18 fields, a
 non-numeric or non-finite (nan, inf) value, a non-integral value in an integer field,
-a time beyond what int64 seconds can hold (``1e300``: no replay clock reaches it, and
-downstream it would be silently clipped), a size (processors, memory) below -1 (SWF's
-"unknown"; any other negative is damage), a negative submit time, a duplicate job id.  In strict mode (default) the first such line raises
-:class:`InputError` with its 1-based line number; in lenient mode such lines are
+a time at or beyond 2**53 seconds (``1e300``, anything past int64 seconds: float64
+seconds stop being exact there, so a replay could not even add a run time to it; 2**53 s
+is 285 million years), a size (processors, memory) below -1 (SWF's "unknown"; any other
+negative is damage), a negative submit time, a duplicate job id.  In strict mode
+(default) the first such line raises :class:`InputError` with its 1-based line number; in lenient mode such lines are
 skipped and counted by kind in ``Trace.skipped``.  File-level problems (missing file,
 directory, binary content, corrupt or fake gzip) raise ``InputError(path, None, ...)``
 in both modes.
@@ -76,9 +77,9 @@ EXACT_INTEGER_LIMIT = 2**53
 SKIPPED_LINES_KEPT = 20
 EXTRA_COLUMN_CHOICES = ("keep", "drop")
 
-#: Times at or beyond 2**63 seconds do not fit the int64 clocks of the replays (and exceed the
-#: age of the universe by eight orders of magnitude): a field holding one is damage.
-TIME_LIMIT_SECONDS = 2.0**63
+#: Times at or beyond 2**53 seconds (285 million years) are no longer exact in the float64 seconds
+#: of the job table (a run time added to such a submit time vanishes): a field holding one is damage.
+TIME_LIMIT_SECONDS = float(EXACT_INTEGER_LIMIT)
 TIME_FIELDS = ("submit_time", "wait_time", "run_time", "avg_cpu_time", "requested_time", "think_time")
 #: Sizes, for which SWF's -1 means unknown and nothing else below 0 has a meaning.
 SIZE_FIELDS = ("allocated_procs", "used_memory", "requested_procs", "requested_memory")
@@ -476,7 +477,7 @@ class _JobLines:
             return f"{_field_name(index)} must be a whole number, got {tokens[index]!r}"
         if kind == "time_out_of_range":
             index = next(i for i in TIME_FIELD_INDEXES if abs(values[i]) >= TIME_LIMIT_SECONDS)
-            return f"{_field_name(index)} is beyond int64 seconds (|t| < 2**63 s): {tokens[index]!r}"
+            return f"{_field_name(index)} is out of range (|t| < 2**53 s): {tokens[index]!r}"
         if kind == "negative_size":
             index = next(i for i in SIZE_FIELD_INDEXES if values[i] < -1)
             return f"{_field_name(index)} is negative, {tokens[index]!r} (SWF writes -1 for unknown)"
@@ -503,7 +504,7 @@ class _JobLines:
 
 
 def _times_out_of_range(values: np.ndarray) -> np.ndarray:
-    """Per row: a time field at or beyond 2**63 seconds in magnitude."""
+    """Per row: a time field at or beyond 2**53 seconds in magnitude."""
     return (np.abs(values[:, TIME_FIELD_INDEXES]) >= TIME_LIMIT_SECONDS).any(axis=1)
 
 
