@@ -19,9 +19,10 @@ own random stream of the one seed:
 5. Requested times multiply each runtime by a requested/actual ratio drawn from the
    model's percentiles (linear interpolation of log10 ratio), rounded up to whole
    seconds.  Ratios below 1 are raised to 1: a synthetic job never outlives its
-   request.  No request exceeds the source's longest (``max_requested_time``): each
-   job's ratio is drawn from the percentiles that keep it within that cap (the
-   distribution truncated there, not a pile of requests at the cap), so a long runtime
+   request.  No request exceeds the source's longest (``max_requested_time``): a job
+   whose request would draws its ratio again from the percentiles that keep it within
+   the cap (the distribution truncated there, not a pile of requests at the cap; the
+   other jobs keep the requests the model gives without a cap), so a long runtime
    cannot meet a large ratio (KTH-SP2's ratios reach 2e5, its runtimes 2.3e5 s: their
    product, 7e9 s, is no request a user makes).  Without requested-time data the
    requested time is the runtime.
@@ -124,8 +125,13 @@ def requested_times(rng: np.random.Generator, accuracy: dict | None, runtimes: n
     cap = accuracy["max_requested_time"]
     levels = np.linspace(0, 1, PERCENTILES)
     quantiles = np.asarray(accuracy["log10_ratio_quantiles"], dtype=float)
-    highest = highest_level_within(levels, quantiles, np.log10(cap / runtimes))
-    log_ratio = np.interp(rng.random(runtimes.size) * highest, levels, quantiles)
+    uniforms = rng.random(runtimes.size)
+    # A job whose request would exceed the cap draws again, below the highest level that keeps it
+    # within: the ratio's distribution truncated at the cap, and every other job as without one.
+    over = runtimes * 10 ** np.maximum(np.interp(uniforms, levels, quantiles), 0.0) > cap
+    highest = highest_level_within(levels, quantiles, np.log10(cap / runtimes[over]))
+    uniforms[over] = rng.random(int(over.sum())) * highest
+    log_ratio = np.interp(uniforms, levels, quantiles)
     # The cap also bounds the ceil to whole seconds, and a job whose every ratio overshoots (highest 0).
     return np.minimum(np.ceil(runtimes * 10 ** np.maximum(log_ratio, 0.0)), np.maximum(cap, runtimes))
 
