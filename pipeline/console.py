@@ -58,6 +58,14 @@ class _Build:
 
 
 _build: _Build | None = None
+_quiet = False
+
+
+def set_quiet(quiet: bool) -> bool:
+    """Print nothing (``schedlab -q``) or the usual lines; returns the previous choice."""
+    global _quiet
+    previous, _quiet = _quiet, quiet
+    return previous
 
 
 def _scheduling() -> _Build:
@@ -69,6 +77,8 @@ def _scheduling() -> _Build:
 
 
 def _say(line: str) -> None:
+    if _quiet:
+        return
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
 

@@ -33,9 +33,11 @@ import io
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import tarfile
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -211,6 +213,27 @@ def recipe_command(recipe: Mapping) -> list[str]:
     return command
 
 
+def rerun_settings(root: Path, work_dir: Path, trace_dirs: list[str] | None = None) -> dict[str, str]:
+    """The environment variables a rerun of the unpacked bundle at ``root`` sets: its own source
+    and configuration, the work directory, and the recipe's traces (found in ``trace_dirs``,
+    by default the directories the recipe recorded)."""
+    settings = json.loads((root / "recipe.json").read_text(encoding="utf-8"))["settings"]
+    return {
+        "PYTHONPATH": str(root / "source"),
+        "LUIGI_CONFIG_PATH": str(root / "source" / "luigi.cfg"),
+        "SCHEDLAB_WORK_DIR": str(work_dir),
+        "SCHEDLAB_TRACE_DIRS": os.pathsep.join(trace_dirs if trace_dirs is not None else settings["trace_dirs"]),
+        "SCHEDLAB_TRACES": ",".join(settings["traces"]),
+    }
+
+
+def shell_command(command: list[str], variables: Mapping[str, str], cwd: Path) -> str:
+    """``command`` run in ``cwd`` with ``variables`` set, as one line a POSIX shell parses back
+    into exactly these words (JSON list parameters hold spaces, quotes and brackets)."""
+    assignments = [f"{name}={shlex.quote(value)}" for name, value in variables.items()]
+    return f"cd {shlex.quote(str(cwd))} && {' '.join(assignments)} {shlex.join(command)}"
+
+
 @dataclass(frozen=True)
 class Verification:
     manifest_problems: list[str]
@@ -227,32 +250,43 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
 
     ``trace_dirs`` are where to find the real traces the recipe names (their checksums are
     part of the task keys, so a different file is caught); by default the directories
-    recorded in the recipe.  The rerun is skipped when the manifest already fails.
+    recorded in the recipe.  The rerun is skipped when the manifest already fails.  ``log``
+    hears each step, and the rerun's own progress lines as they come.
     """
+    log(f"unpacking {archive_path} ({archive_path.stat().st_size / 1e6:,.1f} MB)")
     root = extract_bundle(archive_path, scratch / "bundle")
+    log("checking the SHA-256 of every file against the manifest")
     problems = manifest_problems(root)
     if problems:
         return Verification(problems, [], 0)
     recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
     rerun_dir = scratch / "rerun"
     rerun_dir.mkdir()
-    settings = recipe["settings"]
-    env = {
-        **_clean_environment(),
-        "PYTHONPATH": str(root / "source"),
-        "LUIGI_CONFIG_PATH": str(root / "source" / "luigi.cfg"),
-        "SCHEDLAB_WORK_DIR": str(rerun_dir / "work"),
-        "SCHEDLAB_TRACE_DIRS": os.pathsep.join(trace_dirs if trace_dirs is not None else settings["trace_dirs"]),
-        "SCHEDLAB_TRACES": ",".join(settings["traces"]),
-    }
+    variables = rerun_settings(root, rerun_dir / "work", trace_dirs)
     command = recipe_command(recipe)
-    log(f"rerunning the recipe in {rerun_dir}: {' '.join(command[2:])}")
-    done = subprocess.run(command, cwd=rerun_dir, env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).splitlines()[-30:])
-        return Verification([], [f"the rerun failed (exit status {done.returncode}):\n{tail}"], 0)
+    log(f"manifest intact; rerunning the recipe:\n  {shell_command(command, variables, rerun_dir)}")
+    returncode, errors = _run_logging_output(command, rerun_dir, {**_clean_environment(), **variables}, log)
+    if returncode != 0:
+        return Verification([], [f"the rerun failed (exit status {returncode}):\n{errors}"], 0)
     bundled = sorted(path.relative_to(root / "work").as_posix() for path in (root / "work").rglob("*") if path.is_file())
+    log(f"comparing the {len(bundled):,} bundled outputs with the rerun's, byte for byte")
     return Verification([], compare_trees(root / "work", rerun_dir / "work", bundled), len(bundled))
+
+
+def _run_logging_output(command: list[str], cwd: Path, env: dict[str, str], log) -> tuple[int, str]:
+    """Run ``command``, passing each line of its stdout (the build's progress) to ``log`` as it
+    comes; its exit status and the last 30 lines of its output, its stderr (Luigi's log) last.
+
+    Stderr goes to a file meanwhile: two pipes read one after the other could fill and block."""
+    output: list[str] = []
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
+        with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=errors, text=True) as process:
+            for line in process.stdout:
+                output.append(line.rstrip("\n"))
+                log(f"  {output[-1]}")
+        errors.seek(0)
+        tail = "\n".join([*output, *errors.read().splitlines()][-30:])
+    return process.returncode, tail
 
 
 def _clean_environment() -> dict[str, str]:

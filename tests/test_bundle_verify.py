@@ -9,6 +9,7 @@ changed together with its manifest line fails the byte comparison.
 from __future__ import annotations
 
 import hashlib
+import re
 import subprocess
 import sys
 import tarfile
@@ -34,6 +35,8 @@ def bundle(tmp_path_factory) -> Path:
         "--synthetic-jobs", "150", "--synthetic-machine-procs", "16,32", "--synthetic-seed", "3", cwd=maker,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"bundle written: {archive} ({archive.stat().st_size / 1e6:,.1f} MB)"
+    assert not (maker / "work" / "ArchiveBundle").exists(), "a second copy of the bundle stayed in the work directory"
     return archive
 
 
@@ -65,6 +68,24 @@ def test_verify_in_another_directory_reruns_the_recipe_and_matches_byte_for_byte
     print(done.stdout)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "OK" in done.stdout and "byte for byte" in done.stdout
+    # It says what it does as it goes, the rerun's progress included.
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"unpacking {bundle}") and "checking the SHA-256" in lines[1]
+    assert any(re.fullmatch(r"  \[ *\d+/\d+ tasks\] page written: TraceReport\(.*\)", line) for line in lines), lines
+    assert any(line.startswith("comparing the ") for line in lines), lines
+
+
+def test_the_printed_rerun_command_runs_as_pasted_into_a_shell(bundle, tmp_path):
+    done = schedlab("bundle", "extract", str(bundle), str(tmp_path / "unpacked"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    command = done.stdout.splitlines()[-1].strip()
+    assert "--synthetic-machine-procs '[16, 32]'" in command, command  # a JSON list with a space, quoted
+    rerun = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=300, check=False)
+    assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
+    rerun_index = Path(rerun.stdout.splitlines()[-1])
+    assert rerun_index.is_relative_to(tmp_path / "unpacked" / "rerun-work" / "FullReport")
+    (bundled_index,) = (tmp_path / "unpacked" / BUNDLE_ROOT / "work" / "FullReport").glob("*/index.html")
+    assert rerun_index.read_bytes() == bundled_index.read_bytes()
 
 
 def test_verify_fails_clearly_when_one_file_changed(bundle, tmp_path):
