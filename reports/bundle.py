@@ -19,7 +19,8 @@ A bundle is a gzip'd tar whose single top directory ``schedlab-bundle/`` holds
 - ``MANIFEST.sha256``: the SHA-256 of every other file, ``sha256sum`` format.
 
 The archive itself is deterministic (sorted members, zero times and owners), so the
-same outputs give the same bytes.  Verifying a bundle checks the manifest first, then
+same outputs give the same bytes; a file with the same bytes as an earlier one is stored
+as a hard link to it.  Verifying a bundle checks the manifest first, then
 reruns the recipe with the bundled source in a fresh work directory and compares every
 output byte for byte (``verify_bundle``); the Luigi side lives in ``pipeline.bundle``.
 """
@@ -149,9 +150,21 @@ def _add(archive: tarfile.TarFile, name: str, data: bytes) -> None:
     archive.addfile(info, io.BytesIO(data))
 
 
+def _add_link(archive: tarfile.TarFile, name: str, target: str) -> None:
+    """``name`` as a hard link to the member ``target`` (same bytes): stored once, unpacked as two names."""
+    info = tarfile.TarInfo(f"{BUNDLE_ROOT}/{name}")
+    info.type, info.linkname, info.mode, info.mtime = tarfile.LNKTYPE, f"{BUNDLE_ROOT}/{target}", 0o644, 0
+    archive.addfile(info)
+
+
 def create_bundle(archive_path: Path, contents: BundleContents) -> None:
-    """Write the bundle of ``contents`` to ``archive_path`` (a ``.tar.gz``)."""
+    """Write the bundle of ``contents`` to ``archive_path`` (a ``.tar.gz``).
+
+    A file whose bytes an earlier member already holds (runs that differ only in a parameter
+    without effect on them, say) is stored as a hard link to it: every name is kept, and
+    compared on verify, but the payload is stored once."""
     manifest = []
+    first_with: dict[str, str] = {}
     with (
         open(archive_path, "wb") as raw,
         gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as packed,
@@ -159,8 +172,13 @@ def create_bundle(archive_path: Path, contents: BundleContents) -> None:
     ):
         for name, member in sorted(_members(contents).items()):
             data = member.read_bytes() if isinstance(member, Path) else member()
-            manifest.append(f"{hashlib.sha256(data).hexdigest()}  {name}\n")
-            _add(archive, name, data)
+            digest = hashlib.sha256(data).hexdigest()
+            manifest.append(f"{digest}  {name}\n")
+            if digest in first_with:
+                _add_link(archive, name, first_with[digest])
+            else:
+                first_with[digest] = name
+                _add(archive, name, data)
         _add(archive, MANIFEST, "".join(manifest).encode())
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.bundle import BUNDLE_ROOT, MANIFEST, extract_bundle, manifest_problems
+from reports.bundle import BUNDLE_ROOT, MANIFEST, BundleContents, create_bundle, extract_bundle, manifest_problems
 from schedlab.cli import main
 
 
@@ -116,3 +116,21 @@ def test_verify_rejects_a_file_that_is_not_a_bundle(tmp_path, capsys):
     (tmp_path / "x.tar.gz").write_bytes(b"not an archive")
     assert main(["bundle", "verify", str(tmp_path / "x.tar.gz")]) == 1
     assert "not a readable bundle" in capsys.readouterr().err
+
+
+def test_a_file_with_the_bytes_of_another_is_stored_once_and_unpacked_under_both_names(tmp_path):
+    work, project = tmp_path / "work", tmp_path / "project"
+    for run in ("Runs/a-1", "Runs/b-2"):
+        (work / run).mkdir(parents=True)
+        (work / run / "schedule.parquet").write_bytes(b"the same schedule " * 1000)
+        (work / run / "task.json").write_text(f'{{"key": "{run}"}}')
+    project.mkdir()
+    contents = BundleContents(work, (Path("Runs/a-1"), Path("Runs/b-2")), {"task": "T"}, {}, project)
+    create_bundle(tmp_path / "b.tar.gz", contents)
+    with tarfile.open(tmp_path / "b.tar.gz") as archive:
+        members = {member.name.removeprefix(f"{BUNDLE_ROOT}/"): member for member in archive.getmembers()}
+    assert members["work/Runs/a-1/schedule.parquet"].isfile()
+    assert members["work/Runs/b-2/schedule.parquet"].islnk() and members["work/Runs/b-2/task.json"].isfile()
+    root = extract_bundle(tmp_path / "b.tar.gz", tmp_path / "unpacked")
+    assert manifest_problems(root) == []
+    assert (root / "work/Runs/b-2/schedule.parquet").read_bytes() == b"the same schedule " * 1000
