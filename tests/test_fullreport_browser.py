@@ -114,6 +114,17 @@ def test_a_build_prints_a_few_lines_and_the_report_path_last(small_build):
     assert any(re.fullmatch(r"\[ *\d+/\d+ tasks\] page written: KoalaReport\(profile=quick\)", line) for line in lines)
 
 
+QUICK_OUTPUT = os.environ.get("SCHEDLAB_FULLREPORT_OUTPUT")
+
+
+@pytest.mark.skipif(not QUICK_OUTPUT, reason="needs the output of the default FullReport: set SCHEDLAB_FULLREPORT_OUTPUT "
+                    "to a file holding it (.ci/run keeps it and sets it)")
+def test_the_default_full_report_prints_under_200_lines_ending_with_its_path():
+    lines = Path(QUICK_OUTPUT).read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 200, f"{len(lines)} lines"
+    assert lines[-1].endswith("/index.html") and Path(lines[-1]).is_file(), lines[-5:]
+
+
 def test_markdown_twin_links_and_stage_files_resolve(small_report):
     index = (small_report / "index.md").read_text(encoding="utf-8")
     targets = re.findall(r"\]\(([^)]+)\)", index)
