@@ -7,6 +7,7 @@ its place a build prints, on stdout:
 - when its first task starts: how many tasks it runs and how many were already complete;
 - a line per page written (each workload page, each stage report and companion page), and
   one each time another tenth of the tasks is done, each with the count done / to run;
+- a line for a task that fails (Luigi logs its traceback at ERROR, which shows);
 - when a ``FullReport`` is written, or found complete with nothing to do, its ``index.html``
   path, as the last line.
 
@@ -132,3 +133,15 @@ def _finished(task: SchedlabTask) -> None:
         elif step > build.counters[_STEP]:
             _say(f"{count} {100 * step // STEPS} % done")
         build.counters[_STEP] = max(step, build.counters[_STEP])
+
+
+@SchedlabTask.event_handler(luigi.Event.FAILURE)
+def _failed(task: SchedlabTask, exception: BaseException) -> None:
+    """Luigi logs the traceback (at ERROR); this says where the build stands, as the last line."""
+    build = _build
+    if build is None or task.task_id not in build.to_run:
+        return
+    with build.counters.get_lock():
+        total = len(build.to_run)
+        _say(f"[{build.counters[_DONE]:>{len(str(total))}}/{total} tasks] FAILED: {task}: {exception}; "
+             f"what needs it will not run (Luigi's traceback above)")
