@@ -287,7 +287,7 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
     if returncode != 0:
         return Verification([], [f"the rerun failed (exit status {returncode}):\n{errors}"], 0)
     bundled = sorted(path.relative_to(root / "work").as_posix() for path in (root / "work").rglob("*") if path.is_file())
-    log(f"comparing the {len(bundled):,} bundled outputs with the rerun's, byte for byte")
+    log(f"comparing the {len(bundled):,} bundled files with the rerun's, byte for byte")
     return Verification([], compare_trees(root / "work", rerun_dir / "work", bundled), len(bundled))
 
 
