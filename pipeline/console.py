@@ -9,7 +9,7 @@ its place a build prints, on stdout:
   one each time another tenth of the tasks is done, each with the count done / to run;
 - a line for a task that fails (Luigi logs its traceback at ERROR, which shows);
 - when a ``FullReport`` is written, or found complete with nothing to do, its ``index.html``
-  path, as the last line.
+  path, as the last line (an ``ArchiveBundle``: its size, then the archive's path).
 
 With more than one worker Luigi runs each task in a forked child process and fires the
 run events there, so the count of finished tasks lives in shared memory created while
@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import luigi
 
 from pipeline.base import SchedlabTask
+from pipeline.bundle import ArchiveBundle
 from pipeline.full_report import FullReport
 from pipeline.report_tasks import TraceReport
 from pipeline.stages import STAGES
@@ -128,6 +129,9 @@ def _finished(task: SchedlabTask) -> None:
         if isinstance(task, FullReport):
             _say(f"{count} the full report is written:")
             _say(report_path(task))
+        elif isinstance(task, ArchiveBundle):
+            _say(f"{count} the bundle is written ({task.archive().stat().st_size / 1e6:,.1f} MB):")
+            _say(str(task.archive()))
         elif task.get_task_family() in PAGE_FAMILIES:
             _say(f"{count} page written: {task}")
         elif step > build.counters[_STEP]:
