@@ -20,6 +20,12 @@ from reports.bundle import BundleContents, create_bundle
 
 ARCHIVE_NAME = "schedlab-bundle.tar.gz"
 
+EXPORTS = {"ReplayTrace": ("schedule.swf", "batsim_jobs.csv")}
+"""Per task family, the files that re-encode another output of the same task (a replay's
+``schedule.parquet`` for SWF tools and evalys), which no task reads: bundles leave them out,
+as the rerun rebuilds them.  They are most of the bytes of the replays of a real trace (KTH-SP2's
+three: 3.8 of 6.6 MB gzipped), and replays are most of a report on real traces."""
+
 
 @luigi.util.inherits(FullReport)
 class ArchiveBundle(SchedlabTask):
@@ -49,6 +55,11 @@ def bundle_contents(report: FullReport) -> BundleContents:
     the file asked for, with no copy in the work directory)."""
     work_dir = settings.work_dir()
     tasks = dependency_closure(report)
+    left_out = sorted(
+        task.output_dir().relative_to(work_dir) / name
+        for task in tasks
+        for name in EXPORTS.get(task.get_task_family(), ())
+    )
     return BundleContents(
         work_dir=work_dir,
         output_dirs=tuple(task.output_dir().relative_to(work_dir) for task in tasks),
@@ -60,6 +71,7 @@ def bundle_contents(report: FullReport) -> BundleContents:
                 "trace_dirs": [str(d) for d in settings.trace_dirs()],
                 "traces": settings.selected_traces(),
             },
+            "left_out": [f"work/{path.as_posix()}" for path in left_out],
         },
         inputs={
             f"{task.get_task_family()}/{task.output_dir().name}": task.input_fingerprint()
@@ -67,4 +79,5 @@ def bundle_contents(report: FullReport) -> BundleContents:
             if task.input_fingerprint() is not None
         },
         project_root=PROJECT_ROOT,
+        left_out=frozenset(left_out),
     )

@@ -5,6 +5,8 @@ A bundle is a gzip'd tar whose single top directory ``schedlab-bundle/`` holds
 - ``work/``: the report's output directory and the output directory of every task it
   depends on, laid out as in the work directory (``<TaskFamily>/<label>-<key>/``), so
   that each carries its ``task.json`` (parameters, seeds, code versions, input checksums);
+  files that only re-encode another file of the same directory (a replay's schedule as SWF
+  and as Batsim CSV beside its ``schedule.parquet``) are left out, and listed in the recipe;
 - ``source/``: the project's source packages, ``pyproject.toml``, ``luigi.cfg`` and the
   published paper-profile ledger (an input of the front page), so that the recipe can
   run elsewhere with exactly the code and inputs that made the outputs;
@@ -115,13 +117,15 @@ def _json_bytes(data) -> bytes:
 
 @dataclass(frozen=True)
 class BundleContents:
-    """What goes into a bundle; ``output_dirs`` are relative to ``work_dir``."""
+    """What goes into a bundle; ``output_dirs`` and ``left_out`` (files of theirs not packed:
+    exports the rerun rebuilds, named in the recipe) are relative to ``work_dir``."""
 
     work_dir: Path
     output_dirs: tuple[Path, ...]
     recipe: Mapping
     inputs: Mapping
     project_root: Path
+    left_out: frozenset[Path] = frozenset()
 
 
 def _members(contents: BundleContents) -> dict[str, Callable[[], bytes] | Path]:
@@ -139,7 +143,7 @@ def _members(contents: BundleContents) -> dict[str, Callable[[], bytes] | Path]:
         members[RUN_TIMES] = contents.work_dir / RUN_TIMES
     for directory in contents.output_dirs:
         for path in sorted((contents.work_dir / directory).rglob("*")):
-            if path.is_file():
+            if path.is_file() and path.relative_to(contents.work_dir) not in contents.left_out:
                 members[f"work/{path.relative_to(contents.work_dir).as_posix()}"] = path
     return members
 

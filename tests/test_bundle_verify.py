@@ -9,6 +9,7 @@ changed together with its manifest line fails the byte comparison.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import subprocess
 import sys
@@ -52,6 +53,10 @@ def test_bundle_holds_report_recipe_code_environment_and_manifest(bundle, tmp_pa
     assert {"recipe.json", "inputs.json", "code.json", "environment.json", MANIFEST} <= names
     assert any(name.startswith("work/FullReport/") and name.endswith("/index.html") for name in names)
     assert sum(name.startswith("work/ReplayTrace/") and name.endswith("/schedule.parquet") for name in names) == 6
+    # The replay's schedule again as SWF and Batsim CSV: left out, and said so in the recipe.
+    assert not [name for name in names if name.endswith(("/schedule.swf", "/batsim_jobs.csv"))]
+    left_out = json.loads((root / "recipe.json").read_text())["left_out"]
+    assert len(left_out) == 12 and all(name.startswith("work/ReplayTrace/") for name in left_out)
     assert "source/simulators/batch/conservative.py" in names and "source/luigi.cfg" in names
     code = (root / "code.json").read_text()
     assert '"source_sha256"' in code and '"commit"' in code
