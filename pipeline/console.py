@@ -99,7 +99,7 @@ def _discovered(task: SchedlabTask, requirement: SchedlabTask) -> None:
 def _already_complete(task: SchedlabTask) -> None:
     _scheduling().complete.add(task.task_id)
     if isinstance(task, FullReport):
-        _say("The report is complete, nothing to run:")
+        _say("The report is already complete:")
         _say(report_path(task))
 
 
@@ -141,7 +141,8 @@ def _finished(task: SchedlabTask) -> None:
 
 @SchedlabTask.event_handler(luigi.Event.FAILURE)
 def _failed(task: SchedlabTask, exception: BaseException) -> None:
-    """Luigi logs the traceback (at ERROR); this says where the build stands, as the last line."""
+    """Luigi logs the traceback (at ERROR); this names the task and says where the build stands
+    (tasks that do not need it still run)."""
     build = _build
     if build is None or task.task_id not in build.to_run:
         return

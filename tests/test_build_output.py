@@ -29,5 +29,5 @@ def test_two_workers_count_every_task_once_and_the_archive_comes_last_then_a_rer
 
         assert luigi.build([FullReport(**TINY)], local_scheduler=True, workers=1, log_level="WARNING")
         again = capfd.readouterr().out.splitlines()
-        assert again[0] == "The report is complete, nothing to run:" and len(again) == 2
+        assert again[0] == "The report is already complete:" and len(again) == 2
         assert Path(again[1]).samefile(tmp_path / "work" / "FullReport" / "latest" / "index.html")
