@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import logging
 import os
 import socket
 from pathlib import Path
@@ -34,8 +33,6 @@ from reports.pages import index_page
 from reports.stage_index import provenance_table, stages_section
 from schedlab.options import COUNT, SEED
 from schedlab.progress import progress
-
-logger = logging.getLogger("luigi-interface")
 
 RUN_TIMES_FILE = "run-times.csv"
 """Below the work directory: one line per task run, appended when it finishes."""
@@ -222,4 +219,3 @@ class FullReport(ReplayChoices, SchedlabTask):
             write_csv(directory / "metrics.csv", combined)
             write_csv(directory / "provenance.csv", provenance_table(stage_entries))
         point_latest(self.output_dir())
-        logger.info("schedlab report: %s", self.output_file("index.html"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-import threading
 from pathlib import Path
 
 from schedlab.errors import SchedlabError
@@ -53,16 +52,17 @@ def register(subparsers) -> None:
     extract.set_defaults(handler=run_extract)
 
 
-#: Seconds between two looks at which pipeline tasks have finished, for the progress bar.
-POLL_SECONDS = 0.5
-
-
 def _comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
 def run_create(args) -> int:
-    from pipeline import ArchiveBundle, settings
+    import luigi
+
+    from pipeline import FullReport, console, settings
+    from pipeline.bundle import bundle_contents
+    from reports.bundle import create_bundle
+    from schedlab.atomic import atomic_path
 
     parameters = {"stage_profile": args.stage_profile}
     if args.stages is not None:
@@ -75,59 +75,37 @@ def run_create(args) -> int:
         parameters["synthetic_seed"] = args.synthetic_seed
     if args.policies:
         parameters["policies"] = _comma_list(args.policies)
+    quiet = getattr(args, "quiet", False)
     overrides = {"work_dir": args.work_dir} if args.work_dir else {}
     with settings.overridden(**overrides):
-        task = ArchiveBundle(**parameters)
-        if not _build(task, args.workers, getattr(args, "quiet", False)):
-            raise SchedlabError("the pipeline failed; see the Luigi log above")
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(task.archive(), out)
-        print(f"bundle written: {out} (a copy of {task.archive()})")
-    return 0
-
-
-def _build(task, workers: int, quiet: bool) -> bool:
-    """``luigi.build`` of ``task``; on a terminal, unless ``quiet``, with a bar over the tasks
-    it has to run.  The bar polls their output directories, so it counts what every worker
-    process finishes (Luigi's success events fire in the worker that ran the task)."""
-    import luigi
-
-    from pipeline.full_report import dependency_closure
-    from schedlab.progress import progress_bar, shows_progress
-
-    def build() -> bool:
-        return luigi.build([task], local_scheduler=True, workers=workers, log_level="WARNING")
-
-    if not shows_progress(quiet):
-        return build()
-    outputs = [t.output_dir() for t in dependency_closure(task) if not t.complete()]
-    finished = threading.Event()
-    with progress_bar(total=len(outputs), desc="pipeline tasks", unit="task") as bar:
-
-        def poll() -> None:
-            while not finished.wait(POLL_SECONDS):
-                bar.n = sum(output.is_dir() for output in outputs)
-                bar.refresh()
-
-        poller = threading.Thread(target=poll, name="bundle-progress", daemon=True)
-        poller.start()
+        report = FullReport(**parameters)
+        previous = console.set_quiet(quiet)
         try:
-            return build()
+            built = luigi.build([report], local_scheduler=True, workers=args.workers, log_level="WARNING")
         finally:
-            finished.set()
-            poller.join()
+            console.set_quiet(previous)
+        if not built:
+            raise SchedlabError("the pipeline failed; see the Luigi log above")
+        contents = bundle_contents(report)
+        out = Path(args.out)
+        if not quiet:
+            print(f"packing {len(contents.output_dirs):,} task outputs into {out}", flush=True)
+        with atomic_path(out) as staging:  # the only copy: none is kept in the work directory
+            create_bundle(staging, contents)
+    print(f"bundle written: {out} ({out.stat().st_size / 1e6:,.1f} MB)")
+    return 0
 
 
 def run_verify(args) -> int:
     from reports.bundle import verify_bundle
 
+    quiet = getattr(args, "quiet", False)
     scratch = Path(args.scratch) if args.scratch else Path(tempfile.mkdtemp(prefix="schedlab-verify-"))
     scratch.mkdir(parents=True, exist_ok=True)
     if any(scratch.iterdir()):
         raise SchedlabError(f"--scratch {scratch} is not empty: the rerun needs a fresh directory")
     try:
-        result = verify_bundle(Path(args.bundle), scratch, trace_dirs=args.trace_dir)
+        result = verify_bundle(Path(args.bundle), scratch, trace_dirs=args.trace_dir, log=_ignore if quiet else _say)
     finally:
         if not args.scratch:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -145,13 +123,24 @@ def run_verify(args) -> int:
     return 0
 
 
-def run_extract(args) -> int:
-    from reports.bundle import extract_bundle, manifest_problems
+def _say(line: str) -> None:
+    print(line, flush=True)
 
-    root = extract_bundle(Path(args.bundle), Path(args.directory))
+
+def _ignore(line: str) -> None:
+    pass
+
+
+def run_extract(args) -> int:
+    from reports.bundle import extract_bundle, manifest_problems, recipe_command, rerun_settings, shell_command
+
+    destination = Path(args.directory).resolve()
+    root = extract_bundle(Path(args.bundle), destination)
     problems = manifest_problems(root)
     if problems:
         raise SchedlabError(f"{args.bundle}: extracted to {root}, but the manifest check FAILED:\n  " + "\n  ".join(problems))
     recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
+    rerun = shell_command(recipe_command(recipe), rerun_settings(root, destination / "rerun-work"), destination)
     print(f"extracted to {root}; manifest intact; the report is {root / recipe['report'] / 'index.html'}")
+    print(f"to rerun its recipe from the bundled source (outputs in {destination / 'rerun-work'}):\n  {rerun}")
     return 0
