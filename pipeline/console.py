@@ -8,6 +8,8 @@ its place a build prints, on stdout:
 - a line per page written (each workload page, each stage report and companion page), and
   one each time another tenth of the tasks is done, each with the count done / to run;
 - a line for a task that fails (Luigi logs its traceback at ERROR, which shows);
+- for a bad parameter on the command line, one line naming it, and exit code 2 (Luigi would
+  log a traceback);
 - when a ``FullReport`` is written, or found complete with nothing to do, its ``index.html``
   path, as the last line (an ``ArchiveBundle``: its size, then the archive's path).
 
@@ -21,9 +23,12 @@ times) by its scheduling events: scheduling after tasks have started is a new bu
 from __future__ import annotations
 
 import functools
+import logging
 import multiprocessing
 import sys
+import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import luigi
 
@@ -32,6 +37,7 @@ from pipeline.bundle import ArchiveBundle
 from pipeline.full_report import FullReport
 from pipeline.report_tasks import TraceReport
 from pipeline.stages import STAGES
+from schedlab.errors import SchedlabError
 
 PAGE_FAMILIES = frozenset(
     {TraceReport.get_task_family()}
@@ -150,3 +156,41 @@ def _failed(task: SchedlabTask, exception: BaseException) -> None:
         total = len(build.to_run)
         _say(f"[{build.counters[_DONE]:>{len(str(total))}}/{total} tasks] FAILED: {task}: {exception}; "
              f"what needs it will not run (Luigi's traceback above)")
+
+
+def _usage_error(kind: type, error: BaseException, trace) -> str | None:
+    """What was wrong, in one line, when ``error`` is a bad task name, parameter or parameter
+    value given on the ``luigi`` command line (a schedlab range check, Luigi's parameter errors,
+    a value Luigi's parser could not read, named by its option); else None."""
+    if issubclass(kind, (SchedlabError, luigi.parameter.ParameterException, luigi.task_register.TaskClassException)):
+        return str(error)
+    if issubclass(kind, ValueError):
+        for frame, _ in traceback.walk_tb(trace):
+            if Path(frame.f_code.co_filename).name == "cmdline_parser.py" and "param_name" in frame.f_locals:
+                return f"--{frame.f_locals['param_name'].replace('_', '-')}: {error}"
+    return None
+
+
+
+UNCAUGHT = "Uncaught exception in luigi"
+"""How Luigi's command line logs an error it met outside any task (luigi.retcodes); a task's
+own failure is logged otherwise, and a build goes on after it."""
+
+
+class _OneLineUsageErrors(logging.Filter):
+    """Luigi catches what goes wrong before scheduling and logs it with a traceback ("Uncaught
+    exception in luigi"), then exits.  For a usage error this says it in one line on stderr
+    and exits with code 2, as the ``schedlab`` command does; anything else is logged as Luigi
+    logs it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        uncaught = record.msg == UNCAUGHT and record.exc_info and record.exc_info[0]
+        problem = _usage_error(*record.exc_info) if uncaught else None
+        if problem is None:
+            return True
+        sys.stdout.flush()
+        print(f"luigi: {problem}", file=sys.stderr, flush=True)
+        raise SystemExit(2)
+
+
+logging.getLogger("luigi-interface").addFilter(_OneLineUsageErrors())

@@ -31,7 +31,7 @@ from reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_l
 from reports.metrics import combined_metrics_table
 from reports.pages import index_page
 from reports.stage_index import provenance_table, stages_section
-from schedlab.options import COUNT, SEED
+from schedlab.options import COUNT, SEED, one_of
 from schedlab.progress import progress
 
 RUN_TIMES_FILE = "run-times.csv"
@@ -99,7 +99,9 @@ class FullReport(ReplayChoices, SchedlabTask):
 
     code_modules = ("reports.pages", "reports.stage_index", "reports.headline", "pipeline.stages")
 
-    parameter_ranges = {"synthetic_machine_procs": COUNT, "synthetic_jobs": COUNT, "synthetic_seed": SEED}
+    parameter_ranges = {
+        "synthetic_machine_procs": COUNT, "synthetic_jobs": COUNT, "synthetic_seed": SEED, "stages": one_of(STAGE_NAMES),
+    }
     synthetic_machine_procs = luigi.ListParameter(default=(128, 256))
     synthetic_jobs = luigi.IntParameter(default=3000)
     synthetic_seed = luigi.IntParameter(default=1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 
 class _Checked:
@@ -90,3 +91,16 @@ def counts(text: str) -> tuple[int, ...]:
 
 
 counts.range = "whole numbers >= 1, comma-separated"
+
+
+def one_of(choices) -> Callable[[str], str]:
+    """A name among ``choices`` (for a list parameter's items, which argparse's ``choices`` cannot check)."""
+    allowed = tuple(choices)
+
+    def check(text: str) -> str:
+        if text not in allowed:
+            raise argparse.ArgumentTypeError(f"must be one of {', '.join(allowed)}, got {text!r}")
+        return text
+
+    check.range = "one of " + ", ".join(allowed)
+    return check
