@@ -557,7 +557,10 @@ def _field_name(index: int) -> str:
 def _machine_size_warnings(header: SwfHeader, jobs: pd.DataFrame, hint: int | None) -> list[str]:
     size, source = resolve_machine_size(header, jobs, hint)
     if source == "inferred":
-        return [f"no header MaxProcs or MaxNodes: machine size inferred as max allocated/requested procs = {size}"]
+        unusable = [f"{key} {value}" for key, value in (("MaxProcs", header.max_procs), ("MaxNodes", header.max_nodes))
+                    if value is not None]
+        said = f"header {' and '.join(unusable)} not a machine size" if unusable else "no header MaxProcs or MaxNodes"
+        return [f"{said}: machine size inferred as max allocated/requested procs = {size}"]
     if source.startswith("header") and hint is not None and hint != size:
         return [f"machine_procs={hint} ignored: the {source} says {size}"]
     return []

@@ -89,6 +89,14 @@ def test_machine_size_inferred_with_a_warning(tmp_path):
     ]
 
 
+def test_a_header_size_of_zero_or_less_is_named_when_the_size_is_inferred(tmp_path):
+    path = tmp_path / "zero.swf"
+    path.write_text("; MaxProcs: 0\n; MaxNodes: -4\n" + _job_line(1, 0, procs=8) + "\n")
+    assert read_swf(path).warnings == [
+        "header MaxProcs 0 and MaxNodes -4 not a machine size: machine size inferred as max allocated/requested procs = 8"
+    ]
+
+
 def test_header_wins_over_the_argument_and_says_so():
     trace = read_swf(SMALL, machine_procs=500)
     assert trace.machine_procs == 64
