@@ -339,6 +339,8 @@ def _read_decompressed(path: Path) -> bytes:
         data = raw
     if _looks_binary(data):
         raise InputError(path, None, "binary content, not an SWF text file")
+    if data.count(b"\r") > data.count(b"\n"):  # CR LF counts both once
+        raise InputError(path, None, "lines end in CR alone (classic Mac text): an SWF trace's lines end in LF or CR LF")
     return data
 
 

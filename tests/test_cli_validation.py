@@ -124,6 +124,7 @@ DAMAGED_TRACES = [
     ("corrupt gzip", _gzip_truncated, "corrupt or truncated gzip data"),
     ("directory", lambda path: path.mkdir(), "is a directory, not an SWF trace file"),
     ("missing file", lambda path: None, "no such file"),
+    ("CR line endings", "; MaxProcs: 64\r" + job(1) + "\r" + job(2, 10), "lines end in CR alone"),
 ]
 
 
