@@ -49,7 +49,7 @@ _FORMATS = {
 
 def wait_times(schedule: pd.DataFrame) -> np.ndarray:
     """Seconds each job of a replay schedule waited between submission and start."""
-    return (schedule["start_time"] - schedule["submit_time"]).to_numpy(dtype=np.float64)
+    return (schedule["start"] - schedule["submit"]).to_numpy(dtype=np.float64)
 
 
 def wait_time_cdf_figure(waits_by_policy: Mapping[str, np.ndarray], title: str) -> Figure:

@@ -32,7 +32,7 @@ def test_time_binned_mean_bin_inside_one_step_and_simultaneous_events():
 
 
 def test_wait_times():
-    schedule = pd.DataFrame({"submit_time": [0.0, 5.0], "start_time": [0.0, 65.0]})
+    schedule = pd.DataFrame({"submit": [0.0, 5.0], "start": [0.0, 65.0]})
     np.testing.assert_array_equal(wait_times(schedule), [0.0, 60.0])
 
 

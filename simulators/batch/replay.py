@@ -98,9 +98,9 @@ def replay(
     schedule = pd.DataFrame(
         {
             "job_id": batch.job_id,
-            "submit_time": batch.submit,
-            "start_time": start,
-            "end_time": end,
+            "submit": batch.submit,
+            "start": start,
+            "end": end,
             "procs": batch.procs,
             "requested_time": batch.estimate,
             "run_time": batch.actual,
