@@ -41,3 +41,15 @@ def make_jobs(rows):
             "run_time": [r[3] for r in rows],
         }
     )
+
+
+def legend_overlaps(figure) -> list[str]:
+    """Each legend that covers part of an axes (its title and tick labels included), once drawn."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    legends = [*figure.legends, *(axes.get_legend() for axes in figure.axes if axes.get_legend())]
+    return [f"legend {legend.get_title().get_text()!r} over axes {axes.get_title()!r}"
+            for legend in legends for axes in figure.axes
+            if axes.get_visible() and legend.get_window_extent(renderer).overlaps(axes.get_tightbbox(renderer))]

@@ -141,3 +141,12 @@ def test_series_tracks_queue_and_busy_processors():
     assert at.loc[2, "queue_length"] == 2
     assert at.loc[100, "busy_procs"] == 8
     assert at.loc[110, "busy_procs"] == 0
+
+
+@pytest.mark.parametrize("conventions", ["default", "pyss"])
+def test_the_schedule_carries_the_waits_the_log_recorded(conventions):
+    # Job 1 is submitted last, so the schedule's rows (submit order) are not the table's.
+    jobs = make_jobs([(50, 1, 10, 10), (0, 1, 10, 10), (20, 1, 10, 10)]).assign(wait_time=[7.0, -1.0, 300.0])
+    schedule = replay(jobs, 4, policy="fcfs", conventions=conventions).schedule
+    assert schedule["job_id"].tolist() == [2, 3, 1]
+    np.testing.assert_array_equal(schedule["recorded_wait"], [np.nan, 300.0, 7.0])

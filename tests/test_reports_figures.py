@@ -7,12 +7,15 @@ import pandas as pd
 import pytest
 
 from reports.figures import (
+    moving_average,
+    recorded_waits,
     save_figure,
     time_binned_mean,
     utilization_figure,
     wait_time_cdf_figure,
     wait_times,
 )
+from tests.conftest import legend_overlaps
 
 
 def test_time_binned_mean_integrates_the_step_function():
@@ -83,3 +86,30 @@ def test_wait_cdf_ticks_stay_within_the_data(longest):
     axes = figure.axes[0]
     assert axes.get_xlim() == (0.0, max(longest, 1.0))
     assert max(axes.get_xticks()) <= max(longest, 1.0)
+
+
+def test_legends_stand_outside_the_axes_and_their_titles():
+    cdf, use = build_figures()
+    assert cdf.legends and use.legends
+    assert legend_overlaps(cdf) == [] and legend_overlaps(use) == []
+
+
+def test_the_legend_check_sees_a_legend_inside_the_axes():
+    cdf, _ = build_figures()
+    cdf.legends.clear()
+    cdf.axes[0].legend(loc="upper left")
+    assert legend_overlaps(cdf)
+
+
+def test_the_wait_cdf_draws_the_logs_recorded_waits_dashed():
+    schedule = pd.DataFrame({"submit": [0.0, 0.0, 0.0], "start": [0.0, 10.0, 20.0], "recorded_wait": [5.0, np.nan, 50.0]})
+    np.testing.assert_array_equal(recorded_waits(schedule), [5.0, 50.0])
+    figure = wait_time_cdf_figure({"easy": wait_times(schedule)}, "waits", recorded_waits(schedule))
+    lines = {line.get_label(): line for line in figure.axes[0].get_lines()}
+    assert sorted(lines) == ["easy", "recorded in the log"]
+    assert lines["recorded in the log"].get_linestyle() == "--"
+    assert lines["recorded in the log"].get_xdata().max() == 50.0
+
+
+def test_moving_average_is_centred_and_shrinks_at_the_ends():
+    np.testing.assert_allclose(moving_average(np.array([0.0, 3.0, 6.0, 0.0, 3.0]), 3), [1.5, 3.0, 3.0, 3.0, 1.5])
