@@ -90,8 +90,7 @@ def wait_time_cdf_figure(
     axes.set_ylabel("fraction of jobs")
     axes.set_title(title)
     axes.grid(True, alpha=0.3)
-    if lines:  # beside the axes, where it hides no line and no title
-        figure.legend(*axes.get_legend_handles_labels(), title="waits", loc="outside right upper")
+    legend_below(figure, axes)
     return figure
 
 
@@ -157,8 +156,7 @@ def utilization_figure(
     busy_axes.set_ylim(0, 1.05)
     busy_axes.set_ylabel(f"busy fraction of {machine_procs} procs")
     busy_axes.set_title(title)
-    if non_empty:  # beside the panels: the lines fill them edge to edge
-        figure.legend(*busy_axes.get_legend_handles_labels(), title="policy", loc="outside right upper")
+    legend_below(figure, busy_axes, title="policy")
     queue_axes.set_ylabel("queued jobs")
     queue_axes.set_xlabel(f"days since first event (faint: means over {TIME_BINS} bins; "
                           f"bold: moving average of {SMOOTHING_BINS} bins)")
@@ -166,6 +164,25 @@ def utilization_figure(
     for axes in (busy_axes, queue_axes):
         axes.grid(True, alpha=0.3)
     return figure
+
+
+LEGEND_COLUMNS = 4
+
+
+def legend_below(figure: Figure, *axes, **options) -> None:
+    """One legend for the lines of ``axes`` (each label once), under the figure's axes.
+
+    Inside a plot a legend hides data; beside the axes it shares the top edge with a
+    figure's title, and covered it (ICS's Fig. 8).  Under the axes, in up to
+    ``LEGEND_COLUMNS`` columns, it hides neither and takes none of the width a title needs.
+    """
+    entries: dict[str, object] = {}
+    for each in axes:
+        for handle, label in zip(*each.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    if entries:
+        figure.legend(list(entries.values()), list(entries), loc="outside lower center",
+                      ncols=min(len(entries), LEGEND_COLUMNS), **options)
 
 
 def save_figure(figure: Figure, directory, stem: str) -> list[Path]:

@@ -15,7 +15,7 @@ from reports.figures import (
     wait_time_cdf_figure,
     wait_times,
 )
-from tests.conftest import legend_overlaps
+from tests.conftest import layout_faults
 
 
 def test_time_binned_mean_integrates_the_step_function():
@@ -91,14 +91,17 @@ def test_wait_cdf_ticks_stay_within_the_data(longest):
 def test_legends_stand_outside_the_axes_and_their_titles():
     cdf, use = build_figures()
     assert cdf.legends and use.legends
-    assert legend_overlaps(cdf) == [] and legend_overlaps(use) == []
+    assert layout_faults(cdf) == [] and layout_faults(use) == []
 
 
-def test_the_legend_check_sees_a_legend_inside_the_axes():
+def test_the_layout_check_sees_a_legend_inside_the_axes_and_a_cut_title():
     cdf, _ = build_figures()
     cdf.legends.clear()
     cdf.axes[0].legend(loc="upper left")
-    assert legend_overlaps(cdf)
+    assert layout_faults(cdf) == ["a legend covers axes 'waits'"]
+    cdf.axes[0].legend().remove()
+    cdf.axes[0].set_title("a title far too long for a figure seven and a half inches wide, " * 3)
+    assert layout_faults(cdf) == [f"title {cdf.axes[0].get_title()!r} is cut"]
 
 
 def test_the_wait_cdf_draws_the_logs_recorded_waits_dashed():

@@ -57,6 +57,7 @@ def test_document_renders_links_code_tables_and_figures_in_both_formats():
     assert "<title>T &lt;1&gt;</title>" in page
     assert '<a href="../x/report.html">page</a>' in page and "<code>a&lt;b</code>" in page
     assert '<td class="number">1</td>' in page
+    assert '<div class="table-box"><table>' in page and ".table-box { max-width: 100%; overflow-x: auto;" in page
     assert '<img src="wait_cdf.svg" alt="Wait CDF">' in page and '<a href="wait_cdf.png">PNG</a>' in page
 
 def test_trace_page_shows_source_metrics_cleaning_and_warnings():
