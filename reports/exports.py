@@ -11,7 +11,8 @@
   ``COMPLETED_SUCCESSFULLY`` (the replay kills none; a job cut at its requested time
   under schedlab's conventions ran for that time).
 - ``csv`` and ``parquet``: the schedule table itself (job, submit, start, end,
-  processors, estimate, run time), times holding whole seconds written as integers.
+  processors, estimate, run time, the log's recorded wait), times holding whole seconds
+  written as integers.
 
 Every writer is atomic: a crash leaves the previous file or none, never half of one.
 """
