@@ -67,7 +67,7 @@ def wait_time_cdf_figure(
     many) jobs that did not wait at all stay visible at zero.  ``recorded``, the waits
     the log itself recorded, is drawn dashed in black beside the simulated ones.
     """
-    figure = Figure(figsize=(7.5, 4.5), layout="constrained")
+    figure = Figure(figsize=(7.0, 4.5), layout="constrained")
     axes = figure.add_subplot()
     probabilities = np.linspace(0.0, 1.0, CDF_POINTS)
     non_empty = {policy: waits for policy, waits in waits_by_policy.items() if len(waits)}

@@ -196,15 +196,15 @@ MAIN_COLUMNS = (
 
 COLUMN_LABELS = {
     "processes_per_node": "processes per node",
-    "mean_response": "mean response (s)",
-    "mean_wait": "mean wait (s)",
-    "mean_execution": "mean execution (s)",
-    "turnaround": "turnaround, first submission to last end (s)",
-    "utilization": "utilization (share of CPU time computing)",
-    "mean_slowdown": "mean slowdown (execution / dedicated time)",
-    "fairness_cv": "unfairness (CV of the job types' mean slowdowns)",
-    "bcr": "boost conflict ratio, BCR (share of decisions)",
-    "fdr": "false decision ratio, FDR (share of conflicts)",
+    "mean_response": "mean response (compressed s)",
+    "mean_wait": "mean wait (compressed s)",
+    "mean_execution": "mean execution (compressed s)",
+    "turnaround": "turnaround (compressed s)",
+    "utilization": "utilization (share of CPU time)",
+    "mean_slowdown": "mean slowdown",
+    "fairness_cv": "fairness: CV of type slowdowns",
+    "bcr": "BCR: boost conflicts / decisions",
+    "fdr": "FDR: false decisions / conflicts",
 }
 """Headers of the page's tables in words with units (``simulators.ics.metrics`` defines each); the CSV
 files keep the column names."""
@@ -212,7 +212,7 @@ files keep the column names."""
 
 def header_labels(columns) -> dict[str, str]:
     """``COLUMN_LABELS``, and each CPU-profile share (``share_spin``...) as the share of CPU time it is."""
-    shares = {c: f"CPU time {c.removeprefix('share_').replace('_', ' ')} (share)" for c in columns if c.startswith("share_")}
+    shares = {c: f"CPU {c.removeprefix('share_').replace('_', ' ')} (share)" for c in columns if c.startswith("share_")}
     return {**COLUMN_LABELS, **shares}
 
 

@@ -83,6 +83,6 @@ def test_tables_show_headers_in_words_and_figures_keep_legends_clear(runs, tmp_p
     assert "fig8_response" in drawn
     assert {stem: faults for stem, figure in drawn.items() if (faults := layout_faults(figure))} == {}
     header = next(line for line in (tmp_path / "fig8_results.md").read_text().splitlines() if line.startswith("| group"))
-    assert "| mean response (s) |" in header and "| false decision ratio, FDR (share of conflicts) |" in header
+    assert "| mean response (compressed s) |" in header and "| FDR: false decisions / conflicts |" in header
     assert "fairness_cv" not in header and "| fdr |" not in header and "share_spin" not in header
     assert {"mean_response", "fairness_cv", "fdr"} <= set(pd.read_csv(tmp_path / "fig8_results.csv").columns)
