@@ -31,7 +31,7 @@ from reports.document import (
     paragraph,
     table,
 )
-from reports.metrics import RECORDED, format_metric, headline_rows, metric_label, metrics_by_policy
+from reports.metrics import format_metric, headline_rows, metric_label, metrics_by_policy
 
 WARNINGS_SHOWN = 50
 """A page lists at most this many parser warnings; the rest are counted."""
@@ -109,8 +109,8 @@ def _recorded_wait_blocks(comparison: pd.DataFrame) -> list:
     metrics = [name for name in comparison.columns if name != "source"]
     rows = [[row["source"], *(format_metric(name, row[name]) for name in metrics)] for _, row in comparison.iterrows()]
     return [
-        paragraph(f"The waits the log recorded ({RECORDED}) beside each policy's simulated waits of the "
-                  "same jobs (those with a recorded wait); the dashed line of the wait-time figure is the log's."),
+        paragraph("The waits the log recorded (first row) beside each policy's simulated waits of the same "
+                  "jobs, those the log records a wait for; the wait-time figure draws the log's dashed."),
         table(["waits", *(metric_label(name) for name in metrics)], rows, right_aligned=range(1, len(metrics) + 1)),
     ]
 
