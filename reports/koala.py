@@ -179,7 +179,8 @@ def percent_change_figure(tables: dict, lines: list, title: str) -> Figure:
     axes.set_yscale("symlog", linthresh=100.0)
     axes.set_xlabel("net utilization (%)")
     axes.set_ylabel("change in mean response time (%)\n(mean of per-seed changes, 95 % interval; symlog)")
-    axes.set_title(f"{title}\n({SATURATED_NOTE})", fontsize=9)
+    # Over the whole figure, not the axes: the two-line y label leaves the axes too narrow for the note.
+    figure.suptitle(f"{title}\n({SATURATED_NOTE})", fontsize=9)
     axes.grid(True, alpha=0.3)
     legend_below(figure, axes)
     return figure
