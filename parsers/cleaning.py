@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from schedlab.errors import InputError
+
 #: SWF status code of a cancelled job (SWF 2.1 added it to 1 = completed, 0 = failed).
 STATUS_CANCELLED = 5
 
@@ -112,6 +114,10 @@ class CleaningReport:
         lines += [f"  {s.name:<{width}}  removed {s.removed:>7}  {s.description}" for s in self.steps]
         return "\n".join(lines)
 
+    def removals(self) -> str:
+        """Each step's removals on one line: ``drop_a removed 3, drop_b removed 0``."""
+        return ", ".join(f"{s.name} removed {s.removed}" for s in self.steps)
+
 
 def step_description(step: CleaningStep) -> str:
     """The first paragraph of the step's docstring, on one line."""
@@ -131,4 +137,25 @@ def clean(
         kept, removed = step(kept, machine_procs)
         results.append(StepResult(step.__name__, step_description(step), removed))
     report = CleaningReport(len(jobs), len(kept), machine_procs, tuple(results))
+    return kept, report
+
+
+def refuse_empty(jobs: pd.DataFrame, source, report: CleaningReport | None = None) -> None:
+    """Raise :class:`InputError` naming ``source`` if ``jobs`` is empty: a replay, fit or
+    pairing of no job would report zeros and NaN as if they were results.  With the
+    cleaning ``report`` that emptied it, the message says what each step removed."""
+    if len(jobs):
+        return
+    if report is None or report.jobs_before == 0:
+        raise InputError(source, None, "no job lines: the trace is empty or has only a header")
+    raise InputError(source, None, f"no job left after cleaning: {report.jobs_before} in, {report.removals()} "
+                                   f"(machine of {report.machine_procs} processors)")
+
+
+def clean_or_refuse(
+    jobs: pd.DataFrame, machine_procs: int, source, steps: Sequence[CleaningStep] = DEFAULT_STEPS
+) -> tuple[pd.DataFrame, CleaningReport]:
+    """:func:`clean`, refusing (:func:`refuse_empty`) a result without jobs."""
+    kept, report = clean(jobs, machine_procs, steps)
+    refuse_empty(kept, source, report)
     return kept, report

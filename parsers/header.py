@@ -23,6 +23,9 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+#: Integer header values must fit int64, as every count and time downstream does.
+INT64_LIMIT = 2**63
+
 KEYED_LINE = re.compile(r";[ ]?(\w+):(?:\s+(.*))?")
 
 #: SWF header keys stored in their own attribute, and whether their value is an integer.
@@ -183,6 +186,9 @@ class _HeaderReader:
         parsed: str | int | None = parse_integer(value) if is_integer else value
         if parsed is None:
             self.report(number, "bad_header_value", f"header {key}: expected an integer, got {value!r}")
+            return None
+        if is_integer and not -INT64_LIMIT <= parsed < INT64_LIMIT:
+            self.report(number, "bad_header_value", f"header {key}: {value} is beyond int64")
             return None
         if key in self.first_line_of:
             self.warnings.append(

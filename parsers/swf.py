@@ -28,8 +28,11 @@ accepts, because the data they carry is sound:
 
 What would give a wrong table is refused instead: a line with fewer than 18 fields, a
 non-numeric or non-finite (nan, inf) value, a non-integral value in an integer field,
-a negative submit time, a duplicate job id.  In strict mode (default) the first such line raises
-:class:`InputError` with its 1-based line number; in lenient mode such lines are
+a time at or beyond 2**53 seconds (``1e300``, anything past int64 seconds: float64
+seconds stop being exact there, so a replay could not even add a run time to it; 2**53 s
+is 285 million years), a size (processors, memory) below -1 (SWF's "unknown"; any other
+negative is damage), a negative submit time, a duplicate job id.  In strict mode
+(default) the first such line raises :class:`InputError` with its 1-based line number; in lenient mode such lines are
 skipped and counted by kind in ``Trace.skipped``.  File-level problems (missing file,
 directory, binary content, corrupt or fake gzip) raise ``InputError(path, None, ...)``
 in both modes.
@@ -74,7 +77,16 @@ EXACT_INTEGER_LIMIT = 2**53
 SKIPPED_LINES_KEPT = 20
 EXTRA_COLUMN_CHOICES = ("keep", "drop")
 
+#: Times at or beyond 2**53 seconds (285 million years) are no longer exact in the float64 seconds
+#: of the job table (a run time added to such a submit time vanishes): a field holding one is damage.
+TIME_LIMIT_SECONDS = float(EXACT_INTEGER_LIMIT)
+TIME_FIELDS = ("submit_time", "wait_time", "run_time", "avg_cpu_time", "requested_time", "think_time")
+#: Sizes, for which SWF's -1 means unknown and nothing else below 0 has a meaning.
+SIZE_FIELDS = ("allocated_procs", "used_memory", "requested_procs", "requested_memory")
+
 INTEGER_FIELD_INDEXES = [i for i, name in enumerate(SWF_FIELDS) if name not in FLOAT_FIELDS]
+TIME_FIELD_INDEXES = [SWF_FIELDS.index(name) for name in TIME_FIELDS]
+SIZE_FIELD_INDEXES = [SWF_FIELDS.index(name) for name in SIZE_FIELDS]
 SUBMIT = SWF_FIELDS.index("submit_time")
 ALLOCATED = SWF_FIELDS.index("allocated_procs")
 REQUESTED = SWF_FIELDS.index("requested_procs")
@@ -88,6 +100,8 @@ JOB_PROBLEM_KINDS = (
     "not_numeric",
     "not_finite",
     "not_integer",
+    "time_out_of_range",
+    "negative_size",
     "negative_submit_time",
     "duplicate_job_id",
 )
@@ -261,8 +275,11 @@ def _header_section(data: bytes) -> tuple[int, list[str]]:
 def _good_job_table(values: np.ndarray) -> pd.DataFrame | None:
     """The canonical table of the rows of ``values`` (as parsed, one row per line), or None
     unless every row passes the checks of :meth:`_JobLines.classify`: finite, whole numbers
-    (at most 2**53 in magnitude) in integer fields, submit time >= 0, job ids unique."""
+    (at most 2**53 in magnitude) in integer fields, times within int64 seconds, sizes >= -1,
+    submit time >= 0, job ids unique."""
     if not np.isfinite(values).all() or (values[:, SUBMIT] < 0).any():
+        return None
+    if _times_out_of_range(values).any() or _negative_sizes(values).any():
         return None
     columns = {}
     for i, name in enumerate(SWF_FIELDS):
@@ -292,7 +309,8 @@ def _oversize_warnings(values: np.ndarray, line_numbers: np.ndarray, machine_siz
     if not len(over):
         return []
     return [f"{len(over)} job(s) ask for more than the machine's {size} processors (header {key}), up to "
-            f"{asked[over].max():.0f}, first on line {line_numbers[over[0]]}: kept here, dropped by cleaning"]
+            f"{asked[over].max():.0f}, first on line {line_numbers[over[0]]}: kept; the cleaning step "
+            "drop_oversized drops them, counted, unless the machine size given (--procs) is larger"]
 
 
 def _read_decompressed(path: Path) -> bytes:
@@ -421,6 +439,8 @@ class _JobLines:
         integers = self.values[:, INTEGER_FIELD_INDEXES]
         exact = (integers == np.trunc(integers)) & (np.abs(integers) <= EXACT_INTEGER_LIMIT)
         flag("not_integer", ~exact.all(axis=1))
+        flag("time_out_of_range", _times_out_of_range(self.values))
+        flag("negative_size", _negative_sizes(self.values))
         flag("negative_submit_time", self.values[:, SUBMIT] < 0)
         candidates = kinds == 0
         ids = pd.Series(self.values[candidates, 0])
@@ -455,6 +475,12 @@ class _JobLines:
                 if values[i] != np.trunc(values[i]) or abs(values[i]) > EXACT_INTEGER_LIMIT
             )
             return f"{_field_name(index)} must be a whole number, got {tokens[index]!r}"
+        if kind == "time_out_of_range":
+            index = next(i for i in TIME_FIELD_INDEXES if abs(values[i]) >= TIME_LIMIT_SECONDS)
+            return f"{_field_name(index)} is out of range (|t| < 2**53 s): {tokens[index]!r}"
+        if kind == "negative_size":
+            index = next(i for i in SIZE_FIELD_INDEXES if values[i] < -1)
+            return f"{_field_name(index)} is negative, {tokens[index]!r} (SWF writes -1 for unknown)"
         if kind == "negative_submit_time":
             return f"{_field_name(SUBMIT)} is negative: {tokens[SUBMIT]!r}"
         earlier_good = (self.values[:row, 0] == values[0]) & (self.kinds[:row] == 0)
@@ -475,6 +501,16 @@ class _JobLines:
             f"extra_{j + 1}": pd.Series([e[j] if j < len(e) else None for e in extras], dtype="str")
             for j in range(width)
         }
+
+
+def _times_out_of_range(values: np.ndarray) -> np.ndarray:
+    """Per row: a time field at or beyond 2**53 seconds in magnitude."""
+    return (np.abs(values[:, TIME_FIELD_INDEXES]) >= TIME_LIMIT_SECONDS).any(axis=1)
+
+
+def _negative_sizes(values: np.ndarray) -> np.ndarray:
+    """Per row: a size field below SWF's -1 (unknown)."""
+    return (values[:, SIZE_FIELD_INDEXES] < -1).any(axis=1)
 
 
 def _parse_numbers(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -12,6 +12,7 @@ Every task named below can be run on its own, e.g. ``luigi --module pipeline Cos
 --profile quick --local-scheduler``.
 """
 
+from pipeline import console  # noqa: F401 - its event handlers print the build's progress
 from pipeline.bandwidth import BandwidthReport
 from pipeline.base import SchedlabTask
 from pipeline.bundle import ArchiveBundle

@@ -64,6 +64,7 @@ about once a second.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import contextlib
 import functools
@@ -76,6 +77,7 @@ import os
 import re
 import shutil
 import site
+import socket
 import sysconfig
 import tempfile
 import time
@@ -287,11 +289,61 @@ def _reporting_progress(run):
     return reporting
 
 
+def _check_parameter(task, name: str, check, value) -> None:
+    try:
+        check(str(value))
+    except argparse.ArgumentTypeError as error:
+        raise SchedlabError(f"{task.task_family} parameter {name}: {error}") from None
+
+
+STAGING_MARK = "@"
+"""Sets the writer's host and process id apart in a staging directory's name (labels have no ``@``)."""
+
+_STAGING_NAME = re.compile(r"^\..+\.@(?P<host>[^@/]+)@(?P<pid>[0-9]+)\.[A-Za-z0-9_]+\.tmp$")
+
+
+def dead_writer(staging: Path) -> bool:
+    """Whether ``staging`` is a staging directory whose writer, a process of this host, has ended."""
+    named = _STAGING_NAME.match(staging.name)
+    if named is None or named["host"] != socket.gethostname():
+        return False  # another host's, or of an older naming: ``schedlab gc`` removes it once it is old
+    try:
+        os.kill(int(named["pid"]), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
+
+
+@functools.cache
+def remove_dead_stagings(family_dir: Path) -> None:
+    """Remove the staging directories of ``family_dir`` left by killed writers; once per process
+    and directory (a build writes many outputs to one directory; a killed writer is gone for good,
+    and this process's own writers are alive)."""
+    for entry in family_dir.glob(".*.tmp"):
+        if entry.is_dir() and not entry.is_symlink() and dead_writer(entry):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
 class SchedlabTask(luigi.Task):
     """A task whose output is one directory under the work directory, keyed as described above."""
 
     code_modules: tuple[str, ...] = ()
     """Modules whose code decides this task's output; what they import and the task's module are added."""
+
+    parameter_ranges: dict = {}
+    """Parameter name -> a :mod:`schedlab.options` type: a value (or a list's item) outside its range
+    is refused when the task is created, naming the parameter and the range (``n_jobs=0``
+    would otherwise fail deep inside a run, or not at all)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, check in self.parameter_ranges.items():
+            value = getattr(self, name)
+            for item in value if isinstance(value, (list, tuple)) else [value]:
+                if item is not None:
+                    _check_parameter(self, name, check, item)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -373,11 +425,17 @@ class SchedlabTask(luigi.Task):
 
     @contextlib.contextmanager
     def writing_output(self) -> Iterator[Path]:
-        """Yield an empty staging directory; it becomes ``output_dir()`` when the block succeeds."""
+        """Yield an empty staging directory; it becomes ``output_dir()`` when the block succeeds.
+
+        The staging directory's name says which process on which host writes it, so that
+        those left by killed writers (``kill -9`` gives no chance to clean up) are removed by
+        the next write into the same family directory (``remove_dead_stagings``)."""
         final = self.output_dir()
         _tell_scheduler(self, "set_status_message", "writing outputs")
         final.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent))
+        remove_dead_stagings(final.parent)
+        writer = f"{STAGING_MARK}{socket.gethostname()}{STAGING_MARK}{os.getpid()}"
+        staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.{writer}.", suffix=".tmp", dir=final.parent))
         try:
             yield staging
             write_json(staging / "task.json", {"key": self.task_key(), **self.identity()})

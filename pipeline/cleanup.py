@@ -16,13 +16,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.base import read_json
+from pipeline.base import dead_writer, read_json
 
 LATEST = "latest"
 """Name of the link, in a task family's directory, to its newest output."""
 
 STAGING_GRACE_SECONDS = 3_600
-"""A staging directory (a task's write in progress) younger than this may belong to a running build."""
+"""A staging directory (a task's write in progress) younger than this may belong to a running build,
+unless its name shows its writer has ended (``pipeline.base.dead_writer``)."""
 
 
 def point_latest(output_dir: Path) -> None:
@@ -84,7 +85,7 @@ def unneeded_outputs(work_dir: Path, roots: Iterable[Path], now: float | None = 
     for family in sorted(p for p in work_dir.iterdir() if p.is_dir() and not p.is_symlink()):
         for entry in sorted(family.iterdir()):
             if entry.name.startswith(".") and entry.name.endswith(".tmp") and not entry.is_symlink():
-                if now - entry.stat().st_mtime > STAGING_GRACE_SECONDS:
+                if dead_writer(entry) or now - entry.stat().st_mtime > STAGING_GRACE_SECONDS:
                     removals.append(Removal(entry, directory_size(entry) if entry.is_dir() else 0, "left by a killed write"))
             elif entry.is_symlink() and not entry.exists():
                 removals.append(Removal(entry, 0, "link to a removed output"))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import logging
 import os
 import socket
 from pathlib import Path
@@ -32,9 +31,8 @@ from reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_l
 from reports.metrics import combined_metrics_table
 from reports.pages import index_page
 from reports.stage_index import provenance_table, stages_section
+from schedlab.options import COUNT, SEED, one_of
 from schedlab.progress import progress
-
-logger = logging.getLogger("luigi-interface")
 
 RUN_TIMES_FILE = "run-times.csv"
 """Below the work directory: one line per task run, appended when it finishes."""
@@ -101,6 +99,9 @@ class FullReport(ReplayChoices, SchedlabTask):
 
     code_modules = ("reports.pages", "reports.stage_index", "reports.headline", "pipeline.stages")
 
+    parameter_ranges = {
+        "synthetic_machine_procs": COUNT, "synthetic_jobs": COUNT, "synthetic_seed": SEED, "stages": one_of(STAGE_NAMES),
+    }
     synthetic_machine_procs = luigi.ListParameter(default=(128, 256))
     synthetic_jobs = luigi.IntParameter(default=3000)
     synthetic_seed = luigi.IntParameter(default=1)
@@ -220,4 +221,3 @@ class FullReport(ReplayChoices, SchedlabTask):
             write_csv(directory / "metrics.csv", combined)
             write_csv(directory / "provenance.csv", provenance_table(stage_entries))
         point_latest(self.output_dir())
-        logger.info("schedlab report: %s", self.output_file("index.html"))

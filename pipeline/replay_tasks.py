@@ -14,6 +14,7 @@ from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace
 from reports.exports import write_schedule
+from schedlab.progress import reporter
 from schedlab.references import make_importable
 from simulators.batch.conventions import ESTIMATES
 from simulators.batch.policies import (
@@ -86,7 +87,8 @@ class ReplayTrace(SchedlabTask):
         jobs = read_jobs(self.requires().output_file("jobs.parquet"))
         self.set_status_message(f"replaying {len(jobs):,} jobs of {self.trace} under {self.policy}")
         result = replay(
-            jobs, workload["machine_procs"], policy=self.policy, order=self.order, estimates=self.estimates
+            jobs, workload["machine_procs"], policy=self.policy, order=self.order, estimates=self.estimates,
+            progress=reporter("replay"),
         )
         with self.writing_output() as directory:
             result.schedule.to_parquet(directory / "schedule.parquet", index=False)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import luigi
 
-from parsers.cleaning import clean
+from parsers.cleaning import clean_or_refuse
 from parsers.schema import read_jobs, write_jobs
 from parsers.swf import read_swf
 from pipeline import settings
@@ -163,7 +163,7 @@ class CleanTrace(SchedlabTask):
         parsed = read_json(self.requires().output_file("header.json"))
         jobs = read_jobs(self.requires().output_file("jobs.parquet"))
         self.set_status_message(f"cleaning {len(jobs):,} jobs")
-        cleaned, report = clean(jobs, parsed["machine_procs"])
+        cleaned, report = clean_or_refuse(jobs, parsed["machine_procs"], parsed["file_name"])
         cleaning = {"jobs_in": report.jobs_before, "jobs_out": report.jobs_after, "steps": report.as_records()}
         workload = {
             "name": self.trace,

@@ -25,6 +25,8 @@ from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace, ParseTrace
 from reports.workload_figures import fit_figures, save_figures, synthesis_figures
 from schedlab.errors import SchedlabError
+from schedlab.options import COUNT, DURATION, LOAD, POSITIVE_DURATION, SEED, number
+from schedlab.progress import reporter
 from workloads.diagnostics import ks_to_model, model_cdfs, synthesis_sample
 from workloads.fitting import fit_workload
 from workloads.model import BUILTIN_MODELS, FITTED, load_model, save_model
@@ -61,6 +63,7 @@ class FitWorkloadModel(SchedlabTask):
             unix_start_time=header["unix_start_time"],
             time_zone=header["time_zone_string"] or header["time_zone"],
             cleaning={step["name"]: step["removed"] for step in cleaning["steps"]},
+            progress=reporter("fit"),
         )
         with self.writing_output() as directory:
             save_model(model, directory / "model.json")
@@ -79,6 +82,7 @@ class SynthesizeWorkload(SchedlabTask):
     """
 
     model = luigi.Parameter(description="trace name, or builtin:lublin-feitelson-1999")
+    parameter_ranges = {"seed": SEED, "n_jobs": COUNT, "load": LOAD, "procs": COUNT}
     seed = luigi.IntParameter(description="seed of the synthesis' random streams")
     n_jobs = luigi.IntParameter(description="number of jobs")
     load = luigi.OptionalFloatParameter(default=None, description="target offered load")
@@ -127,6 +131,7 @@ class ScaleTrace(SchedlabTask):
     """
 
     trace = luigi.Parameter(description="trace name: file name without .swf or .swf.gz")
+    parameter_ranges = {"target_utilization": LOAD, "window": POSITIVE_DURATION, "resize_procs": COUNT}
     target_utilization = luigi.FloatParameter(description="target offered load")
     window = luigi.OptionalFloatParameter(default=None, description="seconds of the scaled trace to keep")
     resize_procs = luigi.OptionalIntParameter(default=None, description="processors of a smaller machine")
@@ -182,6 +187,7 @@ class PairWorkloads(SchedlabTask):
     a = luigi.DictParameter(description="workload spec of machine A's workload")
     b = luigi.DictParameter(description="workload spec of machine B's workload")
     mode = luigi.ChoiceParameter(choices=("window", "ratio"), default="window")
+    parameter_ranges = {"window": DURATION, "ratio": number(0, 1, low_open=True)}
     window = luigi.FloatParameter(default=DEFAULT_WINDOW_SECONDS, description="window mode: seconds")
     ratio = luigi.OptionalFloatParameter(default=None, description="ratio mode: share of jobs to pair")
     code_modules = ("workloads.pairing",)

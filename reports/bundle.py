@@ -5,6 +5,8 @@ A bundle is a gzip'd tar whose single top directory ``schedlab-bundle/`` holds
 - ``work/``: the report's output directory and the output directory of every task it
   depends on, laid out as in the work directory (``<TaskFamily>/<label>-<key>/``), so
   that each carries its ``task.json`` (parameters, seeds, code versions, input checksums);
+  files that only re-encode another file of the same directory (a replay's schedule as SWF
+  and as Batsim CSV beside its ``schedule.parquet``) are left out, and listed in the recipe;
 - ``source/``: the project's source packages, ``pyproject.toml``, ``luigi.cfg`` and the
   published paper-profile ledger (an input of the front page), so that the recipe can
   run elsewhere with exactly the code and inputs that made the outputs;
@@ -19,7 +21,8 @@ A bundle is a gzip'd tar whose single top directory ``schedlab-bundle/`` holds
 - ``MANIFEST.sha256``: the SHA-256 of every other file, ``sha256sum`` format.
 
 The archive itself is deterministic (sorted members, zero times and owners), so the
-same outputs give the same bytes.  Verifying a bundle checks the manifest first, then
+same outputs give the same bytes; a file with the same bytes as an earlier one is stored
+as a hard link to it.  Verifying a bundle checks the manifest first, then
 reruns the recipe with the bundled source in a fresh work directory and compares every
 output byte for byte (``verify_bundle``); the Luigi side lives in ``pipeline.bundle``.
 """
@@ -33,9 +36,11 @@ import io
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import tarfile
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,13 +117,15 @@ def _json_bytes(data) -> bytes:
 
 @dataclass(frozen=True)
 class BundleContents:
-    """What goes into a bundle; ``output_dirs`` are relative to ``work_dir``."""
+    """What goes into a bundle; ``output_dirs`` and ``left_out`` (files of theirs not packed:
+    exports the rerun rebuilds, named in the recipe) are relative to ``work_dir``."""
 
     work_dir: Path
     output_dirs: tuple[Path, ...]
     recipe: Mapping
     inputs: Mapping
     project_root: Path
+    left_out: frozenset[Path] = frozenset()
 
 
 def _members(contents: BundleContents) -> dict[str, Callable[[], bytes] | Path]:
@@ -136,7 +143,7 @@ def _members(contents: BundleContents) -> dict[str, Callable[[], bytes] | Path]:
         members[RUN_TIMES] = contents.work_dir / RUN_TIMES
     for directory in contents.output_dirs:
         for path in sorted((contents.work_dir / directory).rglob("*")):
-            if path.is_file():
+            if path.is_file() and path.relative_to(contents.work_dir) not in contents.left_out:
                 members[f"work/{path.relative_to(contents.work_dir).as_posix()}"] = path
     return members
 
@@ -147,9 +154,21 @@ def _add(archive: tarfile.TarFile, name: str, data: bytes) -> None:
     archive.addfile(info, io.BytesIO(data))
 
 
+def _add_link(archive: tarfile.TarFile, name: str, target: str) -> None:
+    """``name`` as a hard link to the member ``target`` (same bytes): stored once, unpacked as two names."""
+    info = tarfile.TarInfo(f"{BUNDLE_ROOT}/{name}")
+    info.type, info.linkname, info.mode, info.mtime = tarfile.LNKTYPE, f"{BUNDLE_ROOT}/{target}", 0o644, 0
+    archive.addfile(info)
+
+
 def create_bundle(archive_path: Path, contents: BundleContents) -> None:
-    """Write the bundle of ``contents`` to ``archive_path`` (a ``.tar.gz``)."""
+    """Write the bundle of ``contents`` to ``archive_path`` (a ``.tar.gz``).
+
+    A file whose bytes an earlier member already holds (runs that differ only in a parameter
+    without effect on them, say) is stored as a hard link to it: every name is kept, and
+    compared on verify, but the payload is stored once."""
     manifest = []
+    first_with: dict[str, str] = {}
     with (
         open(archive_path, "wb") as raw,
         gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as packed,
@@ -157,8 +176,13 @@ def create_bundle(archive_path: Path, contents: BundleContents) -> None:
     ):
         for name, member in sorted(_members(contents).items()):
             data = member.read_bytes() if isinstance(member, Path) else member()
-            manifest.append(f"{hashlib.sha256(data).hexdigest()}  {name}\n")
-            _add(archive, name, data)
+            digest = hashlib.sha256(data).hexdigest()
+            manifest.append(f"{digest}  {name}\n")
+            if digest in first_with:
+                _add_link(archive, name, first_with[digest])
+            else:
+                first_with[digest] = name
+                _add(archive, name, data)
         _add(archive, MANIFEST, "".join(manifest).encode())
 
 
@@ -211,6 +235,27 @@ def recipe_command(recipe: Mapping) -> list[str]:
     return command
 
 
+def rerun_settings(root: Path, work_dir: Path, trace_dirs: list[str] | None = None) -> dict[str, str]:
+    """The environment variables a rerun of the unpacked bundle at ``root`` sets: its own source
+    and configuration, the work directory, and the recipe's traces (found in ``trace_dirs``,
+    by default the directories the recipe recorded)."""
+    settings = json.loads((root / "recipe.json").read_text(encoding="utf-8"))["settings"]
+    return {
+        "PYTHONPATH": str(root / "source"),
+        "LUIGI_CONFIG_PATH": str(root / "source" / "luigi.cfg"),
+        "SCHEDLAB_WORK_DIR": str(work_dir),
+        "SCHEDLAB_TRACE_DIRS": os.pathsep.join(trace_dirs if trace_dirs is not None else settings["trace_dirs"]),
+        "SCHEDLAB_TRACES": ",".join(settings["traces"]),
+    }
+
+
+def shell_command(command: list[str], variables: Mapping[str, str], cwd: Path) -> str:
+    """``command`` run in ``cwd`` with ``variables`` set, as one line a POSIX shell parses back
+    into exactly these words (JSON list parameters hold spaces, quotes and brackets)."""
+    assignments = [f"{name}={shlex.quote(value)}" for name, value in variables.items()]
+    return f"cd {shlex.quote(str(cwd))} && {' '.join(assignments)} {shlex.join(command)}"
+
+
 @dataclass(frozen=True)
 class Verification:
     manifest_problems: list[str]
@@ -227,32 +272,43 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
 
     ``trace_dirs`` are where to find the real traces the recipe names (their checksums are
     part of the task keys, so a different file is caught); by default the directories
-    recorded in the recipe.  The rerun is skipped when the manifest already fails.
+    recorded in the recipe.  The rerun is skipped when the manifest already fails.  ``log``
+    hears each step, and the rerun's own progress lines as they come.
     """
+    log(f"unpacking {archive_path} ({archive_path.stat().st_size / 1e6:,.1f} MB)")
     root = extract_bundle(archive_path, scratch / "bundle")
+    log("checking the SHA-256 of every file against the manifest")
     problems = manifest_problems(root)
     if problems:
         return Verification(problems, [], 0)
     recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
     rerun_dir = scratch / "rerun"
     rerun_dir.mkdir()
-    settings = recipe["settings"]
-    env = {
-        **_clean_environment(),
-        "PYTHONPATH": str(root / "source"),
-        "LUIGI_CONFIG_PATH": str(root / "source" / "luigi.cfg"),
-        "SCHEDLAB_WORK_DIR": str(rerun_dir / "work"),
-        "SCHEDLAB_TRACE_DIRS": os.pathsep.join(trace_dirs if trace_dirs is not None else settings["trace_dirs"]),
-        "SCHEDLAB_TRACES": ",".join(settings["traces"]),
-    }
+    variables = rerun_settings(root, rerun_dir / "work", trace_dirs)
     command = recipe_command(recipe)
-    log(f"rerunning the recipe in {rerun_dir}: {' '.join(command[2:])}")
-    done = subprocess.run(command, cwd=rerun_dir, env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).splitlines()[-30:])
-        return Verification([], [f"the rerun failed (exit status {done.returncode}):\n{tail}"], 0)
+    log(f"manifest intact; rerunning the recipe:\n  {shell_command(command, variables, rerun_dir)}")
+    returncode, errors = _run_logging_output(command, rerun_dir, {**_clean_environment(), **variables}, log)
+    if returncode != 0:
+        return Verification([], [f"the rerun failed (exit status {returncode}):\n{errors}"], 0)
     bundled = sorted(path.relative_to(root / "work").as_posix() for path in (root / "work").rglob("*") if path.is_file())
+    log(f"comparing the {len(bundled):,} bundled files with the rerun's, byte for byte")
     return Verification([], compare_trees(root / "work", rerun_dir / "work", bundled), len(bundled))
+
+
+def _run_logging_output(command: list[str], cwd: Path, env: dict[str, str], log) -> tuple[int, str]:
+    """Run ``command``, passing each line of its stdout (the build's progress) to ``log`` as it
+    comes; its exit status and the last 30 lines of its output, its stderr (Luigi's log) last.
+
+    Stderr goes to a file meanwhile: two pipes read one after the other could fill and block."""
+    output: list[str] = []
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
+        with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=errors, text=True) as process:
+            for line in process.stdout:
+                output.append(line.rstrip("\n"))
+                log(f"  {output[-1]}")
+        errors.seek(0)
+        tail = "\n".join([*output, *errors.read().splitlines()][-30:])
+    return process.returncode, tail
 
 
 def _clean_environment() -> dict[str, str]:

@@ -29,7 +29,7 @@ import pandas as pd
 from parsers.header import SwfHeader
 from parsers.swf import read_swf, write_swf
 from schedlab.atomic import atomic_path
-from schedlab.errors import SchedlabError
+from schedlab.errors import InputError, SchedlabError
 
 FORMATS = ("swf", "batsim", "csv", "parquet")
 
@@ -228,6 +228,10 @@ def default_workload_name(path) -> str:
     return name or "workload"
 
 
+#: What :func:`read_schedule` gives per job, whatever the file's format.
+SCHEDULE_COLUMNS = ("job_id", "submit", "start", "end", "procs")
+
+
 def read_schedule(path) -> tuple[pd.DataFrame, int | None]:
     """A schedule written by any of the writers above, as a schedule table (job, submit,
     start, end, processors), with the machine size when the file states it (SWF's MaxProcs)."""
@@ -239,11 +243,23 @@ def read_schedule(path) -> tuple[pd.DataFrame, int | None]:
         table = pd.DataFrame({"job_id": jobs["job_id"], "submit": jobs["submit_time"], "start": start,
                               "end": start + jobs["run_time"], "procs": jobs["allocated_procs"]})
         return table, trace.header.max_procs
-    table = pd.read_parquet(path) if name.endswith(".parquet") else pd.read_csv(path)
+    kind = "Parquet" if name.endswith(".parquet") else "CSV"
+    try:
+        table = pd.read_parquet(path) if kind == "Parquet" else pd.read_csv(path)
+    except (OSError, ValueError) as error:  # missing, a directory, binary, not UTF-8, not Parquet, no rows
+        reason = str(error).strip().split("\n")[0] or type(error).__name__
+        raise InputError(path, None, f"not a readable {kind} schedule ({reason})") from None
     if "starting_time" in table.columns:  # Batsim's jobs.csv
         table = table.rename(columns={"submission_time": "submit", "starting_time": "start",
                                       "finish_time": "end", "requested_number_of_resources": "procs"})
-    missing = [c for c in ("job_id", "submit", "start", "end", "procs") if c not in table.columns]
+    missing = [c for c in SCHEDULE_COLUMNS if c not in table.columns]
     if missing:
         raise SchedlabError(f"{path}: not a schedule (no column {', '.join(missing)})")
+    for column in SCHEDULE_COLUMNS:
+        values = pd.to_numeric(table[column], errors="coerce")
+        bad = ~np.isfinite(values.to_numpy(dtype=float, na_value=np.nan))
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            line = row + 2 if kind == "CSV" else None  # the CSV's header is line 1
+            raise InputError(path, line, f"{column} is not a finite number: {table[column].iloc[row]!r}")
     return table, None

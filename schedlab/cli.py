@@ -14,22 +14,42 @@ at all (``tests/test_cli_startup.py`` checks which modules each loads).
 
 Every command takes ``-q/--quiet`` (before or after the command's name): no progress
 bars, which otherwise show on stderr when it is a terminal (:mod:`schedlab.progress`).
+
+Errors are one line on stderr, never a traceback: exit code 2 for a bad option (out of its
+range, :mod:`schedlab.options`, or a :class:`UsageError`), 1 for bad input (a damaged trace
+names its file and line), 70 for an unexpected error (``SCHEDLAB_TRACEBACK=1`` shows it).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
 from schedlab import __version__, commands
-from schedlab.errors import SchedlabError
+from schedlab.errors import SchedlabError, UsageError
 
+#: Set to 1 for a traceback instead of the one-line report of an unexpected error.
+TRACEBACK_VARIABLE = "SCHEDLAB_TRACEBACK"
+#: Exit code of an unexpected error (sysexits.h's EX_SOFTWARE), apart from 1 (bad input) and 2 (usage).
+INTERNAL_ERROR = 70
 QUIET_HELP = "no progress bars (shown on stderr only when it is a terminal)"
 
 
-class CommandParser(argparse.ArgumentParser):
+class OneLineErrors:
+    """argparse's usage errors on one line (the usage is one ``--help`` away), exit code 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+class TopParser(OneLineErrors, argparse.ArgumentParser):
+    """The top-level ``schedlab`` parser."""
+
+
+class CommandParser(OneLineErrors, argparse.ArgumentParser):
     """A command's parser: takes ``-q/--quiet`` as the top-level parser does.
 
     Its default is left unset so that ``schedlab -q COMMAND`` is not undone by the
@@ -50,7 +70,7 @@ def command_names() -> list[str]:
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The ``schedlab`` parser.  With ``argv``, only the command it selects is built in
     full and the others are listed with their ``HELP``; without, every command is built."""
-    parser = argparse.ArgumentParser(
+    parser = TopParser(
         prog="schedlab",
         description=(
             "Replay and analyse parallel-job scheduling on SWF traces. "
@@ -95,10 +115,16 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except SchedlabError as error:
         print(f"schedlab {args.command}: {error}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(error, UsageError) else 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as error:  # a bug, not the user's input: one line still, the traceback on request
+        if os.environ.get(TRACEBACK_VARIABLE):
+            raise
+        print(f"schedlab {args.command}: internal error, please report it: {type(error).__name__}: {error} "
+              f"(set {TRACEBACK_VARIABLE}=1 for the traceback)", file=sys.stderr)
+        return INTERNAL_ERROR
 
 
 if __name__ == "__main__":

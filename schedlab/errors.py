@@ -1,10 +1,18 @@
-"""Errors that are the user's to fix: the command line prints them without a traceback."""
+"""Errors that are the user's to fix: the command line prints them on one line, without a traceback.
+
+Exit codes: 2 for a :class:`UsageError` (as argparse's own errors), 1 for any other
+:class:`SchedlabError` (a bad input file, a run that cannot be done).
+"""
 
 from __future__ import annotations
 
 
 class SchedlabError(Exception):
     """A problem with the user's input or request (bad file, bad parameter)."""
+
+
+class UsageError(SchedlabError):
+    """A bad option or combination of options: the command line exits with code 2, as for argparse's errors."""
 
 
 class InputError(SchedlabError):

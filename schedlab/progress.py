@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 
@@ -58,6 +59,22 @@ def progress_bar(total: int | None = None, desc: str | None = None, *, quiet: bo
 
     return tqdm(iterable, total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True,
                 delay=delay)
+
+
+@contextmanager
+def callback_bar(total: int, desc: str, *, quiet: bool = False, unit: str = "it",
+                 delay: float = 1.0) -> Iterator[Callable[[int, int], None] | None]:
+    """A bar for code that reports through a ``(done, total)`` callback (a simulator's
+    ``progress=``): yields that callback, or ``None`` when no bar would be shown, so the
+    simulator skips its reports.  ``delay`` keeps the bar hidden for quick runs."""
+    if _sink is None and not shows_progress(quiet):
+        yield None
+        return
+    with progress_bar(total=total, desc=desc, unit=unit, delay=delay) as bar:
+        def advance(done: int, _total: int) -> None:
+            bar.update(done - bar.n)  # not refresh(): update() honours the delay
+
+        yield advance
 
 
 class _NoBar:

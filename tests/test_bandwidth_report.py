@@ -108,7 +108,7 @@ def test_command_line_prints_the_summary(capsys):
 
     assert main(["bandwidth", "--strategy", "migration_only", "--jobs-per-cluster", "100"]) == 0
     out = capsys.readouterr().out
-    assert "mean turnaround" in out and "migration_only" in out
+    assert "mean_turnaround" in out and "migration_only" in out
 
 
 def test_command_line_sets_the_realistic_load_and_refuses_it_elsewhere(capsys):

@@ -9,6 +9,8 @@ changed together with its manifest line fails the byte comparison.
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 import subprocess
 import sys
 import tarfile
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.bundle import BUNDLE_ROOT, MANIFEST, extract_bundle, manifest_problems
+from reports.bundle import BUNDLE_ROOT, MANIFEST, BundleContents, create_bundle, extract_bundle, manifest_problems
 from schedlab.cli import main
 
 
@@ -34,6 +36,8 @@ def bundle(tmp_path_factory) -> Path:
         "--synthetic-jobs", "150", "--synthetic-machine-procs", "16,32", "--synthetic-seed", "3", cwd=maker,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"bundle written: {archive} ({archive.stat().st_size / 1e6:,.1f} MB)"
+    assert not (maker / "work" / "ArchiveBundle").exists(), "a second copy of the bundle stayed in the work directory"
     return archive
 
 
@@ -49,6 +53,10 @@ def test_bundle_holds_report_recipe_code_environment_and_manifest(bundle, tmp_pa
     assert {"recipe.json", "inputs.json", "code.json", "environment.json", MANIFEST} <= names
     assert any(name.startswith("work/FullReport/") and name.endswith("/index.html") for name in names)
     assert sum(name.startswith("work/ReplayTrace/") and name.endswith("/schedule.parquet") for name in names) == 6
+    # The replay's schedule again as SWF and Batsim CSV: left out, and said so in the recipe.
+    assert not [name for name in names if name.endswith(("/schedule.swf", "/batsim_jobs.csv"))]
+    left_out = json.loads((root / "recipe.json").read_text())["left_out"]
+    assert len(left_out) == 12 and all(name.startswith("work/ReplayTrace/") for name in left_out)
     assert "source/simulators/batch/conservative.py" in names and "source/luigi.cfg" in names
     code = (root / "code.json").read_text()
     assert '"source_sha256"' in code and '"commit"' in code
@@ -65,6 +73,24 @@ def test_verify_in_another_directory_reruns_the_recipe_and_matches_byte_for_byte
     print(done.stdout)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "OK" in done.stdout and "byte for byte" in done.stdout
+    # It says what it does as it goes, the rerun's progress included.
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"unpacking {bundle}") and "checking the SHA-256" in lines[1]
+    assert any(re.fullmatch(r"  \[ *\d+/\d+ tasks\] page written: TraceReport\(.*\)", line) for line in lines), lines
+    assert any(line.startswith("comparing the ") for line in lines), lines
+
+
+def test_the_printed_rerun_command_runs_as_pasted_into_a_shell(bundle, tmp_path):
+    done = schedlab("bundle", "extract", str(bundle), str(tmp_path / "unpacked"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    command = done.stdout.splitlines()[-1].strip()
+    assert "--synthetic-machine-procs '[16, 32]'" in command, command  # a JSON list with a space, quoted
+    rerun = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=300, check=False)
+    assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
+    rerun_index = Path(rerun.stdout.splitlines()[-1])
+    assert rerun_index.is_relative_to(tmp_path / "unpacked" / "rerun-work" / "FullReport")
+    (bundled_index,) = (tmp_path / "unpacked" / BUNDLE_ROOT / "work" / "FullReport").glob("*/index.html")
+    assert rerun_index.read_bytes() == bundled_index.read_bytes()
 
 
 def test_verify_fails_clearly_when_one_file_changed(bundle, tmp_path):
@@ -95,3 +121,21 @@ def test_verify_rejects_a_file_that_is_not_a_bundle(tmp_path, capsys):
     (tmp_path / "x.tar.gz").write_bytes(b"not an archive")
     assert main(["bundle", "verify", str(tmp_path / "x.tar.gz")]) == 1
     assert "not a readable bundle" in capsys.readouterr().err
+
+
+def test_a_file_with_the_bytes_of_another_is_stored_once_and_unpacked_under_both_names(tmp_path):
+    work, project = tmp_path / "work", tmp_path / "project"
+    for run in ("Runs/a-1", "Runs/b-2"):
+        (work / run).mkdir(parents=True)
+        (work / run / "schedule.parquet").write_bytes(b"the same schedule " * 1000)
+        (work / run / "task.json").write_text(f'{{"key": "{run}"}}')
+    project.mkdir()
+    contents = BundleContents(work, (Path("Runs/a-1"), Path("Runs/b-2")), {"task": "T"}, {}, project)
+    create_bundle(tmp_path / "b.tar.gz", contents)
+    with tarfile.open(tmp_path / "b.tar.gz") as archive:
+        members = {member.name.removeprefix(f"{BUNDLE_ROOT}/"): member for member in archive.getmembers()}
+    assert members["work/Runs/a-1/schedule.parquet"].isfile()
+    assert members["work/Runs/b-2/schedule.parquet"].islnk() and members["work/Runs/b-2/task.json"].isfile()
+    root = extract_bundle(tmp_path / "b.tar.gz", tmp_path / "unpacked")
+    assert manifest_problems(root) == []
+    assert (root / "work/Runs/b-2/schedule.parquet").read_bytes() == b"the same schedule " * 1000

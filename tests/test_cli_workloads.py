@@ -65,7 +65,7 @@ def test_synth_same_seed_same_bytes_other_seed_other_bytes(model_file, tmp_path)
 
 def test_synth_from_the_builtin_model_needs_a_machine(tmp_path, capsys):
     out = tmp_path / "lf.swf.gz"
-    assert main(["synth", "builtin:lublin-feitelson-1999", "--jobs", "300", "--seed", "1", "-o", str(out)]) == 1
+    assert main(["synth", "builtin:lublin-feitelson-1999", "--jobs", "300", "--seed", "1", "-o", str(out)]) == 2
     assert "give --procs" in capsys.readouterr().err and not out.exists()
     assert main(["synth", "builtin:lublin-feitelson-1999", "--jobs", "300", "--procs", "64", "--seed", "1", "-o", str(out)]) == 0
     assert len(read_swf(out).jobs) == 300
@@ -79,21 +79,29 @@ def broken_model(model_file, tmp_path, change):
     return path
 
 
+def exit_code(args) -> int:
+    """``main``'s return value, or the code argparse exits with."""
+    try:
+        return main(args)
+    except SystemExit as stop:
+        return stop.code
+
+
 @pytest.mark.parametrize(
-    ("change", "extra", "message"),
+    ("change", "extra", "code", "message"),
     [
-        (lambda d: d.pop("sizes"), [], "missing field 'sizes'"),
-        (lambda d: d.update(schema_version=99), [], "unsupported schema_version 99"),
-        (lambda d: None, ["--load", "-0.5"], "target load must be a number > 0"),
-        (lambda d: None, ["--jobs", "0"], "number of jobs must be a whole number >= 1"),
-        (lambda d: None, ["--seed", "-3"], "seed must be a whole number >= 0"),
+        (lambda d: d.pop("sizes"), [], 1, "missing field 'sizes'"),
+        (lambda d: d.update(schema_version=99), [], 1, "unsupported schema_version 99"),
+        (lambda d: None, ["--load", "-0.5"], 2, "argument --load: must be a finite number > 0, got '-0.5'"),
+        (lambda d: None, ["--jobs", "0"], 2, "argument --jobs: must be a whole number >= 1, got '0'"),
+        (lambda d: None, ["--seed", "-3"], 2, "argument --seed: must be a whole number >= 0, got '-3'"),
     ],
 )
-def test_bad_input_is_an_error_and_writes_nothing(model_file, tmp_path, capsys, change, extra, message):
+def test_bad_input_is_an_error_and_writes_nothing(model_file, tmp_path, capsys, change, extra, code, message):
     model = broken_model(model_file, tmp_path, change)
     out = tmp_path / "out.swf"
     args = ["synth", str(model), "--jobs", "100", "--seed", "1", "-o", str(out), *extra]
-    assert main(args) == 1
+    assert exit_code(args) == code
     assert message in capsys.readouterr().err
     assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["broken.json"]
 
@@ -104,7 +112,7 @@ def test_scale_writes_a_trace_at_the_target_load(trace_file, tmp_path, capsys):
     scaled = read_swf(out)
     assert offered_load(scaled.jobs, 32) == pytest.approx(0.4, rel=0.01)
     assert any("target load 0.4" in note for note in scaled.header.notes)
-    assert main(["scale", str(trace_file), "--load", "-1", "-o", str(tmp_path / "bad.swf")]) == 1
+    assert exit_code(["scale", str(trace_file), "--load", "-1", "-o", str(tmp_path / "bad.swf")]) == 2
     assert not (tmp_path / "bad.swf").exists()
 
 
@@ -118,7 +126,7 @@ def test_pair_writes_pairs_and_reports_the_shares(trace_file, tmp_path, capsys):
     assert len(out.read_text().splitlines()) == 1501  # a workload pairs with itself at distance 0
     with pytest.raises(SystemExit):
         main(["pair", str(trace_file), str(trace_file), "--window", "60", "--ratio", "0.1", "-o", str(out)])
-    assert main(["pair", str(trace_file), str(trace_file), "--ratio", "2", "-o", str(tmp_path / "bad.csv")]) == 1
+    assert exit_code(["pair", str(trace_file), str(trace_file), "--ratio", "2", "-o", str(tmp_path / "bad.csv")]) == 2
     assert not (tmp_path / "bad.csv").exists()
 
 
@@ -134,3 +142,35 @@ def test_kth_fit_and_synth_by_the_commands_in_the_issue(tmp_path):
     assert runs[0] == runs[1] and runs[0] != runs[2]
     jobs = read_swf(tmp_path / "kth-0.swf").jobs
     assert 0.58 <= offered_load(jobs, 100) <= 0.62
+
+
+KTH_LONGEST_REQUEST = 216_000  # seconds: the largest Requested Time (field 9) in KTH-SP2-1996-2.2.swf
+
+
+def test_kth_synthesis_requests_no_more_than_kth_ever_did(tmp_path):
+    """The issue's commands: 256 of 2,000 requests were above KTH's longest, up to 7e9 s."""
+    trace = shared_path("traces", "KTH-SP2-1996-2.2.swf")
+    model, out = tmp_path / "m.json", tmp_path / "s.swf"
+    assert main(["fit", str(trace), "-o", str(model)]) == 0
+    assert json.loads(model.read_text())["requested_time_accuracy"]["max_requested_time"] == KTH_LONGEST_REQUEST
+    assert main(["synth", str(model), "--jobs", "2000", "--procs", "100", "--load", "0.7", "--seed", "3",
+                 "-o", str(out)]) == 0
+    jobs = read_swf(out).jobs
+    assert jobs["requested_time"].max() <= KTH_LONGEST_REQUEST
+    assert (jobs["requested_time"] >= jobs["run_time"]).all()
+    # The cap truncates the ratios rather than piling requests at it; the typical ratio stays KTH's.
+    assert (jobs["requested_time"] == KTH_LONGEST_REQUEST).sum() < 20
+    source = read_swf(trace).jobs
+    known = source[(source["requested_time"] > 0) & (source["run_time"] > 0)]
+    kth_median = np.median(np.log10(known["requested_time"] / known["run_time"]))
+    assert np.median(np.log10(jobs["requested_time"] / jobs["run_time"])) == pytest.approx(kth_median, abs=0.1)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_shipped_kth_model_caps_requests_at_kth_s_longest(tmp_path, seed):
+    out = tmp_path / "s.swf"
+    assert main(["synth", "builtin:kth-sp2-1996", "--jobs", "5000", "--procs", "100", "--seed", str(seed),
+                 "-o", str(out)]) == 0
+    jobs = read_swf(out).jobs
+    assert jobs["requested_time"].max() <= KTH_LONGEST_REQUEST
+    assert (jobs["requested_time"] >= jobs["run_time"]).all()

@@ -191,7 +191,8 @@ def test_job_diagnostics_split_waits_slowdowns_and_holds_by_hand():
 
 def test_standin_is_intrepid_like():
     # Requested times: the actual one up to ten times it (log10 ratio 0..1), as a fitted model gives.
-    accuracy = {"requested_time_accuracy": {"log10_ratio_quantiles": list(np.linspace(0.0, 1.0, 101))}}
+    accuracy = {"requested_time_accuracy": {"log10_ratio_quantiles": list(np.linspace(0.0, 1.0, 101)),
+                                            "max_requested_time": 432_000.0}}  # ten times the longest run: no cap
     jobs = intrepid_standin(accuracy, 0.7, seed=1, days=30.0)
     sizes = jobs["allocated_procs"].to_numpy()
     assert set(np.unique(sizes)) == {512 * 2**k for k in range(7)}  # 512 .. 32,768 nodes in partitions

@@ -134,3 +134,13 @@ def test_invariant_catches_mates_starting_apart_and_unreported_stalls():
         check_pairs(np.array([5.0]), np.array([6.0]), np.array([0]), np.array([0]), (np.array([1]), np.array([1])))
     with pytest.raises(InvariantError, match="never started"):
         check_machine("A", 10, _batch([(0, 6, 100)]), np.array([np.nan]), np.zeros((0, 3)), deadlocked=False)
+
+
+def test_progress_reports_jobs_ended_on_both_machines_up_to_all_of_them():
+    jobs_a = make_jobs([(0, 4, 100, 100), (10, 6, 50, 50), (20, 10, 30, 30)])
+    jobs_b = make_jobs([(50, 4, 100, 100), (60, 2, 10, 10)])
+    reports = []
+    cosimulate(jobs_a, 10, jobs_b, 10, pairs((1, 1)), CoschedSettings(("hold", "yield")),
+               progress=lambda ended, jobs: reports.append((ended, jobs)))
+    assert reports[-1] == (5, 5)
+    assert all(jobs == 5 for _, jobs in reports)

@@ -1,7 +1,8 @@
 """kill -9 in the middle of a run: no complete-looking output is left, and the next run resumes.
 
 1. A task killed while writing its output directory leaves only a hidden staging
-   directory; the task is not complete, and a rerun writes the whole output.
+   directory; the task is not complete, and a rerun writes the whole output and removes
+   the staging directory the killed writer left.
 2. A small FullReport killed after some of its tasks finished: the rerun reuses what
    finished and runs only the rest.
 """
@@ -94,6 +95,7 @@ def test_a_task_killed_mid_write_leaves_no_complete_looking_output(tmp_path):
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     (output,) = finished_outputs(tmp_path / "work")
     assert sorted(path.name for path in output.iterdir()) == ["first.txt", "second.txt", "task.json"]
+    assert sorted(path.name for path in family.iterdir()) == [output.name], "the killed write's staging directory stayed"
 
 
 def test_a_killed_full_report_resumes_where_it_stopped(tmp_path):

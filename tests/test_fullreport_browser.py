@@ -1,7 +1,8 @@
 """The full report opened in a real browser: every page, figure and link resolves.
 
 A small FullReport (two tiny synthetic workloads and the fastest stage, koala, at its
-quick profile) is built in a temporary work directory, then headless Chromium loads the
+quick profile) is built in a temporary work directory with the ``luigi`` command, whose
+output is checked (a few lines, the report's path last), then headless Chromium loads the
 index and every report page it links to, inside a checker page, and reports for each
 page whether every image decoded and every link could be fetched.  The Markdown twins
 are checked on disk.  Without Chromium (``apt-get install -y chromium``) the browser
@@ -17,9 +18,11 @@ the replay's) are checked that way too.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import luigi
@@ -30,6 +33,7 @@ from pipeline import FullReport, settings
 from pipeline.report_tasks import TraceReport
 from tests.conftest import shared_path
 
+REPOSITORY = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 WINDOW_WIDTH = 1400
 """Pixels: the laptop window every page must fit without scrolling sideways."""
@@ -109,12 +113,44 @@ def crawl(index: Path, scratch: Path) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def small_report(tmp_path_factory) -> Path:
+def small_build(tmp_path_factory) -> tuple[Path, list[str]]:
+    """The small report built as the README says, with ``luigi`` from the repository root (whose
+    ``luigi.cfg`` applies): its directory, and every line the build printed, stdout and stderr."""
     root = tmp_path_factory.mktemp("fullreport")
-    with settings.overridden(work_dir=str(root / "work"), trace_dirs=[str(root / "no-traces")]):
-        report = FullReport(**SMALL)
-        assert luigi.build([report], local_scheduler=True, workers=1, log_level="WARNING")
-        return report.output_dir()
+    env = {**os.environ, "SCHEDLAB_WORK_DIR": str(root / "work"), "SCHEDLAB_TRACE_DIRS": str(root / "no-traces")}
+    env.pop("SCHEDLAB_TRACES", None)
+    options = [word for name, value in SMALL.items() for word in (f"--{name.replace('_', '-')}", json.dumps(value))]
+    command = [sys.executable, "-m", "luigi", "--module", "pipeline", "FullReport", "--local-scheduler", *options]
+    done = subprocess.run(command, cwd=REPOSITORY, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=600, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:]
+    with settings.overridden(work_dir=env["SCHEDLAB_WORK_DIR"], trace_dirs=[env["SCHEDLAB_TRACE_DIRS"]]):
+        return FullReport(**SMALL).output_dir(), done.stdout.splitlines()
+
+
+@pytest.fixture(scope="module")
+def small_report(small_build) -> Path:
+    return small_build[0]
+
+
+def test_a_build_prints_a_few_lines_and_the_report_path_last(small_build):
+    directory, lines = small_build
+    print("\n".join(lines))
+    assert len(lines) < 40, f"{len(lines)} lines"  # 290 tasks; Luigi's INFO log was about 5 lines a task
+    assert not [line for line in lines if line.startswith(("DEBUG", "INFO"))]
+    assert Path(lines[-1]) == directory / "index.html" and Path(lines[-1]).samefile(directory.parent / "latest" / "index.html")
+    assert any(re.fullmatch(r"\[ *\d+/\d+ tasks\] page written: KoalaReport\(profile=quick\)", line) for line in lines)
+
+
+QUICK_OUTPUT = os.environ.get("SCHEDLAB_FULLREPORT_OUTPUT")
+
+
+@pytest.mark.skipif(not QUICK_OUTPUT, reason="needs the output of the default FullReport: set SCHEDLAB_FULLREPORT_OUTPUT "
+                    "to a file holding it (.ci/run keeps it and sets it)")
+def test_the_default_full_report_prints_under_200_lines_ending_with_its_path():
+    lines = Path(QUICK_OUTPUT).read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 200, f"{len(lines)} lines"
+    assert lines[-1].endswith("/index.html") and Path(lines[-1]).is_file(), lines[-5:]
 
 
 def test_markdown_twin_links_and_stage_files_resolve(small_report):

@@ -103,8 +103,8 @@ def test_two_worker_processes_on_luigid_produce_the_local_outputs(tmp_path):
         # Each process's summary covers its own share: tasks the other ran count as "run
         # by another worker" (10) or "not granted run permission" (25); not failures.
         assert code in SHARE_ONLY_CODES, log[-3000:]
-    confirm = subprocess.run(
-        luigi_command("--local-scheduler"), cwd=repository, env=environment(shared),
+    confirm = subprocess.run(  # at INFO, for Luigi's summary of what it found complete
+        luigi_command("--local-scheduler", "--log-level", "INFO"), cwd=repository, env=environment(shared),
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert confirm.returncode == 0 and "complete ones were encountered" in confirm.stderr, confirm.stderr[-3000:]

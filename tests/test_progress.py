@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import io
 import sys
+import time
 
 import pytest
 
 from schedlab.cli import main
-from schedlab.progress import progress, progress_bar, shows_progress
+from schedlab.progress import callback_bar, progress, progress_bar, shows_progress
 
 
 class Terminal(io.StringIO):
@@ -67,3 +68,20 @@ def test_cosy_regime_shows_its_bar_on_a_terminal_unless_quiet(monkeypatch, capsy
     assert main(["cosy", "--regime", "2", "--jobs", "30", *quiet]) == 0
     assert ("regime points" in stream.getvalue()) is not bool(quiet)
     assert "policy" in capsys.readouterr().out  # the table itself is on stdout either way
+
+
+def test_a_callback_bar_is_none_off_a_terminal_so_the_simulator_skips_its_reports(monkeypatch):
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    with callback_bar(10, "replay") as advance:
+        assert advance is None
+    assert sys.stderr.getvalue() == ""
+
+
+def test_a_callback_bar_on_a_terminal_follows_the_done_count_it_is_given(monkeypatch):
+    stream = terminal(monkeypatch)
+    with callback_bar(10, "cosched", unit="job", delay=0) as advance:
+        advance(4, 10)
+        time.sleep(0.15)  # past tqdm's shortest redraw interval, so the update is drawn
+        advance(7, 10)
+    assert "cosched:" in stream.getvalue() and "7/10" in stream.getvalue()
+

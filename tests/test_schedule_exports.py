@@ -83,7 +83,7 @@ def test_the_cli_writes_every_format_and_refuses_a_format_without_a_file(tmp_pat
     np.testing.assert_array_equal(waits, table["start"] - table["submit"])
     assert pd.read_csv(tmp_path / "s.batsim")["waiting_time"].tolist() == waits.tolist()
     capsys.readouterr()
-    assert main(["replay", str(trace), "--format", "swf"]) == 1
+    assert main(["replay", str(trace), "--format", "swf"]) == 2  # a usage error
     assert "give --out FILE too" in capsys.readouterr().err
 
 
@@ -113,5 +113,5 @@ def test_gantt_draws_a_window_of_any_exported_schedule(tmp_path, capsys):
     assert main(["gantt", str(tmp_path / "s.swf"), "-o", str(tmp_path / "g.png"), "--hours", "2"]) == 0
     assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["gantt", str(tmp_path / "b.csv"), "--procs", "16", "-o", str(tmp_path / "b.svg")]) == 0
-    assert main(["gantt", str(tmp_path / "s.parquet"), "-o", str(tmp_path / "p.png")]) == 1
+    assert main(["gantt", str(tmp_path / "s.parquet"), "-o", str(tmp_path / "p.png")]) == 2  # a usage error: give --procs
     assert "give --procs" in capsys.readouterr().err

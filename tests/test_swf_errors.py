@@ -32,6 +32,10 @@ BAD_LINES = [
     ("not_integer", job(4, 40, procs="4.5"), "field 5 (allocated_procs) must be a whole number, got '4.5'"),
     ("not_integer", job("4.0001", 40), "field 1 (job_id) must be a whole number, got '4.0001'"),
     ("not_integer", job(4, 40, requested="1e30"), "field 8 (requested_procs) must be a whole number, got '1e30'"),
+    ("time_out_of_range", job(4, 40, run="1e300"), "field 4 (run_time) is out of range (|t| < 2**53 s): '1e300'"),
+    ("time_out_of_range", job(4, "1e19"), "field 2 (submit_time) is out of range (|t| < 2**53 s): '1e19'"),
+    ("negative_size", job(4, 40, procs=-7), "field 5 (allocated_procs) is negative, '-7' (SWF writes -1 for unknown)"),
+    ("negative_size", job(4, 40, requested=-2), "field 8 (requested_procs) is negative, '-2' (SWF writes -1 for unknown)"),
     ("negative_submit_time", job(4, -1), "field 2 (submit_time) is negative: '-1'"),
     ("duplicate_job_id", job(2, 40), "duplicate job id 2 (first on line 5)"),
 ]

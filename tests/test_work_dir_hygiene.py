@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import subprocess
 import time
 from pathlib import Path
 
 import luigi
 
-from pipeline import FullReport, settings
+from pipeline import FullReport, SyntheticWorkload, settings
 from pipeline.cleanup import task_outputs
 from pipeline.full_report import dependency_closure
 from schedlab.cli import main
@@ -64,3 +66,25 @@ def test_latest_follows_the_newest_report_and_gc_removes_only_what_nothing_needs
         assert main(["gc"]) == 0
         assert first.complete() and all(t.complete() for t in dependency_closure(first))
         assert main(["gc", "--keep", "NoSuchFamily"]) == 1
+
+
+def ended_process_id() -> int:
+    process = subprocess.Popen(["true"])
+    process.wait()
+    return process.pid
+
+
+def test_the_next_write_removes_staging_directories_of_ended_writers_only(tmp_path):
+    family = tmp_path / "work" / "SyntheticWorkload"
+    family.mkdir(parents=True)
+    host, ended = socket.gethostname(), ended_process_id()
+    killed = family / f".out-1.@{host}@{ended}.abc123_x.tmp"
+    running = family / f".out-2.@{host}@{os.getpid()}.def456_y.tmp"
+    elsewhere = family / f".out-3.@another-host@{ended}.ghi789_z.tmp"
+    unnamed = family / ".out-4.jkl012_w.tmp"  # named before writers were: ``schedlab gc`` removes it once old
+    for staging in (killed, running, elsewhere, unnamed):
+        staging.mkdir()
+    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[str(tmp_path / "no-traces")]):
+        build(SyntheticWorkload(machine_procs=16, n_jobs=50, seed=3))
+    left = sorted(path.name for path in family.iterdir() if path.name.startswith("."))
+    assert left == sorted([running.name, elsewhere.name, unnamed.name])

@@ -19,11 +19,10 @@ from workloads.model import (
 )
 
 
-@pytest.fixture(scope="module")
-def fitted():
+def tiny_jobs():
     rng = np.random.default_rng(0)
     n = 600
-    jobs = as_job_table(
+    return as_job_table(
         {
             "job_id": np.arange(1, n + 1),
             "submit_time": np.cumsum(rng.exponential(200.0, n)).round(),
@@ -32,7 +31,18 @@ def fitted():
             "requested_time": np.full(n, 3600.0),
         }
     )
-    return fit_workload(jobs, 16, trace_name="tiny.swf", sha256="ab" * 32)
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    return fit_workload(tiny_jobs(), 16, trace_name="tiny.swf", sha256="ab" * 32)
+
+
+def test_fitting_reports_its_three_slow_parts_as_it_goes():
+    reports = []
+    fit_workload(tiny_jobs(), 16, trace_name="tiny.swf", sha256="ab" * 32,
+                 progress=lambda done, total: reports.append((done, total)))
+    assert reports == [(0, 3), (1, 3), (2, 3), (3, 3)]
 
 
 def without(document, dotted):
@@ -73,7 +83,7 @@ def test_a_missing_builtin_parameter_is_named():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(schema_version=2), "unsupported schema_version 2"),
+        (lambda d: d.update(schema_version=3), "unsupported schema_version 3"),
         (lambda d: d.update(schema="other"), "field 'schema'"),
         (lambda d: d.update(kind="poisson"), "field 'kind'"),
         (lambda d: d["arrivals"].update(hour_of_day_weights=[1.0] * 23), "list of 24 numbers"),
@@ -106,7 +116,7 @@ def test_a_failed_save_leaves_an_existing_file_untouched(tmp_path, fitted):
 def test_loading_reports_the_file_and_the_problem(tmp_path, fitted):
     bad_json = tmp_path / "bad.json"
     bad_json.write_text("{not json")
-    with pytest.raises(ModelError, match="bad.json: not valid JSON"):
+    with pytest.raises(ModelError, match="bad.json:1: not valid JSON"):
         load_model(bad_json)
     old = tmp_path / "old.json"
     old.write_text(json.dumps({**fitted, "schema_version": 0}))

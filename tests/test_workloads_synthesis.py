@@ -159,3 +159,17 @@ def test_the_shipped_kth_model_is_what_fitting_the_trace_gives(kth):
     assert load_model("builtin:kth-sp2-1996") == json.loads(json.dumps(kth_model))
     cleaned, _ = clean(trace.jobs, 100)
     assert kth_model["source"]["offered_load"] == pytest.approx(offered_load(cleaned, 100), rel=1e-12)
+
+
+def test_the_request_cap_redraws_only_the_requests_above_it():
+    from workloads.synthesis import requested_times
+
+    runtimes = np.geomspace(1, 50_000, 2_000).round()
+    accuracy = {"log10_ratio_quantiles": list(np.linspace(-0.5, 4.0, 101)), "max_requested_time": 1e12}
+    uncapped = requested_times(np.random.default_rng(7), accuracy, runtimes)
+    assert uncapped.max() > 100_000  # ratios up to 1e4: the cap below binds
+    capped = requested_times(np.random.default_rng(7), {**accuracy, "max_requested_time": 100_000.0}, runtimes)
+    within = uncapped <= 100_000
+    assert (capped[within] == uncapped[within]).all()
+    assert (capped <= 100_000).all() and (capped >= runtimes).all()
+    assert len(np.unique(capped[~within])) > 0.9 * (~within).sum()  # redrawn, not set to the cap

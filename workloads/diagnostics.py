@@ -31,7 +31,7 @@ from workloads.fitting import gaps_on_clock, local_week_seconds, usable_jobs
 from workloads.gof import integer_ks_distance, ks_distance
 from workloads.model import FITTED, SIZE_PARAMETERS
 from workloads.sizes import SizeModel
-from workloads.synthesis import Synthesis, arrival_cycle
+from workloads.synthesis import Synthesis, arrival_cycle, runtime_limit
 
 HOURS_PER_DAY = 24
 
@@ -94,9 +94,11 @@ def _truncated(cdf: Callable, upper: float) -> Callable[[np.ndarray], np.ndarray
     return lambda x: np.minimum(cdf(np.asarray(x, dtype=float)) / mass, 1.0)
 
 
-def _family_fit_cdf(family_fit: dict) -> Callable[[np.ndarray], np.ndarray]:
+def _family_fit_cdf(family_fit: dict, upper: float | None = None) -> Callable[[np.ndarray], np.ndarray]:
+    """The chosen family's CDF truncated where the synthesis truncates it (default: the fit's upper limit)."""
     chosen = family_fit["chosen"]
-    return _truncated(distribution(chosen, family_fit["candidates"][chosen]["params"]).cdf, family_fit["upper_limit"])
+    upper = family_fit["upper_limit"] if upper is None else upper
+    return _truncated(distribution(chosen, family_fit["candidates"][chosen]["params"]).cdf, upper)
 
 
 def _size_cdf(size_model: SizeModel, machine_procs: int) -> Callable[[np.ndarray], np.ndarray]:
@@ -113,7 +115,7 @@ def _fitted_cdfs(model: dict, machine_procs: int) -> ModelCdfs:
     return ModelCdfs(
         interarrival=lambda x: np.where(np.asarray(x) >= 0, zero_share + (1 - zero_share) * positive_gap_cdf(x), 0.0),
         sizes=_size_cdf(size_model, machine_procs),
-        runtimes=_family_fit_cdf(model["runtimes"]),
+        runtimes=_family_fit_cdf(model["runtimes"], runtime_limit(model)),
         hourly_shares=hour_weights / hour_weights.sum(),
     )
 

@@ -42,11 +42,13 @@ drawn from the model can be placed at the load of the trace it came from.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from parsers.cleaning import clean, effective_procs
+from parsers.cleaning import clean_or_refuse, effective_procs
 from parsers.header import SwfHeader
 from parsers.swf import Trace
 from schedlab.errors import SchedlabError
@@ -151,7 +153,8 @@ def family_fit(data) -> dict:
 
 
 def requested_time_accuracy(requested_times, run_times) -> dict | None:
-    """Percentiles of log10(requested / actual) over jobs with both known; None if under 2 jobs."""
+    """Percentiles of log10(requested / actual) over jobs with both known, and the longest
+    request among them (the synthesis's cap); None if under 2 jobs."""
     known = (requested_times > 0) & (run_times > 0)
     if known.sum() < 2:
         return None
@@ -160,6 +163,7 @@ def requested_time_accuracy(requested_times, run_times) -> dict | None:
         "log10_ratio_quantiles": [float(q) for q in np.percentile(log_ratio, np.linspace(0, 100, PERCENTILES))],
         "share_below_one": float(np.mean(log_ratio < 0)),
         "jobs": int(known.sum()),
+        "max_requested_time": float(requested_times[known].max()),
     }
 
 
@@ -172,13 +176,16 @@ def fit_workload(
     unix_start_time: int | None = None,
     time_zone: str | int | None = None,
     cleaning: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Fit a workload model (a validated document, see :mod:`workloads.model`) to ``jobs``.
 
     ``trace_name`` and ``sha256`` (of the decompressed trace) identify the source;
     ``cleaning`` (jobs removed by each cleaning filter applied before, by name) is
-    recorded with it.
+    recorded with it.  ``progress(parts fitted, parts)``, if given, follows the three
+    slow fits (arrival gaps, sizes, runtimes).
     """
+    advance = progress or (lambda done, total: None)
     if machine_procs is None or machine_procs < 2:
         raise SchedlabError(f"fitting needs the machine size (>= 2 processors), got {machine_procs}")
     kept, dropped = usable_jobs(jobs, machine_procs)
@@ -192,7 +199,13 @@ def fit_workload(
     positive_gaps = warped_gaps[warped_gaps > 0]
     if positive_gaps.size < 2:
         raise SchedlabError("the trace's jobs are submitted at fewer than three distinct times: no arrival process to fit")
+    advance(0, 3)
+    gap_fit = family_fit(positive_gaps)
+    advance(1, 3)
     size_model, size_fit = fit_sizes(sizes, machine_procs)
+    advance(2, 3)
+    runtime_fit = family_fit(run_times)
+    advance(3, 3)
     document = {
         "schema": SCHEMA_NAME,
         "schema_version": SCHEMA_VERSION,
@@ -214,10 +227,10 @@ def fit_workload(
             "hour_of_day_weights": hour_weights.tolist(),
             "day_of_week_weights": day_weights.tolist(),
             "zero_gap_share": float(np.mean(warped_gaps == 0)),
-            "gaps": family_fit(positive_gaps),
+            "gaps": gap_fit,
         },
         "sizes": {**size_model.as_dict(), **size_fit},
-        "runtimes": family_fit(run_times),
+        "runtimes": runtime_fit,
         "size_runtime_correlation": size_runtime_correlation(sizes, run_times),
         "requested_time_accuracy": requested_time_accuracy(
             jobs["requested_time"].to_numpy(dtype=float)[kept], run_times
@@ -231,9 +244,10 @@ def header_clock(header: SwfHeader) -> tuple[int | None, str | int | None]:
     return header.unix_start_time, header.time_zone_string or header.time_zone
 
 
-def fit_trace(trace: Trace, trace_name: str) -> dict:
-    """Fit a model to a parsed trace after the standard cleaning (:func:`parsers.cleaning.clean`)."""
-    cleaned, report = clean(trace.jobs, trace.machine_procs)
+def fit_trace(trace: Trace, trace_name: str, progress: Callable[[int, int], None] | None = None) -> dict:
+    """Fit a model to a parsed trace after the standard cleaning (:func:`parsers.cleaning.clean`),
+    refusing one cleaned to nothing; ``progress`` as for :func:`fit_workload`."""
+    cleaned, report = clean_or_refuse(trace.jobs, trace.machine_procs, trace.path or trace_name)
     unix_start_time, time_zone = header_clock(trace.header)
     return fit_workload(
         cleaned,
@@ -243,4 +257,5 @@ def fit_trace(trace: Trace, trace_name: str) -> dict:
         unix_start_time=unix_start_time,
         time_zone=time_zone,
         cleaning={step.name: step.removed for step in report.steps},
+        progress=progress,
     )

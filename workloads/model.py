@@ -2,7 +2,8 @@
 
 A model is one JSON object.  Every model has
 
-* ``schema``: ``"schedlab-workload-model"`` and ``schema_version``: ``1``;
+* ``schema``: ``"schedlab-workload-model"`` and ``schema_version``: ``2`` (version 2 added
+  ``requested_time_accuracy.max_requested_time``; refit a version-1 model with ``schedlab fit``);
 * ``kind``: ``"fitted"`` (fitted on a trace by :mod:`workloads.fitting`) or
   ``"lublin-feitelson-1999"`` (the built-in model of :mod:`workloads.lublin`);
 * ``source``: where it comes from (for a fitted model, the trace's name and the
@@ -35,7 +36,8 @@ A ``fitted`` model holds:
 ``requested_time_accuracy``
     ``null`` when the trace has no requested times; else ``log10_ratio_quantiles``
     (101 non-decreasing values: the 0th..100th percentiles of log10(requested / actual
-    runtime)), ``share_below_one`` and ``jobs``.
+    runtime)), ``share_below_one``, ``jobs`` and ``max_requested_time`` (the trace's longest
+    requested time in seconds: no synthetic request exceeds it).
 
 A *family fit* is ``{"chosen": family, "upper_limit": largest observed value,
 "candidates": {family: {"params", "log_likelihood", "aic", "ks"}}}`` with every family of
@@ -59,7 +61,7 @@ from workloads import estimates, lublin
 from workloads.distributions import FAMILY_PARAMETERS
 
 SCHEMA_NAME = "schedlab-workload-model"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FITTED = "fitted"
 SIZE_PARAMETERS = ("serial_prob", "pow2_prob", "ulow", "umed", "uhi", "uprob")
 PERCENTILES = 101
@@ -216,6 +218,7 @@ def _check_fitted(document) -> None:
             raise ModelError("field 'requested_time_accuracy.log10_ratio_quantiles' must not decrease")
         _number(document, "requested_time_accuracy.share_below_one", 0, 1)
         _integer(document, "requested_time_accuracy.jobs", 2)
+        _positive(document, "requested_time_accuracy.max_requested_time")
 
 
 def _check_lublin_feitelson(document) -> None:
@@ -243,7 +246,8 @@ def validate_model(document) -> dict:
         raise ModelError(f"field 'schema' must be {SCHEMA_NAME!r}, got {schema!r}")
     version = _field(document, "schema_version")
     if version != SCHEMA_VERSION:
-        raise ModelError(f"unsupported schema_version {version!r}: this schedlab reads version {SCHEMA_VERSION}")
+        raise ModelError(f"unsupported schema_version {version!r}: this schedlab reads version {SCHEMA_VERSION} "
+                         "(refit the trace with 'schedlab fit')")
     kind = _field(document, "kind")
     _field(document, "source")
     if kind == FITTED:
@@ -264,10 +268,13 @@ def load_model(source) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise SchedlabError(f"cannot read model {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        line = path.read_bytes().count(b"\n", 0, error.start) + 1
+        raise ModelError(f"{path}:{line}: not a model JSON file (binary or not UTF-8 text)") from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ModelError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
+        raise ModelError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from None
     try:
         return validate_model(document)
     except ModelError as error:

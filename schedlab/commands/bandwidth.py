@@ -6,14 +6,21 @@ import sys
 import time
 
 from schedlab.errors import SchedlabError
+from schedlab.options import LOAD, SEED, SHARE, number, whole_number
 
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "simulate co-allocation over 4 x 100 nodes joined by 1000 Mb/s links"
 
 
 def register(subparsers) -> None:
+    from simulators.bandwidth.experiments import PAPER_PASS_ORDER, PROFILES
     from simulators.bandwidth.placement import PASS_ORDERS, STRATEGIES
     from simulators.bandwidth.workload import WORKLOADS
+    from simulators.multicluster.topology import STAR_LINK_MBPS
+
+    quick, paper = PROFILES["quick"], PROFILES["paper"]
+    # A processor's traffic crosses its cluster's one link: it cannot exceed that link's rate.
+    ppbw = number(0, STAR_LINK_MBPS)
 
     parser = subparsers.add_parser(
         "bandwidth",
@@ -27,27 +34,32 @@ def register(subparsers) -> None:
     parser.add_argument("--workload", choices=WORKLOADS, default="synthetic",
                         help="the paper's workloads; C_load and D_load are C and D with the realistic stream's "
                              "offered load kept (default: synthetic)")
-    parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="ics")
-    parser.add_argument("--ppbw", type=float, default=None,
-                        help="Mb/s per processor for every job (default: each job draws U[0, 300])")
-    parser.add_argument("--information", type=float, default=1.0,
-                        help="share of jobs exposing PPBW and rho to ICS (default: 1)")
-    parser.add_argument("--jobs-per-cluster", type=int, default=2000, help="(default: 2000; the paper: 400000)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--load", type=float, default=None,
+    parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="ics",
+                        help="co-allocation strategy, or one of the limits (zero_comm, migration_only, no_share) "
+                             "(default: ics)")
+    parser.add_argument("--ppbw", type=ppbw, default=None,
+                        help=f"Mb/s per processor for every job, {ppbw.range} (the link rate) "
+                             "(default: each job draws U[0, 300])")
+    parser.add_argument("--information", type=SHARE, default=1.0,
+                        help=f"share of jobs exposing PPBW and rho to ICS, {SHARE.range} (default: 1)")
+    parser.add_argument("--jobs-per-cluster", type=whole_number(2), default=quick.jobs_per_cluster,
+                        help=f"jobs per cluster, >= 2 (default: {quick.jobs_per_cluster:,}, as the quick profile; "
+                             f"the paper: {paper.jobs_per_cluster:,})")
+    parser.add_argument("--seed", type=SEED, default=quick.seeds[0],
+                        help=f"workload seed, >= 0 (default: {quick.seeds[0]}, the quick profile's first)")
+    parser.add_argument("--load", type=LOAD, default=None,
                         help="offered load per cluster of the realistic stream (workloads realistic, A, C, D, C_load, "
                              "D_load; default: that of the trace the realistic model was fitted to)")
-    parser.add_argument("--pass-order", choices=PASS_ORDERS, default=PASS_ORDERS[0],
+    parser.add_argument("--pass-order", choices=PASS_ORDERS, default=PAPER_PASS_ORDER,
                         help="whole_first (the paper's): place every waiting job that fits whole before "
                              "co-allocating any; per_job: local, migration, co-allocation job by job")
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
+    from schedlab.tables import metric_lines
     from simulators.bandwidth.simulate import Point, simulate
 
-    if args.jobs_per_cluster < 2:
-        raise SchedlabError("--jobs-per-cluster must be at least 2")
     point = Point(args.workload, args.strategy, args.ppbw, args.information, args.jobs_per_cluster, args.seed,
                   args.pass_order, args.load)
     began = time.perf_counter()
@@ -59,7 +71,6 @@ def run(args) -> int:
     print(f"{point.workload} workload, {point.strategy}, PPBW {'U[0, 300]' if point.ppbw is None else point.ppbw} Mb/s, "
           f"information {point.information:g}, {point.jobs_per_cluster:,} jobs per cluster, seed {point.seed}, "
           f"pass order {point.pass_order}, load {'of the trace' if point.load is None else point.load}")
-    for key, value in summary.items():
-        print(f"  {key.replace('_', ' ')}: {value:.4g}" if isinstance(value, float) else f"  {key}: {value}")
+    print(metric_lines(summary))
     print(f"{summary['jobs']:,} jobs in {elapsed:.2f} s", file=sys.stderr)
     return 0

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-import threading
 from pathlib import Path
 
 from schedlab.errors import SchedlabError
+from schedlab.options import COUNT, SEED, counts
 
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "archive the full report reproducibly, verify or unpack such an archive"
@@ -29,29 +29,27 @@ def register(subparsers) -> None:
     create = actions.add_parser("create", help="build the full report (if needed) and archive it")
     create.add_argument("-o", "--out", default="schedlab-bundle.tar.gz", help="default: %(default)s")
     create.add_argument("--work-dir", help="work directory (default: the [schedlab] work_dir setting)")
-    create.add_argument("--stage-profile", choices=("quick", "paper"), default="quick")
+    create.add_argument("--stage-profile", choices=("quick", "paper"), default="quick",
+                        help="size of every stage's experiments (default: quick)")
     create.add_argument("--stages", help="comma-separated stages to include (default: every stage; '' for none)")
-    create.add_argument("--synthetic-jobs", type=int, help="jobs per synthetic default workload")
-    create.add_argument("--synthetic-machine-procs", help="comma-separated machine sizes of the synthetic default")
-    create.add_argument("--synthetic-seed", type=int)
+    create.add_argument("--synthetic-jobs", type=COUNT, help="jobs per synthetic default workload, >= 1")
+    create.add_argument("--synthetic-machine-procs", type=counts,
+                        help="comma-separated machine sizes (>= 1) of the synthetic default")
+    create.add_argument("--synthetic-seed", type=SEED, help="seed of the synthetic default workloads, >= 0")
     create.add_argument("--policies", help="comma-separated batch policies to replay")
-    create.add_argument("--workers", type=int, default=1, help="Luigi workers (default: 1)")
+    create.add_argument("--workers", type=COUNT, default=1, help="Luigi workers, >= 1 (default: 1)")
     create.set_defaults(handler=run_create)
 
     verify = actions.add_parser("verify", help="check the manifest, rerun the recipe, compare byte for byte")
-    verify.add_argument("bundle")
+    verify.add_argument("bundle", help="bundle archive (.tar.gz) to verify")
     verify.add_argument("--scratch", help="directory for the rerun (default: a temporary one, removed after)")
     verify.add_argument("--trace-dir", action="append", help="where the recipe's real traces are (repeatable)")
     verify.set_defaults(handler=run_verify)
 
     extract = actions.add_parser("extract", help="unpack a bundle after checking its manifest")
-    extract.add_argument("bundle")
-    extract.add_argument("directory")
+    extract.add_argument("bundle", help="bundle archive (.tar.gz) to unpack")
+    extract.add_argument("directory", help="where to unpack it")
     extract.set_defaults(handler=run_extract)
-
-
-#: Seconds between two looks at which pipeline tasks have finished, for the progress bar.
-POLL_SECONDS = 0.5
 
 
 def _comma_list(text: str) -> list[str]:
@@ -59,7 +57,12 @@ def _comma_list(text: str) -> list[str]:
 
 
 def run_create(args) -> int:
-    from pipeline import ArchiveBundle, settings
+    import luigi
+
+    from pipeline import FullReport, console, settings
+    from pipeline.bundle import bundle_contents
+    from reports.bundle import create_bundle
+    from schedlab.atomic import atomic_path
 
     parameters = {"stage_profile": args.stage_profile}
     if args.stages is not None:
@@ -67,64 +70,42 @@ def run_create(args) -> int:
     if args.synthetic_jobs is not None:
         parameters["synthetic_jobs"] = args.synthetic_jobs
     if args.synthetic_machine_procs:
-        parameters["synthetic_machine_procs"] = [int(p) for p in _comma_list(args.synthetic_machine_procs)]
+        parameters["synthetic_machine_procs"] = list(args.synthetic_machine_procs)
     if args.synthetic_seed is not None:
         parameters["synthetic_seed"] = args.synthetic_seed
     if args.policies:
         parameters["policies"] = _comma_list(args.policies)
+    quiet = getattr(args, "quiet", False)
     overrides = {"work_dir": args.work_dir} if args.work_dir else {}
     with settings.overridden(**overrides):
-        task = ArchiveBundle(**parameters)
-        if not _build(task, args.workers, getattr(args, "quiet", False)):
-            raise SchedlabError("the pipeline failed; see the Luigi log above")
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(task.archive(), out)
-        print(f"bundle written: {out} (a copy of {task.archive()})")
-    return 0
-
-
-def _build(task, workers: int, quiet: bool) -> bool:
-    """``luigi.build`` of ``task``; on a terminal, unless ``quiet``, with a bar over the tasks
-    it has to run.  The bar polls their output directories, so it counts what every worker
-    process finishes (Luigi's success events fire in the worker that ran the task)."""
-    import luigi
-
-    from pipeline.full_report import dependency_closure
-    from schedlab.progress import progress_bar, shows_progress
-
-    def build() -> bool:
-        return luigi.build([task], local_scheduler=True, workers=workers, log_level="WARNING")
-
-    if not shows_progress(quiet):
-        return build()
-    outputs = [t.output_dir() for t in dependency_closure(task) if not t.complete()]
-    finished = threading.Event()
-    with progress_bar(total=len(outputs), desc="pipeline tasks", unit="task") as bar:
-
-        def poll() -> None:
-            while not finished.wait(POLL_SECONDS):
-                bar.n = sum(output.is_dir() for output in outputs)
-                bar.refresh()
-
-        poller = threading.Thread(target=poll, name="bundle-progress", daemon=True)
-        poller.start()
+        report = FullReport(**parameters)
+        previous = console.set_quiet(quiet)
         try:
-            return build()
+            built = luigi.build([report], local_scheduler=True, workers=args.workers, log_level="WARNING")
         finally:
-            finished.set()
-            poller.join()
+            console.set_quiet(previous)
+        if not built:
+            raise SchedlabError("the pipeline failed; see the Luigi log above")
+        contents = bundle_contents(report)
+        out = Path(args.out)
+        if not quiet:
+            print(f"packing {len(contents.output_dirs):,} task outputs into {out}", flush=True)
+        with atomic_path(out) as staging:  # the only copy: none is kept in the work directory
+            create_bundle(staging, contents)
+    print(f"bundle written: {out} ({out.stat().st_size / 1e6:,.1f} MB)")
+    return 0
 
 
 def run_verify(args) -> int:
     from reports.bundle import verify_bundle
 
+    quiet = getattr(args, "quiet", False)
     scratch = Path(args.scratch) if args.scratch else Path(tempfile.mkdtemp(prefix="schedlab-verify-"))
     scratch.mkdir(parents=True, exist_ok=True)
     if any(scratch.iterdir()):
         raise SchedlabError(f"--scratch {scratch} is not empty: the rerun needs a fresh directory")
     try:
-        result = verify_bundle(Path(args.bundle), scratch, trace_dirs=args.trace_dir)
+        result = verify_bundle(Path(args.bundle), scratch, trace_dirs=args.trace_dir, log=_ignore if quiet else _say)
     finally:
         if not args.scratch:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -142,13 +123,24 @@ def run_verify(args) -> int:
     return 0
 
 
-def run_extract(args) -> int:
-    from reports.bundle import extract_bundle, manifest_problems
+def _say(line: str) -> None:
+    print(line, flush=True)
 
-    root = extract_bundle(Path(args.bundle), Path(args.directory))
+
+def _ignore(line: str) -> None:
+    pass
+
+
+def run_extract(args) -> int:
+    from reports.bundle import extract_bundle, manifest_problems, recipe_command, rerun_settings, shell_command
+
+    destination = Path(args.directory).resolve()
+    root = extract_bundle(Path(args.bundle), destination)
     problems = manifest_problems(root)
     if problems:
         raise SchedlabError(f"{args.bundle}: extracted to {root}, but the manifest check FAILED:\n  " + "\n  ".join(problems))
     recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
+    rerun = shell_command(recipe_command(recipe), rerun_settings(root, destination / "rerun-work"), destination)
     print(f"extracted to {root}; manifest intact; the report is {root / recipe['report'] / 'index.html'}")
+    print(f"to rerun its recipe from the bundled source (outputs in {destination / 'rerun-work'}):\n  {rerun}")
     return 0

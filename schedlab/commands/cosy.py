@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import time
 
-from schedlab.errors import SchedlabError
+from schedlab.options import COUNT, SHARE, number, whole_number
 
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "simulate COSY's advance reservations with a notice-time policy on a tuned workload"
 
 
 def register(subparsers) -> None:
-    from simulators.cosy.experiment import EXPERIMENT_POLICIES, CIRNE_BERMAN, WORKLOAD_MODELS
-    from simulators.cosy.fixed_point import FIXED_POINT, WAIT_READINGS
+    from simulators.cosy.experiment import EXPERIMENT_POLICIES, PROFILES, WORKLOAD_MODELS
+    from simulators.cosy.fixed_point import WAIT_READINGS
+
+    quick = PROFILES["quick"]
+    quick_jobs = quick.variants[0][0]
 
     parser = subparsers.add_parser(
         "cosy",
@@ -30,23 +33,28 @@ def register(subparsers) -> None:
             "luigi --module pipeline.cosy CosyReport --profile quick."
         ),
     )
-    parser.add_argument("--jobs", type=int, default=100, help="jobs per workload (default: 100)")
-    parser.add_argument("--workload", type=int, default=0, help="which tuned workload, from 0 (default: 0)")
+    parser.add_argument("--jobs", type=whole_number(2), default=quick_jobs,
+                        help=f"jobs per workload, >= 2 (default: {quick_jobs}, as the quick profile)")
+    parser.add_argument("--workload", type=whole_number(0), default=0, help="which tuned workload, from 0 (default: 0)")
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--model", choices=WORKLOAD_MODELS, default=CIRNE_BERMAN,
-                        help=f"workload model (default: {CIRNE_BERMAN}; the others: the sensitivity runs)")
+    source.add_argument("--model", choices=WORKLOAD_MODELS, default=quick.workload,
+                        help=f"workload model (default: {quick.workload}, as the profiles; the others: the "
+                             "sensitivity runs)")
     source.add_argument("--trace", metavar="FILE",
                         help="take each workload from a slice of this SWF trace (--jobs consecutive jobs, sizes rescaled "
                              "to 32 nodes, each running for its requested time) instead of --model")
-    parser.add_argument("--trace-procs", type=int, metavar="P",
-                        help="the trace's machine size, where its header does not give it")
-    parser.add_argument("--regime", type=int, metavar="K",
-                        help="run the diagnostic grid over the first K workloads instead of one point")
-    parser.add_argument("--share", type=float, default=0.10, help="share of jobs that are reservations (default: 0.10)")
+    parser.add_argument("--trace-procs", type=COUNT, metavar="P",
+                        help="the trace's machine size, >= 1 (default: its header's MaxProcs)")
+    parser.add_argument("--regime", type=whole_number(2), metavar="K",
+                        help="run the diagnostic grid over the first K >= 2 workloads instead of one point (it "
+                             "prints intervals over them)")
+    parser.add_argument("--share", type=SHARE, default=0.10,
+                        help=f"share of jobs that are reservations, {SHARE.range} (default: 0.10)")
     parser.add_argument("--policy", choices=EXPERIMENT_POLICIES, default="fixed",
                         help="fixed notice factor n, the adaptive rule of the paper's Fig. 3, or a diagnostic")
-    parser.add_argument("-n", "--factor", type=float, default=1.0, help="notice factor n (all policies but adaptive; default: 1)")
-    parser.add_argument("--reading", choices=WAIT_READINGS, default=FIXED_POINT,
+    parser.add_argument("-n", "--factor", type=number(0), default=1.0,
+                        help="notice factor n, >= 0 (all policies but adaptive; default: 1)")
+    parser.add_argument("--reading", choices=WAIT_READINGS, default=quick.readings[0],
                         help="how the fixed policy reads the notice rule's W: the run's own final mean queue wait "
                              "(fixed-point, default: measured wa / wq then equals n) or the running mean wait of "
                              "started queue jobs (running-mean)")
@@ -54,12 +62,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from schedlab.tables import metric_lines
     from simulators.cosy.experiment import MACHINE_NODES, run_point, select_workloads
 
-    if args.jobs < 2 or args.workload < 0 or not 0 <= args.share <= 1:
-        raise SchedlabError("need --jobs >= 2, --workload >= 0 and --share in [0, 1]")
-    if args.regime is not None and args.regime < 2:
-        raise SchedlabError("--regime needs at least 2 workloads (it prints intervals over them)")
     began = time.perf_counter()
     source = trace_slices(args.trace, args.trace_procs) if args.trace else args.model
     if args.regime is not None:
@@ -79,24 +84,17 @@ def run(args) -> int:
     )
     print(f"share={args.share}, policy={args.policy}" + (f", n={factor:g}" if factor is not None else "")
           + (f", W reading {args.reading}" if args.policy == "fixed" else ""))
-    width = max(len(name) for name in metrics)
-    for name, value in metrics.items():
-        print(f"  {name:<{width}}  {value:,.4f}")
+    print(metric_lines(metrics))
     print(f"done in {elapsed:.2f} s")
     return 0
 
 
 def trace_slices(path: str, trace_procs: int | None):
-    from parsers.cleaning import clean
-    from parsers.swf import read_swf
+    from schedlab.traces import read_cleaned
     from simulators.cosy.experiment import TraceSlices
 
-    trace = read_swf(path, machine_procs=trace_procs)
-    procs = trace.machine_procs
-    if procs is None:
-        raise SchedlabError(f"{path}: the header does not give the machine size; pass --trace-procs")
-    jobs, _ = clean(trace.jobs, procs)
-    return TraceSlices.of_trace(str(path), jobs, procs)
+    source = read_cleaned(path, trace_procs, "--trace-procs")
+    return TraceSlices.of_trace(str(path), source.jobs, source.machine_procs)
 
 
 def print_regime(workloads, tried: int, quiet: bool = False) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from schedlab.options import COUNT
+
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "fit a workload model (arrivals, sizes, runtimes, estimates) to a trace"
 
@@ -23,7 +25,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("trace", help="SWF file, plain or .gz")
     parser.add_argument("-o", "--output", required=True, help="model JSON file to write")
-    parser.add_argument("--procs", type=int, help="machine size (default: the trace header's MaxProcs)")
+    parser.add_argument("--procs", type=COUNT, help="machine size, >= 1 (default: the trace header's MaxProcs)")
     parser.add_argument("--figures", help="also write empirical-vs-fitted CDF figures (PNG, SVG) to this directory")
     parser.add_argument("--lenient", action="store_true", help="skip malformed lines instead of stopping")
     parser.set_defaults(handler=run)
@@ -33,7 +35,8 @@ def run(args) -> int:
     from parsers.cleaning import clean
     from parsers.swf import read_swf
     from reports.workload_figures import fit_figures, save_figures
-    from schedlab.errors import SchedlabError
+    from schedlab.errors import UsageError
+    from schedlab.progress import callback_bar
     from workloads.fitting import fit_trace
     from workloads.model import save_model
 
@@ -41,8 +44,9 @@ def run(args) -> int:
     for warning in trace.warnings:
         print(f"note: {warning}", file=sys.stderr)
     if not trace.machine_procs:
-        raise SchedlabError(f"{args.trace}: no machine size in the header; give --procs")
-    model = fit_trace(trace, Path(args.trace).name)
+        raise UsageError(f"{args.trace}: no machine size in the header; give --procs")
+    with callback_bar(3, "fit", unit="part", quiet=getattr(args, "quiet", False)) as advance:
+        model = fit_trace(trace, Path(args.trace).name, progress=advance)
     save_model(model, args.output)
     print(describe_model(model))
     print(f"model written to {args.output}")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from schedlab.errors import SchedlabError
+from schedlab.errors import SchedlabError, UsageError
+from schedlab.options import COUNT, DURATION, POSITIVE_DURATION
 
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -22,9 +23,9 @@ def register(subparsers) -> None:
     )
     parser.add_argument("schedule", help="schedule file: .swf, .parquet, .csv, or Batsim jobs.csv")
     parser.add_argument("-o", "--output", required=True, help=f"figure to write ({', '.join(FIGURE_SUFFIXES)})")
-    parser.add_argument("--procs", type=int, help="machine size (default: the SWF header's MaxProcs)")
-    parser.add_argument("--start", type=float, help="window start, seconds (default: the first start)")
-    parser.add_argument("--hours", type=float, default=24.0, help="window length in hours (default: 24)")
+    parser.add_argument("--procs", type=COUNT, help="machine size, >= 1 (default: the SWF header's MaxProcs)")
+    parser.add_argument("--start", type=DURATION, help="window start, seconds >= 0 (default: the first start)")
+    parser.add_argument("--hours", type=POSITIVE_DURATION, default=24.0, help="window length in hours, > 0 (default: 24)")
     parser.set_defaults(handler=run)
 
 
@@ -34,13 +35,11 @@ def run(args) -> int:
     from schedlab.atomic import atomic_path
 
     if not args.output.endswith(FIGURE_SUFFIXES):
-        raise SchedlabError(f"--output must end with {', '.join(FIGURE_SUFFIXES)}: {args.output}")
-    if args.hours <= 0:
-        raise SchedlabError(f"--hours must be positive, got {args.hours}")
+        raise UsageError(f"--output must end with {', '.join(FIGURE_SUFFIXES)}: {args.output}")
     schedule, stated_procs = read_schedule(args.schedule)
     procs = args.procs or stated_procs
     if not procs or procs <= 0:
-        raise SchedlabError(f"{args.schedule}: the file does not state the machine size; give --procs")
+        raise UsageError(f"{args.schedule}: the file does not state the machine size; give --procs")
     if schedule.empty:
         raise SchedlabError(f"{args.schedule}: the schedule has no jobs")
     start = float(schedule["start"].min()) if args.start is None else args.start

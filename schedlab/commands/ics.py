@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+
+from schedlab.options import COUNT, SEED, number, whole_number
 
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "simulate a time-shared cluster under LOCAL, DCS, PB, PROC-S, SB, HYBRID, PROC-B, GS or BATCH"
 
 
 def register(subparsers) -> None:
-    from simulators.ics.experiments import ALL_SCHEMES, PROFILES
+    from simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point
     from simulators.ics.run import ENGINES
     from simulators.ics.workload import WORKLOADS
 
     quick = PROFILES["quick"]
+    point = {field.name: field.default for field in dataclasses.fields(Point)}  # what the profiles' points use
 
     parser = subparsers.add_parser(
         "ics",
@@ -30,34 +34,33 @@ def register(subparsers) -> None:
                         help="job-type mix, wl1 (compute-bound) .. wl5 (default: wl4 = J1+J2+J3)")
     parser.add_argument("--load", choices=("heavy", "light"), default="heavy",
                         help="mean inter-arrival time 1554.42 s (heavy) or 2480 s (light) (default: heavy)")
-    parser.add_argument("--jobs", type=int, default=quick.n_jobs,
+    parser.add_argument("--jobs", type=COUNT, default=quick.n_jobs,
                         help=f"number of jobs; the first and last fifth are warm-up and drain (default: {quick.n_jobs}, "
                              "as the quick profile)")
-    parser.add_argument("--compression", type=float, default=quick.compression,
-                        help=f"time compression factor (default: {quick.compression:g}, as the quick profile)")
-    parser.add_argument("--skew", type=float, default=0.10, help="task skew v (default: 0.10)")
-    parser.add_argument("--nodes", type=int, default=32, help="single-CPU nodes, at least 32 (default: 32)")
-    parser.add_argument("--mpl", type=int, default=5, help="most processes per node (default: 5)")
-    parser.add_argument("--seed", type=int, default=1, help="workload seed (default: 1)")
+    parser.add_argument("--compression", type=number(0, low_open=True), default=quick.compression,
+                        help=f"time compression factor, > 0 (default: {quick.compression:g}, as the quick profile)")
+    parser.add_argument("--skew", type=number(0, 1, high_open=True), default=point["skew"],
+                        help=f"task skew v, in [0, 1) (default: {point['skew']:g})")
+    parser.add_argument("--nodes", type=whole_number(32), default=point["nodes"],
+                        help=f"single-CPU nodes, at least 32: synthetic jobs have up to 32 processes "
+                             f"(default: {point['nodes']})")
+    parser.add_argument("--mpl", type=COUNT, default=point["mpl"],
+                        help=f"most processes per node, >= 1 (default: {point['mpl']})")
+    parser.add_argument("--seed", type=SEED, default=quick.seeds[0],
+                        help=f"workload seed, >= 0 (default: {quick.seeds[0]}, the quick profile's first)")
     parser.add_argument("--engine", choices=ENGINES, default=ENGINES[0],
                         help="compiled kernel, or the pure-Python reference it matches bit for bit (default: compiled)")
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
-    from schedlab.errors import SchedlabError
+    from schedlab.tables import metric_lines
     from simulators.ics.experiments import Point
 
-    if args.jobs < 1 or args.compression <= 0 or args.mpl < 1 or not 0 <= args.skew < 1:
-        raise SchedlabError("--jobs and --mpl must be >= 1, --compression > 0 and --skew in [0, 1)")
-    if args.nodes < 32:
-        raise SchedlabError("--nodes must be at least 32 (synthetic jobs have up to 32 processes)")
     point = Point(scheme=args.scheme, workload=args.workload, load=args.load, n_jobs=args.jobs,
                   skew=args.skew, compression=args.compression, nodes=args.nodes, mpl=args.mpl, seed=args.seed)
     result = point.run(engine=args.engine)
-    width = max(map(len, result.summary))
-    for key, value in result.summary.items():
-        print(f"  {key:<{width}}  {value:,.4f}" if isinstance(value, float) else f"  {key:<{width}}  {value}")
+    print(metric_lines(result.summary))
     print(f"{result.events:,} events in {result.wall_seconds:.2f} s "
           f"({result.events / result.wall_seconds:,.0f} events/s)", file=sys.stderr)
     return 0

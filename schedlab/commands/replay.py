@@ -7,7 +7,8 @@ import time
 from pathlib import Path
 
 from schedlab import __version__
-from schedlab.errors import SchedlabError
+from schedlab.errors import UsageError
+from schedlab.options import COUNT
 
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "simulate a trace under FCFS, EASY, conservative backfilling or your own policy"
@@ -29,7 +30,7 @@ def register(subparsers) -> None:
         ),
     )
     parser.add_argument("trace", help="SWF file, plain or .gz")
-    parser.add_argument("--procs", type=int, help="machine size (default: the trace header's MaxProcs)")
+    parser.add_argument("--procs", type=COUNT, help="machine size, >= 1 (default: the trace header's MaxProcs)")
     parser.add_argument("--policy", default="easy", metavar="POLICY",
                         help=f"{', '.join(BUILT_IN_POLICIES)}, or your own class as path/to/file.py:Class "
                         "or package.module:Class (docs/policies.md); default: easy")
@@ -54,36 +55,37 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from parsers.cleaning import clean
+    from parsers.cleaning import clean_or_refuse, refuse_empty
     from parsers.swf import read_swf
     from reports.exports import default_workload_name, format_from_path, write_schedule
-    from schedlab.progress import progress_bar, shows_progress
+    from schedlab.progress import callback_bar
+    from schedlab.tables import metric_lines
     from simulators.batch.replay import replay
 
     if args.format and not args.out:
-        raise SchedlabError("--format says how to write --out: give --out FILE too")
+        raise UsageError("--format says how to write --out: give --out FILE too")
     out_format = (args.format or format_from_path(args.out)) if args.out else None
     trace = read_swf(args.trace, strict=not args.lenient, machine_procs=args.procs)
+    refuse_empty(trace.jobs, args.trace)
     procs = args.procs or trace.machine_procs
     if not procs:
-        raise SchedlabError(f"{args.trace}: no machine size in the header; give --procs")
+        raise UsageError(f"{args.trace}: no machine size in the header; give --procs")
     jobs = trace.jobs
     for warning in trace.warnings:
         print(f"note: {warning}", file=sys.stderr)
     if args.conventions == "default" and not args.no_clean:
-        jobs, report = clean(jobs, procs)
+        jobs, report = clean_or_refuse(jobs, procs, args.trace)
         print(report.summary(), file=sys.stderr)
     began = time.perf_counter()
     quiet = getattr(args, "quiet", False)
-    with progress_bar(total=len(jobs), desc="replay", unit="job", quiet=quiet, delay=1.0) as bar:
+    with callback_bar(len(jobs), "replay", unit="job", quiet=quiet) as advance:
         result = replay(
             jobs, procs, policy=args.policy, order=args.order, estimates=args.estimates,
-            conventions=args.conventions, same_time=args.same_time, passes=args.passes,
-            progress=_advance(bar) if shows_progress(quiet) else None,
+            conventions=args.conventions, same_time=args.same_time, passes=args.passes, progress=advance,
         )
     elapsed = time.perf_counter() - began
     print(result.settings())
-    print(format_metrics(result.metrics))
+    print(metric_lines(result.metrics))
     print(f"simulated {len(jobs):,} jobs in {elapsed:.2f} s ({len(jobs) / max(elapsed, 1e-9):,.0f} jobs/s)")
     if args.out:
         write_schedule(
@@ -93,18 +95,3 @@ def run(args) -> int:
         )
         print(f"schedule written to {args.out} ({out_format})")
     return 0
-
-
-def _advance(bar):
-    def update(ended: int, jobs: int) -> None:
-        bar.update(ended - bar.n)  # not refresh(): update() keeps the bar hidden for its first second
-
-    return update
-
-
-def format_metrics(metrics: dict) -> str:
-    lines = []
-    width = max(len(k) for k in metrics)
-    for name, value in metrics.items():
-        lines.append(f"  {name:<{width}}  {value:,.4f}" if not float(value).is_integer() else f"  {name:<{width}}  {int(value):,}")
-    return "\n".join(lines)

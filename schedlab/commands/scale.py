@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+from schedlab.options import COUNT, LOAD, POSITIVE_DURATION
 
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "multiply a trace's arrival gaps by one constant to reach a target load"
@@ -21,11 +21,12 @@ def register(subparsers) -> None:
         ),
     )
     parser.add_argument("trace", help="SWF file, plain or .gz")
-    parser.add_argument("--load", type=float, required=True, help="target offered load, e.g. 0.5")
+    parser.add_argument("--load", type=LOAD, required=True, help=f"target offered load, {LOAD.range}, e.g. 0.5")
     parser.add_argument("-o", "--output", required=True, help="SWF file to write (.gz for gzip)")
-    parser.add_argument("--window", type=float, metavar="SECONDS", help="keep this many seconds of the scaled trace")
-    parser.add_argument("--procs", type=int, help="machine size (default: the trace header's MaxProcs)")
-    parser.add_argument("--resize-procs", type=int, help="move the jobs to a machine of this many processors")
+    parser.add_argument("--window", type=POSITIVE_DURATION, metavar="SECONDS",
+                        help="keep this many seconds (> 0) of the scaled trace")
+    parser.add_argument("--procs", type=COUNT, help="machine size, >= 1 (default: the trace header's MaxProcs)")
+    parser.add_argument("--resize-procs", type=COUNT, help="move the jobs to a machine of this many processors (>= 1)")
     parser.add_argument("--resize-mode", choices=("clip", "rescale"), default="clip",
                         help="clip: large jobs take the whole new machine; rescale: every size x new/old")
     parser.add_argument("--lenient", action="store_true", help="skip malformed lines instead of stopping")
@@ -33,26 +34,16 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from parsers.cleaning import clean
-    from parsers.swf import read_swf, write_swf
-    from schedlab.errors import SchedlabError
-    from workloads.load import check_target_load
+    from parsers.swf import write_swf
+    from schedlab.traces import read_cleaned
     from workloads.scaling import scale_trace, scaled_header
 
-    check_target_load(args.load)
-    trace = read_swf(args.trace, strict=not args.lenient, machine_procs=args.procs)
-    for warning in trace.warnings:
-        print(f"note: {warning}", file=sys.stderr)
-    procs = args.procs or trace.machine_procs
-    if not procs:
-        raise SchedlabError(f"{args.trace}: no machine size in the header; give --procs")
-    jobs, report = clean(trace.jobs, procs)
-    print(report.summary(), file=sys.stderr)
+    source = read_cleaned(args.trace, args.procs, "--procs", strict=not args.lenient)
     scaled = scale_trace(
-        jobs, procs, args.load, window_seconds=args.window,
+        source.jobs, source.machine_procs, args.load, window_seconds=args.window,
         resize_procs=args.resize_procs, resize_mode=args.resize_mode,
     )
-    write_swf(args.output, scaled.jobs, scaled_header(trace.header, scaled, args.load, args.window))
+    write_swf(args.output, scaled.jobs, scaled_header(source.trace.header, scaled, args.load, args.window))
     print(
         f"{len(scaled.jobs):,} jobs on {scaled.machine_procs} processors: arrival gaps x {scaled.gap_scale:.4g}, "
         f"offered load {scaled.offered_load:.4f}; written to {args.output}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from schedlab.options import COUNT, LOAD, SEED
+
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "synthesize a workload (SWF) from a fitted or built-in model"
 
@@ -19,17 +21,18 @@ def register(subparsers) -> None:
         ),
     )
     parser.add_argument("model", help="model JSON file, builtin:lublin-feitelson-1999 or builtin:kth-sp2-1996")
-    parser.add_argument("--jobs", type=int, required=True, help="number of jobs")
-    parser.add_argument("--procs", type=int, help="machine size (default: the fitted model's machine)")
-    parser.add_argument("--load", type=float, help="target offered load, e.g. 0.6 (default: the model's own rate)")
-    parser.add_argument("--seed", type=int, required=True, help="random seed (a whole number >= 0)")
+    parser.add_argument("--jobs", type=COUNT, required=True, help="number of jobs (>= 1)")
+    parser.add_argument("--procs", type=COUNT, help="machine size, >= 1 (default: the fitted model's machine)")
+    parser.add_argument("--load", type=LOAD,
+                        help=f"target offered load, {LOAD.range}, e.g. 0.6 (default: the model's own rate)")
+    parser.add_argument("--seed", type=SEED, required=True, help="random seed (a whole number >= 0)")
     parser.add_argument("-o", "--output", required=True, help="SWF file to write (.gz for gzip)")
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
     from parsers.swf import write_swf
-    from schedlab.errors import SchedlabError
+    from schedlab.errors import UsageError
     from workloads.model import FITTED, load_model
     from workloads.synthesis import synthesize_with_details, synthetic_header
 
@@ -37,7 +40,7 @@ def run(args) -> int:
     procs = args.procs
     if procs is None:
         if model["kind"] != FITTED:
-            raise SchedlabError(f"{args.model} describes no machine: give --procs")
+            raise UsageError(f"{args.model} describes no machine: give --procs")
         procs = model["machine_procs"]
     synthesis = synthesize_with_details(model, args.jobs, procs, args.load, args.seed)
     write_swf(args.output, synthesis.jobs, synthetic_header(model, synthesis, procs, args.load, args.seed))

@@ -106,9 +106,11 @@ def cosimulate(
     pairs: pd.DataFrame | None,
     settings: CoschedSettings | None,
     tau: float = BOUNDED_SLOWDOWN_TAU,
+    progress=None,
 ) -> CoschedResult:
     """Run machine A (``jobs_a`` on ``procs_a``) and B together; ``pairs`` as made by
-    ``workloads.pairing`` (columns ``job_id_a``, ``job_id_b``)."""
+    ``workloads.pairing`` (columns ``job_id_a``, ``job_id_b``).  ``progress(jobs ended on
+    both machines, jobs)``, if given, is called now and then during the run."""
     conventions = CONVENTIONS["default"]
     capacities = (int(procs_a), int(procs_b))
     batches = [conventions.prepare(jobs, procs, "requested") for jobs, procs in zip((jobs_a, jobs_b), capacities)]
@@ -125,7 +127,8 @@ def cosimulate(
             machine.policy = CoscheduledPolicy(coscheduler, EasyBackfilling(coscheduler.queue_order))
     verdict = {"deadlock": False, "kind": None, "time": None, "stuck": []}
     try:
-        engine.run()
+        jobs = sum(len(batch) for batch in batches)
+        engine.run(None if progress is None else lambda ended: progress(ended, jobs))
     except Deadlock as deadlock:
         verdict.update(
             deadlock=True,

@@ -1,0 +1,46 @@
+"""A bad parameter on the ``luigi`` command line is one line on stderr and exit code 2, before
+anything runs, as with the ``schedlab`` command (pipeline.console)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["FullReport", "--synthetic-jobs", "-5"], "luigi: FullReport parameter synthetic_jobs: must be a whole number >= 1, got '-5'"),
+    (["FullReport", "--synthetic-jobs", "abc"], "luigi: --synthetic-jobs: invalid literal for int() with base 10: 'abc'"),
+    (["FullReport", "--stages", '["nosuch"]'],
+     "luigi: FullReport parameter stages: must be one of cosched, ics, cosy, koala, bandwidth, got 'nosuch'"),
+    (["FullReport", "--stages", "nosuch"], "luigi: --stages: "),
+], ids=["out of range", "not a number", "no such stage", "not a list"])
+def test_a_bad_parameter_is_one_line_and_exit_code_2(tmp_path, arguments, message):
+    done = subprocess.run(
+        [sys.executable, "-m", "luigi", "--module", "pipeline", *arguments, "--local-scheduler"],
+        cwd=REPOSITORY, env={**os.environ, "SCHEDLAB_WORK_DIR": str(tmp_path)}, capture_output=True, text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
+    assert not any(tmp_path.iterdir())  # nothing ran
+
+
+def test_a_task_failing_with_a_schedlab_error_fails_the_build_and_nothing_more(monkeypatch, tmp_path):
+    import luigi
+
+    import pipeline  # noqa: F401 - installs the one-line usage errors
+    from pipeline.base import SchedlabTask
+    from schedlab.errors import SchedlabError
+
+    class Refusing(SchedlabTask):
+        def run(self):
+            raise SchedlabError("refused on purpose")
+
+    monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tmp_path))
+    assert not luigi.build([Refusing()], local_scheduler=True, workers=1, log_level="CRITICAL")
