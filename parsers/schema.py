@@ -4,9 +4,16 @@ One row per job, the 18 fields of the Standard Workload Format (Feitelson et al.
 Parallel Workloads Archive) under snake_case names, in SWF order.  ``-1`` means unknown,
 as in SWF.  Identifiers, processor counts and codes are int64; times, CPU time and
 memory are float64 (seconds and KB), because real logs write fractional values there.
+
+In memory an unknown value is ``-1``, as every reader expects; in a Parquet file it is a
+missing value (null), so that another tool reading the file cannot mistake -1 for a size
+or a time.  ``write_jobs`` and ``read_jobs`` convert at that boundary and keep any column
+beyond the 18 fields as it is.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -67,3 +74,23 @@ def as_job_table(columns: dict) -> pd.DataFrame:
             np.full(n, UNKNOWN, dtype=dtype) if values is None else np.asarray(values).astype(dtype)
         )
     return pd.DataFrame(data)
+
+
+def write_jobs(jobs: pd.DataFrame, path: Path) -> None:
+    """Write a job table to Parquet, each SWF field's -1 as null (nullable int64 or float64)."""
+    stored = jobs.copy()
+    for name in SWF_FIELDS:
+        if name in stored.columns:
+            column = stored[name]
+            nullable = "Float64" if name in FLOAT_FIELDS else "Int64"
+            stored[name] = column.astype(nullable).mask(column == UNKNOWN)
+    stored.to_parquet(path, index=False)
+
+
+def read_jobs(path: Path) -> pd.DataFrame:
+    """A job table written by ``write_jobs``, its nulls back to -1 and its canonical dtypes."""
+    jobs = pd.read_parquet(path)
+    for name in SWF_FIELDS:
+        if name in jobs.columns:
+            jobs[name] = jobs[name].fillna(UNKNOWN).astype(DTYPES[name])
+    return jobs

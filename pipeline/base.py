@@ -41,7 +41,7 @@ Writing a task::
             return CleanTrace(trace=self.trace)
 
         def run(self):
-            jobs = pd.read_parquet(self.requires().output_file("jobs.parquet"))
+            jobs = read_jobs(self.requires().output_file("jobs.parquet"))
             ...
             with self.writing_output() as directory:
                 schedule.to_parquet(directory / "schedule.parquet", index=False)

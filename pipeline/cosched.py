@@ -24,6 +24,7 @@ from dataclasses import asdict
 import luigi
 import pandas as pd
 
+from parsers.schema import read_jobs, write_jobs
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.report_tasks import write_csv, write_document
@@ -149,7 +150,7 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
             estimate_source = f"drawn from {self.analysis_model}'s requested/actual ratios"
         else:
             procs = read_json(self.requires()["parse"].output_file("header.json"))["machine_procs"]
-            log = pd.read_parquet(self.requires()["clean"].output_file("jobs.parquet"))
+            log = read_jobs(self.requires()["clean"].output_file("jobs.parquet"))
             start_day = window_start_day(log, self.start_day, profile.days)
             jobs = trace_window(log, start_day, profile.days)
             chosen = (f", the {profile.days:g}-day window with the most submissions" if self.start_day == BUSIEST
@@ -161,7 +162,7 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
         factor, base_wait = calibrate_run_time_scale(jobs, procs)
         calibrated = scale_run_times(jobs, factor)
         with self.writing_output() as directory:
-            calibrated.to_parquet(directory / "jobs.parquet", index=False)
+            write_jobs(calibrated, directory / "jobs.parquet")
             write_json(directory / "machine.json", {
                 "source": source, "synthetic": source == STANDIN, "procs": int(procs),
                 "jobs": len(jobs), "description": description, "estimate_source": estimate_source,
@@ -185,7 +186,7 @@ class CoschedMachineB(CoschedSetup, SchedlabTask):
         return {"a": CoschedMachineA(**self.setup()), "model": FitWorkloadModel(trace=self.analysis_model)}
 
     def run(self):
-        jobs_a = pd.read_parquet(self.requires()["a"].output_file("jobs.parquet"))
+        jobs_a = read_jobs(self.requires()["a"].output_file("jobs.parquet"))
         model = load_model(self.requires()["model"].output_file("model.json"))
         seeds = PROFILES[self.profile].seeds
         self.set_status_message("calibrating B's shortest run time on its baseline")
@@ -219,7 +220,7 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
 
     def run(self):
         machine = read_json(self.requires()["a"].output_file("machine.json"))
-        jobs_a = pd.read_parquet(self.requires()["a"].output_file("jobs.parquet"))
+        jobs_a = read_jobs(self.requires()["a"].output_file("jobs.parquet"))
         model = load_model(self.requires()["model"].output_file("model.json"))
         min_runtime = read_json(self.requires()["b"].output_file("machine.json"))["min_runtime"]
         point = Point(self.series, self.x, self.scheme, self.seed, self.release)

@@ -21,6 +21,7 @@ import dataclasses
 import luigi
 import pandas as pd
 
+from parsers.schema import read_jobs, write_jobs
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.trace_tasks import CleanTrace, find_traces
@@ -81,7 +82,7 @@ class CosyWorkloads(SchedlabTask):
         if trace:
             cleaned = self.requires()
             procs = read_json(cleaned.output_file("workload.json"))["machine_procs"]
-            source = TraceSlices.of_trace(trace, pd.read_parquet(cleaned.output_file("jobs.parquet")), procs,
+            source = TraceSlices.of_trace(trace, read_jobs(cleaned.output_file("jobs.parquet")), procs,
                                           slices_wait_share(self.workload))
         else:
             source = self.workload
@@ -90,7 +91,7 @@ class CosyWorkloads(SchedlabTask):
         tables = pd.concat([w.jobs.assign(seed=w.seed) for w in chosen], ignore_index=True)
         baselines = pd.DataFrame([{"seed": w.seed, "offered_load": w.offered_load, **w.baseline} for w in chosen])
         with self.writing_output() as directory:
-            tables.to_parquet(directory / "jobs.parquet", index=False)
+            write_jobs(tables, directory / "jobs.parquet")
             baselines.to_csv(directory / "baselines.csv", index=False, lineterminator="\n")
             write_json(
                 directory / "selection.json",
@@ -105,7 +106,7 @@ class CosyWorkloads(SchedlabTask):
             )
 
     def load(self) -> list[TunedWorkload]:
-        tables = pd.read_parquet(self.output_file("jobs.parquet"))
+        tables = read_jobs(self.output_file("jobs.parquet"))
         baselines = pd.read_csv(self.output_file("baselines.csv"))
         return [
             TunedWorkload(
@@ -182,7 +183,7 @@ class CosyReport(SchedlabTask):
         )
         selections = [
             {**read_json(task.output_file("selection.json")),
-             "estimates": estimate_source(pd.read_parquet(task.output_file("jobs.parquet")))}
+             "estimates": estimate_source(read_jobs(task.output_file("jobs.parquet")))}
             for task in required["workloads"]
         ]
         with self.writing_output() as directory:

@@ -8,8 +8,8 @@ name (``SyntheticWorkload``); ``workload_task`` tells which.  Both write
 from __future__ import annotations
 
 import luigi
-import pandas as pd
 
+from parsers.schema import read_jobs
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace
@@ -84,7 +84,7 @@ class ReplayTrace(SchedlabTask):
 
     def run(self):
         workload = read_json(self.requires().output_file("workload.json"))
-        jobs = pd.read_parquet(self.requires().output_file("jobs.parquet"))
+        jobs = read_jobs(self.requires().output_file("jobs.parquet"))
         self.set_status_message(f"replaying {len(jobs):,} jobs of {self.trace} under {self.policy}")
         result = replay(
             jobs, workload["machine_procs"], policy=self.policy, order=self.order, estimates=self.estimates,

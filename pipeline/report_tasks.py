@@ -18,12 +18,13 @@ from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.replay_tasks import OrderParameter, ReplayTrace, workload_task
 from reports.document import Document, render_html, render_markdown, table
 from reports.figures import (
+    recorded_waits,
     save_figure,
     utilization_figure,
     wait_time_cdf_figure,
     wait_times,
 )
-from reports.metrics import metrics_by_policy, metrics_table
+from reports.metrics import metrics_by_policy, metrics_table, recorded_wait_comparison
 from reports.pages import trace_page
 from simulators.batch.policies import BUILT_IN_POLICIES, canonical_name
 
@@ -96,8 +97,10 @@ class TraceReport(ReplayChoices, SchedlabTask):
 
         with self.writing_output() as directory:
             self.set_status_message("drawing the wait-time CDF")
-            waits = {p: wait_times(pd.read_parquet(t.output_file("schedule.parquet"))) for p, t in replays.items()}
-            save_figure(wait_time_cdf_figure(waits, f"Wait times: {name}"), directory, "wait_cdf")
+            schedules = {p: pd.read_parquet(t.output_file("schedule.parquet")) for p, t in replays.items()}
+            waits = {p: wait_times(schedule) for p, schedule in schedules.items()}
+            logged = recorded_waits(next(iter(schedules.values())))
+            save_figure(wait_time_cdf_figure(waits, f"Wait times: {name}", logged), directory, "wait_cdf")
             self.set_progress_percentage(40)
             self.set_status_message("drawing machine use over time")
             series = {p: pd.read_parquet(t.output_file("series.parquet")) for p, t in replays.items()}
@@ -106,12 +109,15 @@ class TraceReport(ReplayChoices, SchedlabTask):
             self.set_progress_percentage(80)
 
             figures = [
-                ("wait_cdf", "Cumulative distribution of job wait times, one line per policy"),
-                ("utilization", "Busy processors and queued jobs over time, one line per policy"),
+                ("wait_cdf", "Cumulative distribution of job wait times, one line per policy"
+                             + (" and the log's recorded waits dashed" if len(logged) else "")),
+                ("utilization", "Busy processors and queued jobs over time, one colour per policy"),
             ]
-            page = trace_page(workload, metrics, self.replay_settings(), cleaning, figures)
+            comparison = recorded_wait_comparison(schedules)
+            page = trace_page(workload, metrics, self.replay_settings(), cleaning, figures, comparison)
             write_document(directory, "report", page)
             write_csv(directory / "metrics.csv", metrics)
+            write_csv(directory / "recorded_waits.csv", comparison)
             header, rows = metrics_by_policy(metrics)
             metrics_page = Document(f"Metrics of {name}", (table(header, rows, range(1, len(header))),))
             (directory / "metrics.md").write_text(render_markdown(metrics_page), encoding="utf-8")

@@ -14,6 +14,7 @@ import re
 
 import luigi
 
+from parsers.schema import write_jobs
 from pipeline.base import SchedlabTask, write_json
 from schedlab.options import COUNT, SEED
 from workloads.estimates import CITATION as ESTIMATE_CITATION
@@ -70,5 +71,5 @@ class SyntheticWorkload(SchedlabTask):
             },
         }
         with self.writing_output() as directory:
-            jobs.to_parquet(directory / "jobs.parquet", index=False)
+            write_jobs(jobs, directory / "jobs.parquet")
             write_json(directory / "workload.json", workload)

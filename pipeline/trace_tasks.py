@@ -16,9 +16,9 @@ import os
 from pathlib import Path
 
 import luigi
-import pandas as pd
 
 from parsers.cleaning import clean_or_refuse
+from parsers.schema import read_jobs, write_jobs
 from parsers.swf import read_swf
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
@@ -131,7 +131,7 @@ class ParseTrace(SchedlabTask):
         self.set_status_message(f"parsing {path.name}")
         parsed = read_swf(path)
         with self.writing_output() as directory:
-            parsed.jobs.to_parquet(directory / "jobs.parquet", index=False)
+            write_jobs(parsed.jobs, directory / "jobs.parquet")
             write_json(
                 directory / "header.json",
                 {
@@ -161,7 +161,7 @@ class CleanTrace(SchedlabTask):
 
     def run(self):
         parsed = read_json(self.requires().output_file("header.json"))
-        jobs = pd.read_parquet(self.requires().output_file("jobs.parquet"))
+        jobs = read_jobs(self.requires().output_file("jobs.parquet"))
         self.set_status_message(f"cleaning {len(jobs):,} jobs")
         cleaned, report = clean_or_refuse(jobs, parsed["machine_procs"], parsed["file_name"])
         cleaning = {"jobs_in": report.jobs_before, "jobs_out": report.jobs_after, "steps": report.as_records()}
@@ -183,6 +183,6 @@ class CleanTrace(SchedlabTask):
             },
         }
         with self.writing_output() as directory:
-            cleaned.to_parquet(directory / "jobs.parquet", index=False)
+            write_jobs(cleaned, directory / "jobs.parquet")
             write_json(directory / "cleaning.json", cleaning)
             write_json(directory / "workload.json", workload)

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import luigi
-import pandas as pd
 
 from parsers.header import SwfHeader
+from parsers.schema import read_jobs, write_jobs
 from parsers.swf import write_swf
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.synthetic_tasks import SyntheticWorkload
@@ -52,7 +52,7 @@ class FitWorkloadModel(SchedlabTask):
     def run(self):
         parsed = read_json(self.requires()["parse"].output_file("header.json"))
         cleaning = read_json(self.requires()["clean"].output_file("cleaning.json"))
-        jobs = pd.read_parquet(self.requires()["clean"].output_file("jobs.parquet"))
+        jobs = read_jobs(self.requires()["clean"].output_file("jobs.parquet"))
         header = parsed["header"]
         self.set_status_message(f"fitting {len(jobs):,} jobs")
         model = fit_workload(
@@ -115,7 +115,7 @@ class SynthesizeWorkload(SchedlabTask):
             "ks_to_model": ks_to_model(synthesis_sample(model, synthesis), model_cdfs(model, procs)),
         }
         with self.writing_output() as directory:
-            synthesis.jobs.to_parquet(directory / "jobs.parquet", index=False)
+            write_jobs(synthesis.jobs, directory / "jobs.parquet")
             write_json(directory / "workload.json", {"name": name, "machine_procs": procs, "jobs": len(synthesis.jobs), "source": source})
             write_swf(directory / "workload.swf", synthesis.jobs, synthetic_header(model, synthesis, procs, self.load, self.seed))
             write_json(directory / "synthesis.json", summary)
@@ -143,7 +143,7 @@ class ScaleTrace(SchedlabTask):
 
     def run(self):
         parsed = read_json(self.requires()["parse"].output_file("header.json"))
-        jobs = pd.read_parquet(self.requires()["clean"].output_file("jobs.parquet"))
+        jobs = read_jobs(self.requires()["clean"].output_file("jobs.parquet"))
         scaled = scale_trace(
             jobs, parsed["machine_procs"], self.target_utilization, window_seconds=self.window,
             resize_procs=self.resize_procs, resize_mode=self.resize_mode,
@@ -158,7 +158,7 @@ class ScaleTrace(SchedlabTask):
                        "window_seconds": self.window, "resize_procs": self.resize_procs, "resize_mode": self.resize_mode},
         }
         with self.writing_output() as directory:
-            scaled.jobs.to_parquet(directory / "jobs.parquet", index=False)
+            write_jobs(scaled.jobs, directory / "jobs.parquet")
             write_json(directory / "workload.json", workload)
             write_swf(directory / "workload.swf", scaled.jobs, header)
 
@@ -196,8 +196,8 @@ class PairWorkloads(SchedlabTask):
         return {"a": workload_from_spec(self.a), "b": workload_from_spec(self.b)}
 
     def run(self):
-        jobs_a = pd.read_parquet(self.requires()["a"].output_file("jobs.parquet"))
-        jobs_b = pd.read_parquet(self.requires()["b"].output_file("jobs.parquet"))
+        jobs_a = read_jobs(self.requires()["a"].output_file("jobs.parquet"))
+        jobs_b = read_jobs(self.requires()["b"].output_file("jobs.parquet"))
         if self.mode == "ratio":
             if self.ratio is None:
                 raise SchedlabError("ratio mode needs a ratio")

@@ -31,7 +31,7 @@ from reports.bandwidth_claims import (
 )
 from reports.bandwidth_causes import causes_frame
 from reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
-from reports.figures import save_figure
+from reports.figures import legend_below, save_figure
 from reports.ledger import NotMeasured, interval, ledger, ledger_blocks, paired, write_ledger
 from reports.tables import document_table, write_table
 
@@ -215,7 +215,7 @@ def sensitivity_figure(table: pd.DataFrame, swept: str, title: str) -> Figure:
         else:
             axes.set(xscale="log", xlabel="jobs per cluster")
         axes.set(ylabel="improvement (%)", title=statistic)
-        axes.legend(fontsize="small")
+    legend_below(figure, *figure.axes, fontsize="small")
     figure.suptitle(title)
     return figure
 
@@ -242,7 +242,7 @@ def ppbw_figure(runs: pd.DataFrame, workload: str, labels: dict, swept, title: s
     _limit_lines(axes, runs, workload, labels)
     axes.set_ylim(0, 2.5 * turnarounds(runs, workload, "migration_only").mean())
     axes.set(xscale="log", xlabel="PPBW (Mb/s per processor)", ylabel="mean turnaround (s)", title=title)
-    axes.legend(fontsize="small")
+    legend_below(figure, axes, fontsize="small")
     return figure
 
 
@@ -257,7 +257,7 @@ def information_figure(runs: pd.DataFrame, workload: str, title: str) -> Figure:
                   label="ICS")
     axes.axhline(100 * stats[-1, 0] / 2, linestyle=":", color="grey", label="half of the full-information gain")
     axes.set(xlabel="jobs exposing PPBW and rho (%)", ylabel="improvement over Migration Only (%)", title=title)
-    axes.legend(fontsize="small")
+    legend_below(figure, axes, fontsize="small")
     return figure
 
 
@@ -268,7 +268,7 @@ def queue_figure(queue_depth: pd.DataFrame) -> Figure:
         depth = queue_depth[queue_depth.workload == workload].groupby("hour").waiting_jobs.mean()
         axes.plot(depth.index, depth.to_numpy(), marker="o", label=f"{SHORT[workload]} (Migration Only)")
     axes.set(xlabel="hour of day", ylabel="mean waiting jobs (all clusters)", title="Fig. 9: daily queue depth")
-    axes.legend(fontsize="small")
+    legend_below(figure, axes, fontsize="small")
     return figure
 
 

@@ -40,7 +40,7 @@ from matplotlib.figure import Figure as MplFigure
 
 from reports.cosy_claims import CLAIMS, PAPER_BASELINE_UTILIZATION, PAPER_TABLE1, crossing_factors, nearest_measured_n
 from reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
-from reports.figures import save_figure
+from reports.figures import legend_below, save_figure
 from reports.ledger import interval, ledger, ledger_blocks, write_ledger
 from reports.tables import write_table
 
@@ -316,7 +316,7 @@ def metric_figure(summary, variants, metric: str, paper_column: int | None, titl
         axis.set_title(f"{jobs} jobs per workload")
         axis.set_xlabel("measured n = wa / wq (ours and the paper's)")
         axis.grid(True, alpha=0.3)
-    axes[-1].legend(fontsize="small", ncol=2)
+    legend_below(figure, *axes, fontsize="small")
     return figure
 
 
@@ -347,7 +347,7 @@ def regime_figure(models: list[RegimePoints], policies: dict, readings: dict):
         axis.set_title(title)
         axis.set_xlabel("share of reservations p (%)")
         axis.grid(True, alpha=0.3)
-    axes[-1].legend(fontsize="small")
+    legend_below(figure, *axes, fontsize="small")
     return figure
 
 
@@ -397,7 +397,7 @@ def chosen_n_figure(runs: pd.DataFrame, variants):
     axis.set_title("Fig. 3: chosen shortest notice factor vs reservation share")
     axis.set_ylim(bottom=0)
     axis.grid(True, alpha=0.3)
-    axis.legend(fontsize="small")
+    legend_below(figure, axis, fontsize="small")
     return figure
 
 

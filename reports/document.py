@@ -124,15 +124,21 @@ def render_markdown(document: Document) -> str:
 
 # --- HTML ---------------------------------------------------------------------------------
 
+# The page is as wide as a laptop window allows (tables need the room), its prose held
+# to a readable measure.  Nothing may push the page sideways: a table too wide for the
+# window scrolls inside its own box, headers wrap between words, and long unbroken code
+# (checksums, paths) wraps anywhere.
 _STYLE = """\
-body { font-family: sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; margin: 1rem 0; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; }
-th { background: #f2f2f2; }
-td.number { text-align: right; font-variant-numeric: tabular-nums; }
+body { font-family: sans-serif; max-width: 84rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+p, ul, h1, h2, h3 { max-width: 60rem; overflow-wrap: break-word; }
+.table-box { max-width: 100%; overflow-x: auto; margin: 1rem 0; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; vertical-align: top; }
+th { background: #f2f2f2; min-width: 4rem; }
+td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 figure { margin: 1.5rem 0; }
-figure img { max-width: 100%; }
-code { background: #f5f5f5; padding: 0 0.2rem; }"""
+figure img { max-width: 100%; height: auto; }
+code { background: #f5f5f5; padding: 0 0.2rem; overflow-wrap: anywhere; }"""
 
 
 def _html_inline(part: Inline) -> str:
@@ -155,7 +161,8 @@ def _html_table(block: Table) -> str:
         )
         rows.append(f"<tr>{cells}</tr>")
     body = "\n".join(rows)
-    return f"<table>\n<thead><tr>{header}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+    return (f'<div class="table-box"><table>\n<thead><tr>{header}</tr></thead>\n<tbody>\n{body}\n</tbody>\n'
+            "</table></div>")
 
 
 def _html_block(block: Block) -> str:

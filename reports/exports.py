@@ -11,7 +11,8 @@
   ``COMPLETED_SUCCESSFULLY`` (the replay kills none; a job cut at its requested time
   under schedlab's conventions ran for that time).
 - ``csv`` and ``parquet``: the schedule table itself (job, submit, start, end,
-  processors, estimate, run time), times holding whole seconds written as integers.
+  processors, estimate, run time, the log's recorded wait), times holding whole seconds
+  written as integers.
 
 Every writer is atomic: a crash leaves the previous file or none, never half of one.
 """
@@ -118,12 +119,12 @@ def swf_schedule(schedule: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
     if jobs["job_id"].duplicated().any():
         raise SchedlabError("the job table repeats job ids: an SWF schedule could not be matched to its jobs")
     rows = jobs.set_index("job_id").loc[schedule["job_id"].to_numpy()].reset_index()
-    start = schedule["start_time"].to_numpy()
-    submit = schedule["submit_time"].to_numpy()
+    start = schedule["start"].to_numpy()
+    submit = schedule["submit"].to_numpy()
     return rows.assign(
         submit_time=submit,
         wait_time=start - submit,
-        run_time=schedule["end_time"].to_numpy() - start,
+        run_time=schedule["end"].to_numpy() - start,
         allocated_procs=schedule["procs"].to_numpy(),
     )
 
@@ -135,8 +136,8 @@ def assign_processors(schedule: pd.DataFrame, machine_procs: int) -> list[list[t
     together take ids in the order of the schedule's rows.  Raises if the schedule
     ever needs more than ``machine_procs`` processors.
     """
-    start = schedule["start_time"].to_numpy(dtype=np.float64)
-    end = schedule["end_time"].to_numpy(dtype=np.float64)
+    start = schedule["start"].to_numpy(dtype=np.float64)
+    end = schedule["end"].to_numpy(dtype=np.float64)
     procs = schedule["procs"].to_numpy(dtype=np.int64)
     n = len(start)
     # Events sorted by time, ends (kind 0) before starts (kind 1), then by row.
@@ -190,9 +191,9 @@ def interval_text(ranges: list[tuple[int, int]]) -> str:
 
 def batsim_jobs(schedule: pd.DataFrame, machine_procs: int, workload_name: str) -> pd.DataFrame:
     """The schedule as Batsim's ``jobs.csv``, with processors assigned (:func:`assign_processors`)."""
-    submit = schedule["submit_time"].to_numpy(dtype=np.float64)
-    start = schedule["start_time"].to_numpy(dtype=np.float64)
-    end = schedule["end_time"].to_numpy(dtype=np.float64)
+    submit = schedule["submit"].to_numpy(dtype=np.float64)
+    start = schedule["start"].to_numpy(dtype=np.float64)
+    end = schedule["end"].to_numpy(dtype=np.float64)
     execution = end - start
     turnaround = end - submit
     table = pd.DataFrame(
@@ -228,7 +229,7 @@ def default_workload_name(path) -> str:
 
 
 #: What :func:`read_schedule` gives per job, whatever the file's format.
-SCHEDULE_COLUMNS = ("job_id", "submit_time", "start_time", "end_time", "procs")
+SCHEDULE_COLUMNS = ("job_id", "submit", "start", "end", "procs")
 
 
 def read_schedule(path) -> tuple[pd.DataFrame, int | None]:
@@ -239,8 +240,8 @@ def read_schedule(path) -> tuple[pd.DataFrame, int | None]:
         trace = read_swf(path)
         jobs = trace.jobs
         start = jobs["submit_time"] + jobs["wait_time"]
-        table = pd.DataFrame({"job_id": jobs["job_id"], "submit_time": jobs["submit_time"], "start_time": start,
-                              "end_time": start + jobs["run_time"], "procs": jobs["allocated_procs"]})
+        table = pd.DataFrame({"job_id": jobs["job_id"], "submit": jobs["submit_time"], "start": start,
+                              "end": start + jobs["run_time"], "procs": jobs["allocated_procs"]})
         return table, trace.header.max_procs
     kind = "Parquet" if name.endswith(".parquet") else "CSV"
     try:
@@ -249,8 +250,8 @@ def read_schedule(path) -> tuple[pd.DataFrame, int | None]:
         reason = str(error).strip().split("\n")[0] or type(error).__name__
         raise InputError(path, None, f"not a readable {kind} schedule ({reason})") from None
     if "starting_time" in table.columns:  # Batsim's jobs.csv
-        table = table.rename(columns={"submission_time": "submit_time", "starting_time": "start_time",
-                                      "finish_time": "end_time", "requested_number_of_resources": "procs"})
+        table = table.rename(columns={"submission_time": "submit", "starting_time": "start",
+                                      "finish_time": "end", "requested_number_of_resources": "procs"})
     missing = [c for c in SCHEDULE_COLUMNS if c not in table.columns]
     if missing:
         raise SchedlabError(f"{path}: not a schedule (no column {', '.join(missing)})")

@@ -24,6 +24,7 @@ from schedlab.atomic import atomic_path
 
 CDF_POINTS = 1001
 TIME_BINS = 400
+SMOOTHING_BINS = 15
 SECONDS_PER_DAY = 86_400.0
 
 _WAIT_TICKS = (
@@ -49,23 +50,34 @@ _FORMATS = {
 
 def wait_times(schedule: pd.DataFrame) -> np.ndarray:
     """Seconds each job of a replay schedule waited between submission and start."""
-    return (schedule["start_time"] - schedule["submit_time"]).to_numpy(dtype=np.float64)
+    return (schedule["start"] - schedule["submit"]).to_numpy(dtype=np.float64)
 
 
-def wait_time_cdf_figure(waits_by_policy: Mapping[str, np.ndarray], title: str) -> Figure:
+def recorded_waits(schedule: pd.DataFrame) -> np.ndarray:
+    """The waits the log recorded for a replay's jobs, where it recorded one."""
+    return schedule["recorded_wait"].dropna().to_numpy(dtype=np.float64)
+
+
+def wait_time_cdf_figure(
+    waits_by_policy: Mapping[str, np.ndarray], title: str, recorded: np.ndarray | None = None
+) -> Figure:
     """Empirical CDF of wait times, one line per policy, on a symmetric-log time axis.
 
     The axis is linear below one second and logarithmic above, so that the (often
-    many) jobs that did not wait at all stay visible at zero.
+    many) jobs that did not wait at all stay visible at zero.  ``recorded``, the waits
+    the log itself recorded, is drawn dashed in black beside the simulated ones.
     """
     figure = Figure(figsize=(7.0, 4.5), layout="constrained")
     axes = figure.add_subplot()
     probabilities = np.linspace(0.0, 1.0, CDF_POINTS)
     non_empty = {policy: waits for policy, waits in waits_by_policy.items() if len(waits)}
+    lines = [(policy, waits, {}) for policy, waits in non_empty.items()]
+    if recorded is not None and len(recorded):
+        lines.append(("recorded in the log", recorded, {"color": "black", "linestyle": "--"}))
     longest = 0.0
-    for policy, waits in non_empty.items():
+    for label, waits, style in lines:
         quantiles = np.quantile(waits, probabilities, method="inverted_cdf")
-        axes.plot(quantiles, probabilities, drawstyle="steps-post", label=policy)
+        axes.plot(quantiles, probabilities, drawstyle="steps-post", label=label, **style)
         longest = max(longest, float(quantiles[-1]))
     upper = max(longest, 1.0)
     ticks = [(value, label) for value, label in _WAIT_TICKS if value <= upper]
@@ -78,8 +90,7 @@ def wait_time_cdf_figure(waits_by_policy: Mapping[str, np.ndarray], title: str) 
     axes.set_ylabel("fraction of jobs")
     axes.set_title(title)
     axes.grid(True, alpha=0.3)
-    if non_empty:
-        axes.legend(title="policy", loc="lower right")
+    legend_below(figure, axes)
     return figure
 
 
@@ -106,6 +117,11 @@ def time_binned_mean(
     return np.diff(area_to_edge) / np.diff(edges)
 
 
+def moving_average(values: np.ndarray, width: int) -> np.ndarray:
+    """Centred moving average over ``width`` values, over fewer at either end (no padding)."""
+    return pd.Series(values).rolling(width, center=True, min_periods=1).mean().to_numpy()
+
+
 def utilization_figure(
     series_by_policy: Mapping[str, pd.DataFrame], machine_procs: int, title: str
 ) -> Figure:
@@ -113,7 +129,12 @@ def utilization_figure(
 
     Each ``series`` is a ``ReplayResult.series`` table (time, queue_length, busy_procs);
     both panels show means over ``TIME_BINS`` equal bins spanning all policies' series,
-    with time in days since the first event.
+    with time in days since the first event.  Drawn as plain steps, the policies' bin
+    means jump from bin to bin and hide one another; so each policy's bin means are drawn
+    faint, and over them, in the same colour, their centred moving average over
+    ``SMOOTHING_BINS`` bins.  The policies stay on shared axes, where their differences
+    are read directly, the smooth lines carry the trend they are compared on, and the
+    faint steps keep the short peaks a moving average would flatten.
     """
     non_empty = {policy: series for policy, series in series_by_policy.items() if len(series)}
     origin = min((series["time"].iloc[0] for series in non_empty.values()), default=0.0)
@@ -123,23 +144,45 @@ def utilization_figure(
 
     figure = Figure(figsize=(8.0, 5.5), layout="constrained")
     busy_axes, queue_axes = figure.subplots(2, 1, sharex=True)
-    for policy, series in non_empty.items():
+    centre_days = (edge_days[:-1] + edge_days[1:]) / 2
+    for index, (policy, series) in enumerate(non_empty.items()):
         times = series["time"].to_numpy()
+        colour = f"C{index}"
         busy = time_binned_mean(times, series["busy_procs"].to_numpy(), edges) / machine_procs
         queue = time_binned_mean(times, series["queue_length"].to_numpy(), edges)
-        busy_axes.stairs(busy, edge_days, label=policy)
-        queue_axes.stairs(queue, edge_days, label=policy)
+        for axes, values in ((busy_axes, busy), (queue_axes, queue)):
+            axes.stairs(values, edge_days, color=colour, alpha=0.25, linewidth=0.7)
+            axes.plot(centre_days, moving_average(values, SMOOTHING_BINS), color=colour, linewidth=1.8, label=policy)
     busy_axes.set_ylim(0, 1.05)
     busy_axes.set_ylabel(f"busy fraction of {machine_procs} procs")
     busy_axes.set_title(title)
-    if non_empty:  # beside the panels: the lines fill them edge to edge
-        figure.legend(*busy_axes.get_legend_handles_labels(), title="policy", loc="outside right upper")
+    legend_below(figure, busy_axes, title="policy")
     queue_axes.set_ylabel("queued jobs")
-    queue_axes.set_xlabel(f"days since first event (means over {TIME_BINS} bins)")
+    queue_axes.set_xlabel(f"days since first event (faint: means over {TIME_BINS} bins; "
+                          f"bold: moving average of {SMOOTHING_BINS} bins)")
     queue_axes.set_xlim(edge_days[0], edge_days[-1])
     for axes in (busy_axes, queue_axes):
         axes.grid(True, alpha=0.3)
     return figure
+
+
+LEGEND_COLUMNS = 4
+
+
+def legend_below(figure: Figure, *axes, **options) -> None:
+    """One legend for the lines of ``axes`` (each label once), under the figure's axes.
+
+    Inside a plot a legend hides data; beside the axes it shares the top edge with a
+    figure's title, and covered it (ICS's Fig. 8).  Under the axes, in up to
+    ``LEGEND_COLUMNS`` columns, it hides neither and takes none of the width a title needs.
+    """
+    entries: dict[str, object] = {}
+    for each in axes:
+        for handle, label in zip(*each.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    if entries:
+        figure.legend(list(entries.values()), list(entries), loc="outside lower center",
+                      ncols=min(len(entries), LEGEND_COLUMNS), **options)
 
 
 def save_figure(figure: Figure, directory, stem: str) -> list[Path]:

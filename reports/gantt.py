@@ -19,8 +19,8 @@ HOUR = 3_600.0
 def gantt_figure(schedule: pd.DataFrame, machine_procs: int, start: float, end: float, title: str) -> Figure:
     """Jobs running in ``[start, end)`` as rectangles (time x processor ids), hours from ``start``."""
     assigned = assign_processors(schedule, machine_procs)
-    starts = schedule["start_time"].to_numpy(dtype=np.float64)
-    ends = schedule["end_time"].to_numpy(dtype=np.float64)
+    starts = schedule["start"].to_numpy(dtype=np.float64)
+    ends = schedule["end"].to_numpy(dtype=np.float64)
     shown = np.flatnonzero((starts < end) & (ends > start))
     figure = Figure(figsize=(10, 5), layout="constrained")
     axes = figure.add_subplot()

@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from reports.document import BulletList, Document, Heading, Link, paragraph, render_html, render_markdown
 from reports.document import Figure as FigureBlock
-from reports.figures import save_figure
+from reports.figures import legend_below, save_figure
 from reports.ics_causes import causes_frame
 from reports.ics_claims import CLAIMS
 from reports.ledger import interval, ledger, ledger_blocks, write_ledger
@@ -99,9 +99,13 @@ def _groups(frame: pd.DataFrame) -> list[str]:
     return [g for g in frame["group"].cat.categories if (frame["group"] == g).any()]
 
 
+MIN_PANELS_WIDTH = 7.0
+"""Inches: however few the groups, room for a figure title of a line ("Fig. 8: wl4 under heavy load ...")."""
+
+
 def _panels(frame: pd.DataFrame, height: float = 3.6):
     groups = _groups(frame)
-    figure = Figure(figsize=(3.4 * len(groups) + 1.0, height), layout="constrained")
+    figure = Figure(figsize=(max(3.4 * len(groups) + 1.0, MIN_PANELS_WIDTH), height), layout="constrained")
     axes = figure.subplots(1, len(groups), squeeze=False)[0]
     return figure, groups, axes
 
@@ -121,8 +125,7 @@ def stacked_bars(frame: pd.DataFrame, columns, labels, title: str, ylabel: str, 
         ax.set_title(str(group), fontsize=9)
         ax.grid(True, axis="y", alpha=0.3)
     axes[0].set_ylabel(ylabel)
-    handles, labels_ = axes[-1].get_legend_handles_labels()
-    figure.legend(handles, labels_, fontsize=7, loc="outside right upper")
+    legend_below(figure, *axes, fontsize=7)
     figure.suptitle(title, fontsize=10)
     return figure
 
@@ -162,7 +165,7 @@ def slowdown_by_type_figure(frame: pd.DataFrame, title: str) -> Figure:
     ax.set_xticks(x, [str(s) for s in frame["scheme"]], rotation=45, fontsize=8)
     ax.set_ylabel("slowdown / least-slowed type's")
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
+    legend_below(figure, ax, fontsize=8)
     ax.set_title(title, fontsize=10)
     return figure
 
@@ -178,7 +181,7 @@ def lines_figure(frame: pd.DataFrame, metric: str, title: str, ylabel: str, scal
     ax.set_xticks(range(len(groups)), groups)
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    legend_below(figure, ax, fontsize=8)
     ax.set_title(title, fontsize=10)
     return figure
 
@@ -189,6 +192,28 @@ MAIN_COLUMNS = (
     "seeds", "processes_per_node", "mean_response", "mean_wait", "mean_execution", "turnaround", "utilization", "mean_slowdown",
     "fairness_cv", "bcr", "fdr",
 )
+
+
+COLUMN_LABELS = {
+    "processes_per_node": "processes per node",
+    "mean_response": "mean response (compressed s)",
+    "mean_wait": "mean wait (compressed s)",
+    "mean_execution": "mean execution (compressed s)",
+    "turnaround": "turnaround (compressed s)",
+    "utilization": "utilization (share of CPU time)",
+    "mean_slowdown": "mean slowdown",
+    "fairness_cv": "fairness: CV of type slowdowns",
+    "bcr": "BCR: boost conflicts / decisions",
+    "fdr": "FDR: false decisions / conflicts",
+}
+"""Headers of the page's tables in words with units (``simulators.ics.metrics`` defines each); the CSV
+files keep the column names."""
+
+
+def header_labels(columns) -> dict[str, str]:
+    """``COLUMN_LABELS``, and each CPU-profile share (``share_spin``...) as the share of CPU time it is."""
+    shares = {c: f"CPU {c.removeprefix('share_').replace('_', ' ')} (share)" for c in columns if c.startswith("share_")}
+    return {**COLUMN_LABELS, **shares}
 
 
 def main_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -450,7 +475,7 @@ def write_report(directory) -> None:
     scheme_order = list(results["schemes"]["scheme"])
     figures, tables = _figures(directory, runs, scheme_order, parameters["model"]["cpu_categories"])
     for stem, frame in tables.items():
-        write_table(directory, stem, frame, stem.replace("_", " "))
+        write_table(directory, stem, frame, stem.replace("_", " "), header_labels(frame.columns))
     claims = claims_ledger(results, parameters["profile"]["name"], directory)
     write_ledger(directory, claims)
     causes = causes_frame(claims, results, parameters)
@@ -481,7 +506,7 @@ def report_page(parameters: dict, runs: pd.DataFrame, claims: pd.DataFrame, caus
         document_table(causes),
     ]
     for stem, frame in tables.items():
-        blocks += [Heading(stem.replace("_", " "), 3), document_table(frame),
+        blocks += [Heading(stem.replace("_", " "), 3), document_table(frame, header_labels(frame.columns)),
                    paragraph("As ", Link("CSV", f"{stem}.csv"), " and ", Link("LaTeX", f"{stem}.tex"), ".")]
     blocks.append(Heading("Figures"))
     blocks += [FigureBlock(stem, caption) for stem, caption in figures]

@@ -36,7 +36,7 @@ from reports.document import (
     render_html,
     render_markdown,
 )
-from reports.figures import save_figure
+from reports.figures import legend_below, save_figure
 from reports.koala_claims import CLAIMS, RUNS, first_saturated_load
 from reports.ledger import INTERVAL_METHOD, interval, ledger, ledger_blocks, write_ledger
 from reports.tables import document_table, write_table
@@ -153,7 +153,7 @@ def cluster_use_figure(table: pd.DataFrame) -> Figure:
     axes.set_xlim(0, 100)
     axes.set_xlabel("share of jobs (%), pooled over seeds and loads")
     axes.set_title("How many clusters each policy's jobs ran on", fontsize=9)
-    axes.legend(loc="lower right", fontsize=8)
+    legend_below(figure, axes, fontsize=8)
     return figure
 
 
@@ -179,9 +179,10 @@ def percent_change_figure(tables: dict, lines: list, title: str) -> Figure:
     axes.set_yscale("symlog", linthresh=100.0)
     axes.set_xlabel("net utilization (%)")
     axes.set_ylabel("change in mean response time (%)\n(mean of per-seed changes, 95 % interval; symlog)")
-    axes.set_title(f"{title}\n({SATURATED_NOTE})", fontsize=9)
+    # Over the whole figure, not the axes: the two-line y label leaves the axes too narrow for the note.
+    figure.suptitle(f"{title}\n({SATURATED_NOTE})", fontsize=9)
     axes.grid(True, alpha=0.3)
-    axes.legend(loc="upper left")
+    legend_below(figure, axes)
     return figure
 
 
@@ -203,7 +204,7 @@ def observed_utilization_figure(runs: pd.DataFrame, lines: list, labels: dict) -
     axes.set_ylim(0, 1.05)
     axes.set_title("Fig. 7b: observed vs net utilization\n(ringed: a seed saturated)", fontsize=9)
     axes.grid(True, alpha=0.3)
-    axes.legend(loc="upper left", fontsize=8)
+    legend_below(figure, axes, fontsize=8)
     return figure
 
 
@@ -225,7 +226,7 @@ def policies_figure(runs: pd.DataFrame, lines: list, labels: dict) -> Figure:
         axes.set_title(f"Fig. 10, {line['label']}: {line['app']} {'/'.join(map(str, line['sizes']))} nodes\n"
                        "(ringed: a seed saturated)", fontsize=9)
         axes.grid(True, alpha=0.3, which="both")
-        axes.legend(loc="upper left")
+    legend_below(figure, *figure.axes)
     return figure
 
 

@@ -31,7 +31,7 @@ from reports.document import (
     paragraph,
     table,
 )
-from reports.metrics import headline_rows, metrics_by_policy
+from reports.metrics import format_metric, headline_rows, metric_label, metrics_by_policy
 
 WARNINGS_SHOWN = 50
 """A page lists at most this many parser warnings; the rest are counted."""
@@ -102,18 +102,33 @@ def _warning_blocks(warnings: Sequence[str]) -> list:
     return blocks
 
 
+def _recorded_wait_blocks(comparison: pd.DataFrame) -> list:
+    if comparison.empty:
+        return [paragraph("The workload records no wait times (a synthetic workload, or a log without "
+                          "them), so there is nothing to set the replay's waits against.")]
+    metrics = [name for name in comparison.columns if name != "source"]
+    rows = [[row["source"], *(format_metric(name, row[name]) for name in metrics)] for _, row in comparison.iterrows()]
+    return [
+        paragraph("The waits the log recorded (first row) beside each policy's simulated waits of the same "
+                  "jobs, those the log records a wait for; the wait-time figure draws the log's dashed."),
+        table(["waits", *(metric_label(name) for name in metrics)], rows, right_aligned=range(1, len(metrics) + 1)),
+    ]
+
+
 def trace_page(
     workload: Mapping,
     metrics: pd.DataFrame,
     settings: Mapping[str, object],
     cleaning: Mapping | None,
     figures: Sequence[tuple[str, str]],
+    recorded_waits: pd.DataFrame,
 ) -> Document:
     """The report page of one workload replayed under several policies.
 
     ``metrics`` is a ``reports.metrics.metrics_table``; ``settings`` holds ``policies``,
     ``order`` and ``estimates``; ``cleaning`` is ``None`` for a synthetic workload;
-    ``figures`` are (stem, caption) pairs of figures saved next to the page.
+    ``figures`` are (stem, caption) pairs of figures saved next to the page;
+    ``recorded_waits`` is a ``reports.metrics.recorded_wait_comparison``.
     """
     header, rows = metrics_by_policy(metrics)
     return Document(
@@ -125,6 +140,8 @@ def trace_page(
             Heading("Metrics"),
             table(header, rows, right_aligned=range(1, len(header))),
             paragraph("Every value at full precision: ", Link("metrics.csv", "metrics.csv"), "."),
+            Heading("Waits in the log and in the replay"),
+            *_recorded_wait_blocks(recorded_waits),
             Heading("Figures"),
             *(Figure(stem, caption) for stem, caption in figures),
             Heading("Cleaning"),

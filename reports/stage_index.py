@@ -48,8 +48,12 @@ def _format_table(kind: str, href: str, stems: Mapping[str, Sequence[str]], form
     return table((kind, *(f.upper() for f in used)), rows)
 
 
+UNSET = "none"
+"""How a parameter left unset shows: Luigi writes an optional parameter's None as an empty string."""
+
+
 def _values_text(values: set[str]) -> str:
-    ordered = sorted(values, key=lambda v: (len(v), v))
+    ordered = [value or UNSET for value in sorted(values, key=lambda v: (len(v), v))]
     if len(ordered) <= VALUES_SHOWN:
         return ", ".join(ordered)
     return f"{len(ordered)} values, {ordered[0]} ... {ordered[-1]}"

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from reports.figures import save_figure
+from reports.figures import legend_below, save_figure
 from workloads.diagnostics import (
     ModelCdfs,
     WorkloadSample,
@@ -79,7 +79,7 @@ def cdf_figure(
     axes.set_xlabel(xlabel)
     axes.set_ylabel("fraction")
     axes.grid(True, alpha=0.3)
-    axes.legend(loc="lower right")
+    legend_below(figure, axes)
     return figure
 
 
@@ -96,7 +96,7 @@ def hourly_profile_figure(data_shares: np.ndarray, model_shares: np.ndarray, *, 
     axes.set_ylabel("share of arrivals")
     axes.set_title(title)
     axes.grid(True, alpha=0.3)
-    axes.legend(loc="upper left")
+    legend_below(figure, axes)
     return figure
 
 

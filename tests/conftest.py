@@ -41,3 +41,22 @@ def make_jobs(rows):
             "run_time": [r[3] for r in rows],
         }
     )
+
+
+def layout_faults(figure) -> list[str]:
+    """What a reader cannot see whole, once drawn: a legend over an axes (its title and tick labels
+    included) or over the figure's title, and a title cut by the figure's edge."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    legends = [*figure.legends, *(axes.get_legend() for axes in figure.axes if axes.get_legend())]
+    covered = [(f"axes {axes.get_title()!r}", axes.get_tightbbox(renderer)) for axes in figure.axes if axes.get_visible()]
+    titles = [axes.title for axes in figure.axes] + ([figure._suptitle] if figure._suptitle else [])
+    covered += [(f"title {title.get_text()!r}", title.get_window_extent(renderer)) for title in titles if title.get_text()]
+    faults = [f"a legend covers {name}" for legend in legends for name, box in covered
+              if legend.get_window_extent(renderer).overlaps(box)]
+    page = figure.bbox
+    faults += [f"title {title.get_text()!r} is cut" for title in titles if title.get_text()
+               and not (page.x0 - 1 <= title.get_window_extent(renderer).x0 and title.get_window_extent(renderer).x1 <= page.x1 + 1)]
+    return faults

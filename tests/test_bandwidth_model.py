@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from simulators.bandwidth.demand import cut_edges, grid_shape, link_demands, rectangular_sizes
-from simulators.bandwidth.placement import COALLOCATED, LOCAL, MIGRATED, cluster_subsets, ics
+from simulators.bandwidth.placement import cluster_subsets, ics
 from simulators.bandwidth.sharing import reference_fractions
 from simulators.bandwidth.simulate import check_run, run_workload
 from simulators.bandwidth.workload import Workload, make_workload
@@ -115,7 +116,7 @@ def test_end_moves_when_a_new_coallocated_job_saturates_a_shared_link():
     workload = hand_workload([0, 100], [0, 2], [16, 12], [1000, 1000], [200, 220], [1.0, 1.0])
     run = run_workload(workload, "first_fit", tiny_topology())
     schedule = run.schedule
-    assert schedule["kind"].tolist() == [COALLOCATED, COALLOCATED]
+    assert schedule["kind"].tolist() == ["coallocated", "coallocated"]
     assert run.allocation.tolist() == [[10, 6, 0], [0, 2, 10]]
     np.testing.assert_allclose(schedule["end"], [1054.0, 1154.0])
 
@@ -163,7 +164,7 @@ def test_ics_backtracks_to_a_split_that_fits_the_links():
 def recomputed_link_loads(run, workload):
     """Link loads at every co-allocated start, from the schedule alone (independent of the kernel)."""
     schedule = run.schedule
-    coallocated = np.flatnonzero(schedule["kind"].to_numpy() == COALLOCATED)
+    coallocated = np.flatnonzero(schedule["kind"].to_numpy() == "coallocated")
     start, end = schedule["start"].to_numpy(), schedule["end"].to_numpy()
     per_job = {}
     for job in coallocated:
@@ -222,9 +223,9 @@ def test_the_paper_pass_order_places_whole_jobs_before_coallocating():
     per_job = run_workload(workload, "first_fit", tiny_topology(), pass_order="per_job").schedule
     whole_first = run_workload(workload, "first_fit", tiny_topology(), pass_order="whole_first").schedule
     assert per_job["start"].tolist() == [0, 0, 100]
-    assert per_job["kind"].tolist() == [COALLOCATED, MIGRATED, LOCAL]
+    assert per_job["kind"].tolist() == ["coallocated", "migrated", "local"]
     assert whole_first["start"].tolist() == [100, 0, 0]
-    assert whole_first["kind"].tolist() == [COALLOCATED, LOCAL, LOCAL]
+    assert whole_first["kind"].tolist() == ["coallocated", "local", "local"]
 
 
 @pytest.mark.parametrize("strategy", ["migration_only", "no_share"])
@@ -232,3 +233,12 @@ def test_pass_order_does_not_matter_where_nothing_is_coallocated(strategy):
     workload = make_workload("realistic", 400, seed=3)
     runs = [run_workload(workload, strategy, pass_order=order).schedule for order in ("per_job", "whole_first")]
     pd.testing.assert_frame_equal(*runs)
+
+
+def test_placement_kind_is_labelled_in_the_table_and_in_parquet(tmp_path):
+    schedule = run_workload(make_workload("synthetic", 200, seed=5), "lslt_cs").schedule
+    assert list(schedule["kind"].cat.categories) == ["unplaced", "local", "migrated", "coallocated"]
+    schedule.to_parquet(tmp_path / "schedule.parquet", index=False)
+    stored = pq.read_table(tmp_path / "schedule.parquet").schema.field("kind").type
+    assert str(stored.value_type) == "string", stored  # a dictionary of names, not bare codes
+    assert set(pd.read_parquet(tmp_path / "schedule.parquet")["kind"]) <= {"local", "migrated", "coallocated"}

@@ -12,10 +12,12 @@ import pytest
 from pipeline import settings
 from pipeline.base import read_json
 from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
+from reports import bandwidth as report
 from reports.bandwidth import write_bandwidth_report
 from simulators.bandwidth.experiments import PROFILES, WORKLOADS, Profile, points
 from simulators.bandwidth.simulate import Point, simulate, simulate_workload
 from simulators.bandwidth.workload import make_workload
+from tests.conftest import layout_faults
 
 TINY = Profile(jobs_per_cluster=300, ppbws=(20.0, 300.0), information=(0.0, 0.5, 1.0), seeds=(1, 2), loads=(0.5,),
                convergence=(150,))
@@ -126,3 +128,11 @@ def test_the_paper_profile_leaves_the_pass_order_variant_to_the_quick_one():
     for chosen, profile in ((paper, PROFILES["paper"]), (quick, PROFILES["quick"])):
         swept = {(p.workload, p.load, p.strategy, p.seed) for p in chosen if p.load is not None}
         assert len(swept) == 3 * len(profile.loads) * 4 * len(profile.seeds)
+
+
+def test_every_figure_keeps_its_legend_clear_and_its_title_whole(tmp_path, tiny, monkeypatch):
+    drawn = {}
+    monkeypatch.setattr(report, "save_figure", lambda figure, directory, stem: drawn.setdefault(stem, figure))
+    write(tmp_path, tiny)
+    assert "fig07_information_realistic" in drawn and "load_sensitivity" in drawn
+    assert {stem: faults for stem, figure in drawn.items() if (faults := layout_faults(figure))} == {}

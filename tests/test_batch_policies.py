@@ -11,7 +11,7 @@ from tests.conftest import make_jobs
 
 
 def starts(result):
-    return dict(zip(result.schedule["job_id"], result.schedule["start_time"]))
+    return dict(zip(result.schedule["job_id"], result.schedule["start"]))
 
 
 # 10 processors: job 1 holds 6 until 100; job 2 (6 wide) must wait for it; job 3 is
@@ -72,7 +72,7 @@ def test_tie_breaking_per_event_versus_per_timestamp():
 def test_jobs_are_killed_at_their_requested_time():
     jobs = make_jobs([(0, 1, 50, 80)])
     schedule = replay(jobs, 4, policy="easy").schedule
-    assert schedule["end_time"].iloc[0] == 50
+    assert schedule["end"].iloc[0] == 50
 
 
 def test_perfect_estimates_backfill_more():
@@ -107,7 +107,7 @@ def test_pyss_conventions_patch_problematic_jobs_like_pyss():
     than the machine -> clamped."""
     jobs = make_jobs([(0, 2, 100, 0), (5, 9, 100, 50), (6, 1, -1, 30)])
     schedule = replay(jobs, 4, policy="fcfs", conventions="pyss").schedule.set_index("job_id")
-    assert schedule.loc[1, ["submit_time", "run_time", "requested_time", "procs"]].tolist() == [1, 1, 1, 2]
+    assert schedule.loc[1, ["submit", "run_time", "requested_time", "procs"]].tolist() == [1, 1, 1, 2]
     assert schedule.loc[2, ["procs", "run_time", "requested_time"]].tolist() == [4, 50, 100]
     assert schedule.loc[3, ["run_time", "requested_time"]].tolist() == [1, 30]
 
@@ -141,3 +141,12 @@ def test_series_tracks_queue_and_busy_processors():
     assert at.loc[2, "queue_length"] == 2
     assert at.loc[100, "busy_procs"] == 8
     assert at.loc[110, "busy_procs"] == 0
+
+
+@pytest.mark.parametrize("conventions", ["default", "pyss"])
+def test_the_schedule_carries_the_waits_the_log_recorded(conventions):
+    # Job 1 is submitted last, so the schedule's rows (submit order) are not the table's.
+    jobs = make_jobs([(50, 1, 10, 10), (0, 1, 10, 10), (20, 1, 10, 10)]).assign(wait_time=[7.0, -1.0, 300.0])
+    schedule = replay(jobs, 4, policy="fcfs", conventions=conventions).schedule
+    assert schedule["job_id"].tolist() == [2, 3, 1]
+    np.testing.assert_array_equal(schedule["recorded_wait"], [np.nan, 300.0, 7.0])

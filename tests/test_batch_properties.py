@@ -51,7 +51,7 @@ def naive_fcfs(rows, capacity):
 @given(job_rows)
 def test_fcfs_matches_a_naive_implementation(rows):
     result = replay(make_jobs(rows), CAPACITY, policy="fcfs")
-    got = dict(zip(result.schedule["job_id"], result.schedule["start_time"]))
+    got = dict(zip(result.schedule["job_id"], result.schedule["start"]))
     assert got == naive_fcfs(rows, CAPACITY)
 
 
@@ -63,7 +63,7 @@ def test_backfilling_schedules_are_valid_and_deterministic(rows, policy, convent
     first = replay(jobs, CAPACITY, policy=policy, conventions=conventions, order=order)
     second = replay(jobs, CAPACITY, policy=policy, conventions=conventions, order=order)
     assert first.schedule.equals(second.schedule)
-    assert (first.schedule["start_time"] >= first.schedule["submit_time"]).all()
+    assert (first.schedule["start"] >= first.schedule["submit"]).all()
 
 
 @settings(max_examples=40, deadline=None)
@@ -74,7 +74,7 @@ def test_conservative_with_exact_estimates_never_lets_a_later_job_delay_an_earli
     existed. Re-placing the jobs one by one in arrival order must give the same starts."""
     exact = [(s, p, run, run) for s, p, _, run in rows]
     result = replay(make_jobs(exact), CAPACITY, policy="conservative", estimates="actual")
-    got = dict(zip(result.schedule["job_id"], result.schedule["start_time"]))
+    got = dict(zip(result.schedule["job_id"], result.schedule["start"]))
     placed = []
     for i in sorted(range(len(exact)), key=lambda i: exact[i][0]):
         submit, procs, _, run = exact[i]

@@ -186,10 +186,10 @@ def test_binary_input_is_refused_in_one_line(tmp_path, capsys, argv):
 
 
 def test_a_schedule_with_text_in_a_time_names_its_line(tmp_path, capsys):
-    schedule = write(tmp_path, "job_id,submit_time,start_time,end_time,procs\n1,0,0,10,4\n2,0,soon,10,4\n", "s.csv")
+    schedule = write(tmp_path, "job_id,submit,start,end,procs\n1,0,0,10,4\n2,0,soon,10,4\n", "s.csv")
     code, out, err = run_cli(capsys, "gantt", schedule, "-o", tmp_path / "g.png", "--procs", "8")
     assert code == 1
-    assert_one_line_error(err, "s.csv:3: start_time is not a finite number: 'soon'")
+    assert_one_line_error(err, "s.csv:3: start is not a finite number: 'soon'")
 
 
 def test_a_model_that_is_not_json_names_its_line(tmp_path, capsys):

@@ -39,8 +39,8 @@ def test_release_resolves_it_as_the_paper_describes():
     # extra pass on B starts b1 with it.
     result = fig2_run(1200.0)
     assert not result.deadlock["deadlock"]
-    a = result.schedules["A"].set_index("job_id")["start_time"].to_dict()
-    b = result.schedules["B"].set_index("job_id")["start_time"].to_dict()
+    a = result.schedules["A"].set_index("job_id")["start"].to_dict()
+    b = result.schedules["B"].set_index("job_id")["start"].to_dict()
     assert a == {1: 4800.0, 2: 1200.0}
     assert b == {1: 1200.0, 2: 4800.0}
     assert result.metrics["A"]["releases"] == 1

@@ -177,7 +177,7 @@ def test_job_diagnostics_split_waits_slowdowns_and_holds_by_hand():
     held_seconds = np.zeros(10)
     held_seconds[[2, 3]] = (1800.0, 3600.0)
     schedule = pd.DataFrame({
-        "job_id": np.arange(1, 11), "submit_time": np.zeros(10), "start_time": wait, "run_time": run_time,
+        "job_id": np.arange(1, 11), "submit": np.zeros(10), "start": wait, "run_time": run_time,
         "procs": [1, 1, 4, 2, 1, 1, 1, 1, 1, 1], "held_seconds": held_seconds,
     })
     facts = job_diagnostics(schedule, pd.Series([1, 2]))

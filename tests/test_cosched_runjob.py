@@ -22,7 +22,7 @@ def pairs(*ids):
 
 
 def starts(result, machine):
-    return result.schedules[machine].set_index("job_id")["start_time"].to_dict()
+    return result.schedules[machine].set_index("job_id")["start"].to_dict()
 
 
 def test_hold_waits_for_the_mate_then_both_start_together():

@@ -28,7 +28,7 @@ def test_cosy_without_reservations_is_easy_job_for_job():
     jobs = lublin_feitelson_jobs(300, 32, seed=3, target_utilization=1.2)
     cosy = simulate_cosy(default_inputs(jobs, 32, "requested"), 32).schedule
     easy = replay(jobs, 32, policy="easy").schedule
-    assert np.array_equal(cosy["start_time"].to_numpy(), easy["start_time"].to_numpy())
+    assert np.array_equal(cosy["start"].to_numpy(), easy["start"].to_numpy())
 
 
 def test_reservation_subsets_are_nested_across_shares_and_seeded():
@@ -45,12 +45,12 @@ def test_selected_workloads_reach_the_baseline_utilization():
     for workload in workloads:
         # Utilization recomputed from an EASY replay: processor-seconds over 32 x (last end - first submit).
         schedule = replay(workload.jobs, 32, policy="easy").schedule
-        window = schedule["end_time"].max() - schedule["submit_time"].min()
+        window = schedule["end"].max() - schedule["submit"].min()
         utilization = (schedule["run_time"] * schedule["procs"]).sum() / (32 * window)
         assert abs(utilization - TARGET_BASELINE_UTILIZATION) <= UTILIZATION_TOLERANCE
         assert len(workload.jobs) == 100
         # Each job's wait in that run is kept for q_matched: the EASY replay's waits, job by job.
-        waits = (schedule["start_time"] - schedule["submit_time"]).set_axis(schedule["job_id"])
+        waits = (schedule["start"] - schedule["submit"]).set_axis(schedule["job_id"])
         assert np.allclose(workload.jobs["baseline_wait"], waits.loc[workload.jobs["job_id"]])
 
 
@@ -220,8 +220,8 @@ def test_regime_slices_keep_only_the_slices_queueing_as_in_the_paper():
     shares = {}
     for workload in every:  # each slice's wait share, from an independent EASY replay of its baseline
         schedule = replay(workload.jobs, 32, policy="easy").schedule
-        waits = schedule["start_time"] - schedule["submit_time"]
-        shares[workload.seed] = waits.mean() / (schedule["end_time"].max() - schedule["submit_time"].min())
+        waits = schedule["start"] - schedule["submit"]
+        shares[workload.seed] = waits.mean() / (schedule["end"].max() - schedule["submit"].min())
     low, high = sorted(shares.values())[len(shares) // 2 - 1], max(shares.values())
     kept, kept_tried = select_workloads(12, 100, workload=TraceSlices.of_trace("toy", jobs, 64, (low, high)), fewer_ok=True)
     assert kept_tried == tried
@@ -261,7 +261,7 @@ def test_slices_of_a_real_trace_tune_to_the_baseline():
     seen = set()
     for workload in workloads:
         schedule = replay(workload.jobs, 32, policy="easy").schedule
-        window = schedule["end_time"].max() - schedule["submit_time"].min()
+        window = schedule["end"].max() - schedule["submit"].min()
         utilization = (schedule["run_time"] * schedule["procs"]).sum() / (32 * window)
         assert abs(utilization - TARGET_BASELINE_UTILIZATION) <= UTILIZATION_TOLERANCE
         original = jobs.set_index("job_id").loc[workload.jobs["job_id"]]

@@ -24,8 +24,8 @@ def batch(rows, capacity):
 def test_without_reservations_it_is_the_counting_engine_job_for_job():
     # Exact estimates: node-bound runs need jobs that run exactly their requested time, as the COSY workloads do.
     jobs = default_inputs(lublin_feitelson_jobs(300, 32, seed=3, target_utilization=1.2, exact_estimates=True), 32, "requested")
-    node_level = simulate_node_bound(jobs, 32).schedule["start_time"].to_numpy()
-    counting = simulate_cosy(jobs, 32).schedule["start_time"].to_numpy()
+    node_level = simulate_node_bound(jobs, 32).schedule["start"].to_numpy()
+    counting = simulate_cosy(jobs, 32).schedule["start"].to_numpy()
     assert np.array_equal(node_level, counting)
 
 
@@ -38,8 +38,8 @@ def test_a_reservation_keeps_the_nodes_it_was_booked_on():
     reservations = {2: ReservationRequest("start", 50)}
     counting = simulate_cosy(batch(rows, 4), 4, reservations=reservations, notice=NoNotice()).schedule
     node_bound = simulate_node_bound(batch(rows, 4), 4, reservations=reservations, notice=NoNotice()).schedule
-    assert counting["start_time"].tolist() == [0, 0, 50, 10]
-    assert node_bound["start_time"].tolist() == [0, 0, 50, 40]
+    assert counting["start"].tolist() == [0, 0, 50, 10]
+    assert node_bound["start"].tolist() == [0, 0, 50, 40]
     assert node_bound["nodes"].tolist() == ["0 1", "2 3", "0 1", "2 3"]
 
 
@@ -51,7 +51,7 @@ def test_the_notice_rule_and_conflicts_refuse_requests():
         batch(rows, 4), 4, reservations={0: ReservationRequest(), 1: ReservationRequest()}, notice=FixedNotice(2.0)
     ).schedule
     assert schedule["outcome"].tolist() == ["ran", "rejected"]
-    assert schedule["start_time"][0] == 0
+    assert schedule["start"][0] == 0
 
 
 def test_jobs_ending_before_their_request_are_refused():
@@ -79,14 +79,14 @@ def test_reservations_start_on_time_on_their_own_nodes(jobs):
     schedule = simulate_node_bound(batch(rows, 8), 8, reservations=reservations, notice=NoNotice()).schedule
     ran = schedule[schedule["outcome"] == "ran"]
     held = ran[ran["kind"] == "reservation"]
-    assert np.array_equal(held["start_time"].to_numpy(), np.array([jobs[i][0] + jobs[i][4] for i in held.index], float))
+    assert np.array_equal(held["start"].to_numpy(), np.array([jobs[i][0] + jobs[i][4] for i in held.index], float))
     # Independently of the simulator's own check: every job has its size in nodes, none shared at once.
     spans = {}
     for _, job in ran.iterrows():
         nodes = [int(i) for i in job["nodes"].split()]
         assert len(set(nodes)) == job["procs"]
         for i in nodes:
-            spans.setdefault(i, []).append((job["start_time"], job["end_time"]))
+            spans.setdefault(i, []).append((job["start"], job["end"]))
     for node_spans in spans.values():
         node_spans.sort()
         assert all(b[0] >= a[1] for a, b in zip(node_spans, node_spans[1:]))

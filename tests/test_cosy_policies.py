@@ -35,12 +35,12 @@ def test_notice_boundary_is_n_times_mean_queue_wait(start, accepted):
 def test_earliest_request_asks_exactly_the_shortest_notice_and_is_accepted():
     rows = [*TWO_QUEUE_JOBS, (150, 1, 10, 10)]
     schedule = run(rows, 4, {2: ReservationRequest()}, notice=FixedNotice(3.0)).schedule
-    assert schedule["start_time"][2] == 300
+    assert schedule["start"][2] == 300
 
 
 def test_notice_is_zero_before_any_queue_job_started():
     schedule = run([(0, 1, 10, 10)], 4, {0: ReservationRequest()}, notice=FixedNotice(5.0)).schedule
-    assert schedule["start_time"][0] == 0
+    assert schedule["start"][0] == 0
 
 
 @pytest.mark.parametrize("share, factor", [(0.0, 1.0), (0.075, 2.5), (0.15, 4.0), (0.1501, None), (0.5, None)])
@@ -71,26 +71,26 @@ PRIORITY_ROWS = [(0, 3, 100, 100), (1, 4, 50, 50), (1, 1, 10, 10)]
 
 def test_single_queue_backfills_the_short_job():
     schedule = run(PRIORITY_ROWS, 4).schedule
-    assert schedule["start_time"].tolist() == [0, 100, 1]
+    assert schedule["start"].tolist() == [0, 100, 1]
 
 
 def test_no_backfilling_across_queues():
     # The short job is in the lower queue: it must wait while the high queue has a waiting job.
     queues = two_queues(["high", "high", "low"])
     schedule = run(PRIORITY_ROWS, 4, queues=queues).schedule
-    assert schedule["start_time"].tolist() == [0, 100, 150]
+    assert schedule["start"].tolist() == [0, 100, 150]
 
 
 def test_higher_queue_goes_first_even_when_submitted_later():
     rows = [(0, 4, 100, 100), (1, 4, 10, 10), (2, 4, 10, 10)]
     schedule = run(rows, 4, queues=two_queues(["low", "low", "high"])).schedule
-    assert schedule["start_time"].tolist() == [0, 110, 100]
+    assert schedule["start"].tolist() == [0, 110, 100]
 
 
 def test_lower_queue_runs_when_the_higher_one_is_empty():
     rows = [(0, 2, 100, 100), (1, 2, 10, 10)]
     schedule = run(rows, 4, queues=two_queues(["high", "low"])).schedule
-    assert schedule["start_time"].tolist() == [0, 1]
+    assert schedule["start"].tolist() == [0, 1]
 
 
 def test_user_levels_order_a_queue_and_deny_rejects():
@@ -99,7 +99,7 @@ def test_user_levels_order_a_queue_and_deny_rejects():
     levels = {1: "defer", 2: "allow", 3: "prefer", 4: "deny"}
     queues = Queues([QueueConfig("only", user_levels=levels)], ["only"] * 5, users)
     schedule = run(rows, 4, queues=queues).schedule
-    assert schedule["start_time"].tolist()[:4] == [0, 120, 110, 100]
+    assert schedule["start"].tolist()[:4] == [0, 120, 110, 100]
     assert schedule["outcome"][4] == "rejected"
     assert schedule["rejected_because"][4] == "user 4 denied in queue only"
 

@@ -27,7 +27,7 @@ def at(time: float) -> ReservationRequest:
 def test_queue_head_waits_for_a_reservation_booked_in_its_way():
     # 4 nodes. Queue job 0 wants all 4 for 100 s; reservation 1 holds 2 nodes over [50, 70).
     result = run([(0, 4, 100, 100), (0, 2, 20, 20)], 4, {1: at(50)})
-    starts = result.schedule["start_time"].tolist()
+    starts = result.schedule["start"].tolist()
     assert starts == [70, 50]
 
 
@@ -36,7 +36,7 @@ def test_backfill_never_delays_a_reservation():
     # Job 2 (2 nodes, 50 s) would fit now but would overlap the reservation: it must wait until 60.
     rows = [(0, 2, 100, 100), (0, 2, 30, 30), (1, 2, 50, 50), (1, 2, 20, 20)]
     result = run(rows, 4, {1: at(30)})
-    starts = result.schedule["start_time"].tolist()
+    starts = result.schedule["start"].tolist()
     assert starts[1] == 30
     assert starts[2] == 60
     assert starts[3] == 1  # ends at 21, before the reservation: a legal backfill
@@ -47,7 +47,7 @@ def test_waiting_queue_jobs_do_not_block_a_reservation():
     rows = [(0, 4, 100, 100), (0, 4, 100, 100), (5, 1, 10, 10)]
     result = run(rows, 4, {2: at(100)})
     schedule = result.schedule
-    assert schedule["start_time"].tolist() == [0, 110, 100]
+    assert schedule["start"].tolist() == [0, 110, 100]
     assert schedule["outcome"].tolist() == ["ran"] * 3
 
 
@@ -57,8 +57,8 @@ def test_conflicting_reservation_is_rejected_and_the_other_runs():
     schedule = result.schedule
     assert schedule["outcome"].tolist() == ["ran", "rejected", "ran"]
     assert schedule["rejected_because"][1] == "processors not free"
-    assert schedule["start_time"][0] == 100 and schedule["start_time"][2] == 120
-    assert math.isnan(schedule["start_time"][1])
+    assert schedule["start"][0] == 100 and schedule["start"][2] == 120
+    assert math.isnan(schedule["start"][1])
     assert result.metrics["rejection_rate"] == 1 / 3
 
 
@@ -71,7 +71,7 @@ def test_running_jobs_bind_until_their_requested_end():
 
 def test_latest_end_request_starts_its_requested_time_before_the_end():
     result = run([(0, 2, 40, 30)], 4, {0: ReservationRequest("end", 100)})
-    assert result.schedule["start_time"][0] == 60
+    assert result.schedule["start"][0] == 60
 
 
 def test_reservation_in_the_past_is_rejected():
@@ -88,13 +88,13 @@ class TestTwoPhaseCommit:
 
     def test_unconfirmed_booking_is_released_after_five_minutes(self):
         schedule = self.outcome(None)
-        assert schedule["outcome"][0] == "expired" and math.isnan(schedule["start_time"][0])
-        assert schedule["start_time"][1] == 10  # [10, 110) never overlapped the booking
+        assert schedule["outcome"][0] == "expired" and math.isnan(schedule["start"][0])
+        assert schedule["start"][1] == 10  # [10, 110) never overlapped the booking
         assert schedule["outcome"][1] == "ran"
 
     def test_booking_confirmed_in_time_runs(self):
         schedule = self.outcome(120.0)
-        assert schedule["outcome"][0] == "ran" and schedule["start_time"][0] == 2000
+        assert schedule["outcome"][0] == "ran" and schedule["start"][0] == 2000
 
     def test_confirmation_exactly_at_the_deadline_counts(self):
         assert self.outcome(300.0)["outcome"][0] == "ran"
@@ -110,7 +110,7 @@ class TestTwoPhaseCommit:
         # it may start only once the unconfirmed booking is released, at 0 + 300.
         rows = [(0, 4, 100, 100), (10, 4, 1000, 1000)]
         result = run(rows, 4, {0: ReservationRequest("start", 500, None)})
-        assert result.schedule["start_time"][1] == 300
+        assert result.schedule["start"][1] == 300
 
 
 @settings(max_examples=60, deadline=None)
@@ -128,11 +128,11 @@ def test_every_accepted_reservation_starts_exactly_on_time(jobs):
     schedule = run(rows, 8, reservations, notice=NoNotice()).schedule
     ran_reservations = schedule[(schedule["kind"] == "reservation") & (schedule["outcome"] == "ran")]
     expected = np.array([jobs[i][0] + jobs[i][5] for i in ran_reservations.index], dtype=float)
-    assert np.array_equal(ran_reservations["start_time"].to_numpy(), expected)
+    assert np.array_equal(ran_reservations["start"].to_numpy(), expected)
     # Capacity is never exceeded (checked again here, independently of the simulator's own check).
     ran = schedule[schedule["outcome"] == "ran"]
-    for t in ran["start_time"]:
-        running = ran[(ran["start_time"] <= t) & (ran["end_time"] > t)]
+    for t in ran["start"]:
+        running = ran[(ran["start"] <= t) & (ran["end"] > t)]
         assert running["procs"].sum() <= 8
 
 
@@ -145,7 +145,7 @@ def test_a_refused_reservation_can_join_the_queue_instead():
     requeued = run(rows, 4, requests, requeue_refused=True)
     assert dropped.schedule["outcome"].tolist() == ["ran", "rejected", "ran"]
     assert requeued.schedule["outcome"].tolist() == ["ran", "requeued", "ran"]
-    assert requeued.schedule["start_time"].tolist() == [100, 1, 120]
+    assert requeued.schedule["start"].tolist() == [100, 1, 120]
     for result in (dropped, requeued):
         assert result.metrics["rejection_rate"] == 1 / 3
     assert dropped.metrics["rejected_work_share"] > 0

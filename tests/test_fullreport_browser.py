@@ -7,6 +7,12 @@ index and every report page it links to, inside a checker page, and reports for 
 page whether every image decoded and every link could be fetched.  The Markdown twins
 are checked on disk.  Without Chromium (``apt-get install -y chromium``) the browser
 test skips, saying so.
+
+The checker shows each page in a 1400 px wide frame, a laptop window, and reports what
+sticks out of it: a page a reader scrolls sideways.  A table may be wider than the window
+only inside its own scrolling box.  The ICS and bandwidth pages, written from tiny runs
+(the quick profile takes minutes), and a real log's page (the waits it recorded beside
+the replay's) are checked that way too.
 """
 
 from __future__ import annotations
@@ -19,17 +25,24 @@ import subprocess
 import sys
 from pathlib import Path
 
+import luigi
+import pandas as pd
 import pytest
 
 from pipeline import FullReport, settings
+from pipeline.report_tasks import TraceReport
+from tests.conftest import shared_path
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+WINDOW_WIDTH = 1400
+"""Pixels: the laptop window every page must fit without scrolling sideways."""
+RECORDED_TRACE = "HPC2N-2002-2.2-cln.first3171"
 SMALL = {"synthetic_machine_procs": [16, 32], "synthetic_jobs": 150, "synthetic_seed": 3, "stages": ["koala"]}
 
 CHECKER = """<!DOCTYPE html>
 <html><body><pre id="result">the page did not load</pre>
-<iframe id="page" src="{url}"></iframe>
+<iframe id="page" style="width: {width}px; height: 900px; border: 0" src="{url}"></iframe>
 <script>
 const frame = document.getElementById("page");
 function fetchable(url) {{
@@ -48,7 +61,14 @@ frame.addEventListener("load", async () => {{
   for (const anchor of doc.querySelectorAll("a[href]")) {{
     links.push({{href: anchor.href, ok: await fetchable(anchor.href)}});
   }}
-  document.getElementById("result").textContent = JSON.stringify({{title: doc.title, images, links}});
+  // What reaches past the window's right edge, tables' contents aside (they scroll in their box).
+  const width = doc.documentElement.clientWidth;
+  const wide = [...doc.body.querySelectorAll("*")]
+    .filter(e => !(e.parentElement && e.parentElement.closest(".table-box")))
+    .filter(e => e.getBoundingClientRect().right > width + 1)
+    .map(e => e.tagName.toLowerCase() + ": " + (e.getAttribute("src") || e.textContent).trim().slice(0, 60));
+  const overflow = {{width, page_width: doc.documentElement.scrollWidth, wide: wide.slice(0, 10)}};
+  document.getElementById("result").textContent = JSON.stringify({{title: doc.title, images, links, overflow}});
 }});
 </script></body></html>
 """
@@ -57,7 +77,7 @@ frame.addEventListener("load", async () => {{
 def browse(page: Path, scratch: Path) -> dict:
     """Load ``page`` in headless Chromium; its title and, per image and link, whether it resolved."""
     checker = scratch / f"check-{len(list(scratch.glob('check-*')))}.html"
-    checker.write_text(CHECKER.format(url=page.resolve().as_uri()), encoding="utf-8")
+    checker.write_text(CHECKER.format(url=page.resolve().as_uri(), width=WINDOW_WIDTH), encoding="utf-8")
     command = [
         CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -70,6 +90,14 @@ def browse(page: Path, scratch: Path) -> dict:
     text = found.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
     assert text.startswith("{"), f"{page}: {text}"
     return json.loads(text)
+
+
+def sideways(result: dict) -> list[str]:
+    """What makes a browsed page scroll sideways in the window: the elements past its edge."""
+    overflow = result["overflow"]
+    if overflow["page_width"] <= overflow["width"] and not overflow["wide"]:
+        return []
+    return [f"{overflow['page_width']} px of content in {overflow['width']} px", *overflow["wide"]]
 
 
 def crawl(index: Path, scratch: Path) -> dict[str, dict]:
@@ -162,3 +190,64 @@ def test_the_browser_check_catches_a_missing_figure_and_a_dead_link(tmp_path):
     result = browse(page, tmp_path)
     assert [image["ok"] for image in result["images"]] == [False]
     assert [link["ok"] for link in result["links"]] == [False]
+
+
+@pytest.fixture(scope="module")
+def stage_pages(tmp_path_factory) -> dict[str, Path]:
+    """The ICS and bandwidth report pages, written from the tiny profiles of their report tests."""
+    from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
+    from pipeline.ics import point_summary, run_row, write_results
+    from reports import ics
+    from reports.bandwidth import write_bandwidth_report
+    from simulators.bandwidth.experiments import points
+    from simulators.bandwidth.simulate import simulate_workload
+    from simulators.ics.experiments import profile_points
+    from tests.test_bandwidth_report import TINY as BANDWIDTH_TINY
+    from tests.test_ics_report import TINY as ICS_TINY
+
+    root = tmp_path_factory.mktemp("stage-pages")
+    runs = pd.DataFrame([run_row(figure, key, point_summary(point)[0])
+                         for figure, figure_points in profile_points(ICS_TINY).items()
+                         for key, point in figure_points.items()])
+    (root / "ics").mkdir()
+    write_results(root / "ics", ICS_TINY, runs)
+    ics.write_report(root / "ics")
+    outputs = [simulate_workload(task.points()) for task in BandwidthRuns.covering(points(BANDWIDTH_TINY))]
+    (root / "bandwidth").mkdir()
+    write_bandwidth_report(root / "bandwidth", result_tables(outputs, BANDWIDTH_TINY.jobs_per_cluster),
+                           report_parameters("tiny", BANDWIDTH_TINY))
+    return {"ics": root / "ics" / "index.html", "bandwidth": root / "bandwidth" / "index.html"}
+
+
+@pytest.fixture(scope="module")
+def recorded_trace_page(tmp_path_factory) -> Path:
+    """The report page of a real log that records its jobs' waits (the first 3,171 jobs of HPC2N, from ../shared)."""
+    trace = shared_path("traces", f"{RECORDED_TRACE}.swf")
+    root = tmp_path_factory.mktemp("trace-page")
+    with settings.overridden(work_dir=str(root / "work"), trace_dirs=[str(trace.parent)]):
+        report = TraceReport(trace=RECORDED_TRACE)
+        assert luigi.build([report], local_scheduler=True, workers=1, log_level="WARNING")
+        return report.output_file("report.html")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs headless Chromium: apt-get install -y chromium")
+def test_ics_bandwidth_and_trace_pages_fit_a_laptop_window(stage_pages, small_report, recorded_trace_page, tmp_path):
+    pages = {**stage_pages, f"trace {RECORDED_TRACE}": recorded_trace_page}
+    work_dir = small_report.parent.parent
+    pages.update({f"workload {path.parent.name}": path for path in sorted(work_dir.glob("TraceReport/*/report.html"))})
+    assert len(pages) >= 5, sorted(pages)  # ICS, bandwidth, the real trace and the two synthetic workloads
+    results = {name: browse(page, tmp_path) for name, page in pages.items()}
+    assert {name: sideways(result) for name, result in results.items() if sideways(result)} == {}
+    assert [item["src"] for result in results.values() for item in result["images"] if not item["ok"]] == []
+    trace = recorded_trace_page.read_text(encoding="utf-8")
+    assert "Waits in the log and in the replay" in trace and "<td>recorded in the log</td>" in trace
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs headless Chromium: apt-get install -y chromium")
+def test_the_browser_check_catches_a_page_wider_than_the_window(tmp_path):
+    page = tmp_path / "wide.html"
+    page.write_text('<html><head><title>t</title></head><body><p style="width: 2000px">wide</p>'
+                    '<div class="table-box" style="overflow-x: auto"><table><tr><td style="min-width: 3000px">'
+                    "a wide table in its box</td></tr></table></div></body></html>")
+    result = browse(page, tmp_path)
+    assert sideways(result)[1:] == ["p: wide"]  # the paragraph, not the boxed table

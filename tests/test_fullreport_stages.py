@@ -48,10 +48,11 @@ def test_stage_section_names_left_out_stages_and_summarizes_provenance():
         {"task": "Point", "parameters": {"seed": "2", "load": "0.5"}, "input_fingerprint": None},
         {"task": "Point", "parameters": {"seed": "10", "load": "0.5"}, "input_fingerprint": {"sha256": "ab"}},
         {"task": "Report", "parameters": {"profile": "quick"}, "input_fingerprint": None},
+        {"task": "Point", "parameters": {"seed": "2", "load": ""}, "input_fingerprint": None},  # load left unset
     ]
     assert parameter_rows(tasks) == [
-        ("Point", "2", "load", "0.5"),
-        ("Point", "2", "seed", "2, 10"),
+        ("Point", "3", "load", "none, 0.5"),
+        ("Point", "3", "seed", "2, 10"),
         ("Report", "1", "profile", "quick"),
     ]
     assert seed_values(tasks) == ["2", "10"]

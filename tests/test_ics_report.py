@@ -8,6 +8,7 @@ import pytest
 from pipeline.ics import IcsPoint, IcsReport, point_summary, run_row, write_results
 from reports import ics as report
 from simulators.ics.experiments import PROFILES, Profile, figure_points, profile_points
+from tests.conftest import layout_faults
 
 TINY = Profile(
     name="tiny", n_jobs=5, compression=80000.0, npb_jobs=2, npb_mix_jobs=3, npb_share=1 / 2048, npb_gaps=(0.1,),
@@ -72,3 +73,16 @@ def test_report_task_requires_each_point_once():
     assert all(isinstance(t, IcsPoint) for t in required)
     point = next(iter(figure_points(PROFILES["paper"], "fig13").values()))
     assert IcsPoint.of(point).point() == point
+
+
+def test_tables_show_headers_in_words_and_figures_keep_legends_clear(runs, tmp_path, monkeypatch):
+    drawn = {}
+    monkeypatch.setattr(report, "save_figure", lambda figure, directory, stem: drawn.setdefault(stem, figure))
+    write_results(tmp_path, TINY, runs)
+    report.write_report(tmp_path)
+    assert "fig8_response" in drawn
+    assert {stem: faults for stem, figure in drawn.items() if (faults := layout_faults(figure))} == {}
+    header = next(line for line in (tmp_path / "fig8_results.md").read_text().splitlines() if line.startswith("| group"))
+    assert "| mean response (compressed s) |" in header and "| FDR: false decisions / conflicts |" in header
+    assert "fairness_cv" not in header and "| fdr |" not in header and "share_spin" not in header
+    assert {"mean_response", "fairness_cv", "fdr"} <= set(pd.read_csv(tmp_path / "fig8_results.csv").columns)

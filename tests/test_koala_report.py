@@ -12,6 +12,7 @@ import pytest
 from pipeline import settings
 from pipeline.base import read_json
 from pipeline.koala import KoalaRuns, report_parameters
+from reports import koala as report
 from reports.koala import write_koala_report
 from reports.koala_claims import CLAIMS
 from reports.ledger import VERDICTS
@@ -19,6 +20,7 @@ from reports.tables import latex_table
 from simulators.koala.experiments import Profile, points
 from simulators.koala.metrics import cluster_use
 from simulators.koala.simulate import Point, simulate
+from tests.conftest import layout_faults
 
 TINY = Profile(
     coallocation_utilizations=(0.3, 0.9),
@@ -119,3 +121,12 @@ def test_koala_runs_task_writes_schedules_components_and_summaries(tmp_path):
     nodes = components.groupby(["net_utilization", "job_id"])["nodes"].sum()
     assert (nodes == schedule.set_index(["net_utilization", "job_id"])["procs"].reindex(nodes.index)).all()
     assert len(nodes) == len(schedule)
+
+
+def test_every_figure_keeps_its_legend_clear_and_its_title_whole(tmp_path, tiny_results, monkeypatch):
+    drawn = {}
+    monkeypatch.setattr(report, "save_figure", lambda figure, directory, stem: drawn.setdefault(stem, figure))
+    tiny_runs, use = tiny_results
+    write_koala_report(tmp_path, tiny_runs, report_parameters("tiny", TINY), use)
+    assert len(drawn) >= 3
+    assert {stem: faults for stem, figure in drawn.items() if (faults := layout_faults(figure))} == {}

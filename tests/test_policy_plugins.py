@@ -32,9 +32,9 @@ LARGEST_FIRST_STARTS = [0, 150, 100, 150]
 
 
 def test_the_example_policy_on_a_hand_worked_case():
-    assert replay(HAND_WORKED, 10, policy="easy").schedule["start_time"].tolist() == EASY_STARTS
+    assert replay(HAND_WORKED, 10, policy="easy").schedule["start"].tolist() == EASY_STARTS
     result = replay(HAND_WORKED, 10, policy=f"{EXAMPLE}:LargestFirstEasy")
-    assert result.schedule["start_time"].tolist() == LARGEST_FIRST_STARTS
+    assert result.schedule["start"].tolist() == LARGEST_FIRST_STARTS
     assert result.parameters["policy"] == f"{EXAMPLE}:LargestFirstEasy"
 
 
@@ -84,7 +84,7 @@ def test_a_queue_order_plugs_in_the_same_way(plugin_dir, capsys):
         "def widest(machine, t):\n    return sorted(machine.queue, key=lambda j: -machine.procs[j])\n"
     )
     widest = replay(HAND_WORKED, 10, policy="easy", order=f"{plugin_dir}/orders.py:widest").schedule
-    assert widest["start_time"].tolist() == LARGEST_FIRST_STARTS
+    assert widest["start"].tolist() == LARGEST_FIRST_STARTS
     trace = plugin_dir / "t.swf"
     trace.write_text("; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n")
     assert main(["replay", str(trace), "--no-clean", "--order", f"{plugin_dir}/plain.py:NotAPolicy"]) == 1

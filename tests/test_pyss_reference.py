@@ -23,7 +23,7 @@ def test_kth_sp2_schedule_equals_pyss(kth_jobs, policy):
     ours = replay(kth_jobs, 100, policy=policy, conventions="pyss").schedule
     merged = ours.merge(reference, on="job_id", suffixes=("", "_pyss"), validate="one_to_one")
     assert len(merged) == len(reference) == len(ours)
-    for column, theirs in (("start_time", "start_time_pyss"), ("end_time", "end_time_pyss"),
+    for column, theirs in (("start", "start_time"), ("end", "end_time"),
                            ("procs", "processors"), ("requested_time", "requested_time_pyss")):
         differ = merged[merged[column] != merged[theirs]]
         assert differ.empty, f"{len(differ)} jobs differ in {column}, first:\n{differ.head()}"

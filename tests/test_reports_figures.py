@@ -7,12 +7,15 @@ import pandas as pd
 import pytest
 
 from reports.figures import (
+    moving_average,
+    recorded_waits,
     save_figure,
     time_binned_mean,
     utilization_figure,
     wait_time_cdf_figure,
     wait_times,
 )
+from tests.conftest import layout_faults
 
 
 def test_time_binned_mean_integrates_the_step_function():
@@ -32,7 +35,7 @@ def test_time_binned_mean_bin_inside_one_step_and_simultaneous_events():
 
 
 def test_wait_times():
-    schedule = pd.DataFrame({"submit_time": [0.0, 5.0], "start_time": [0.0, 65.0]})
+    schedule = pd.DataFrame({"submit": [0.0, 5.0], "start": [0.0, 65.0]})
     np.testing.assert_array_equal(wait_times(schedule), [0.0, 60.0])
 
 
@@ -83,3 +86,33 @@ def test_wait_cdf_ticks_stay_within_the_data(longest):
     axes = figure.axes[0]
     assert axes.get_xlim() == (0.0, max(longest, 1.0))
     assert max(axes.get_xticks()) <= max(longest, 1.0)
+
+
+def test_legends_stand_outside_the_axes_and_their_titles():
+    cdf, use = build_figures()
+    assert cdf.legends and use.legends
+    assert layout_faults(cdf) == [] and layout_faults(use) == []
+
+
+def test_the_layout_check_sees_a_legend_inside_the_axes_and_a_cut_title():
+    cdf, _ = build_figures()
+    cdf.legends.clear()
+    cdf.axes[0].legend(loc="upper left")
+    assert layout_faults(cdf) == ["a legend covers axes 'waits'"]
+    cdf.axes[0].legend().remove()
+    cdf.axes[0].set_title("a title far too long for a figure seven and a half inches wide, " * 3)
+    assert layout_faults(cdf) == [f"title {cdf.axes[0].get_title()!r} is cut"]
+
+
+def test_the_wait_cdf_draws_the_logs_recorded_waits_dashed():
+    schedule = pd.DataFrame({"submit": [0.0, 0.0, 0.0], "start": [0.0, 10.0, 20.0], "recorded_wait": [5.0, np.nan, 50.0]})
+    np.testing.assert_array_equal(recorded_waits(schedule), [5.0, 50.0])
+    figure = wait_time_cdf_figure({"easy": wait_times(schedule)}, "waits", recorded_waits(schedule))
+    lines = {line.get_label(): line for line in figure.axes[0].get_lines()}
+    assert sorted(lines) == ["easy", "recorded in the log"]
+    assert lines["recorded in the log"].get_linestyle() == "--"
+    assert lines["recorded in the log"].get_xdata().max() == 50.0
+
+
+def test_moving_average_is_centred_and_shrinks_at_the_ends():
+    np.testing.assert_allclose(moving_average(np.array([0.0, 3.0, 6.0, 0.0, 3.0]), 3), [1.5, 3.0, 3.0, 3.0, 1.5])

@@ -1,7 +1,10 @@
 """Report pages: the same document renders to Markdown and HTML with the right links."""
 
 from reports.document import Code, Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
-from reports.metrics import combined_metrics_table, metrics_table
+import numpy as np
+import pandas as pd
+
+from reports.metrics import combined_metrics_table, metrics_table, recorded_wait_comparison
 from reports.pages import WARNINGS_SHOWN, index_page, trace_page
 
 SETTINGS = {"policies": ["fcfs", "easy"], "order": "fcfs", "estimates": "requested"}
@@ -30,6 +33,9 @@ CLEANING = {
     "steps": [{"name": "too_wide", "description": "jobs wider than | the machine", "removed": 1}],
 }
 
+NO_RECORDED_WAITS = recorded_wait_comparison({"fcfs": pd.DataFrame({"submit": [0.0], "start": [5.0], "recorded_wait": [np.nan]})})
+
+
 def metrics():
     return metrics_table({"fcfs": {"mean_wait": 5.0, "jobs": 9.0}, "easy": {"mean_wait": 1.0, "jobs": 9.0}})
 
@@ -51,11 +57,12 @@ def test_document_renders_links_code_tables_and_figures_in_both_formats():
     assert "<title>T &lt;1&gt;</title>" in page
     assert '<a href="../x/report.html">page</a>' in page and "<code>a&lt;b</code>" in page
     assert '<td class="number">1</td>' in page
+    assert '<div class="table-box"><table>' in page and ".table-box { max-width: 100%; overflow-x: auto;" in page
     assert '<img src="wait_cdf.svg" alt="Wait CDF">' in page and '<a href="wait_cdf.png">PNG</a>' in page
 
 def test_trace_page_shows_source_metrics_cleaning_and_warnings():
     workload = {**TRACE, "source": {**TRACE["source"], "warnings": [f"line {i}: odd" for i in range(WARNINGS_SHOWN + 3)]}}
-    document = trace_page(workload, metrics(), SETTINGS, CLEANING, [("wait_cdf", "Wait CDF")])
+    document = trace_page(workload, metrics(), SETTINGS, CLEANING, [("wait_cdf", "Wait CDF")], NO_RECORDED_WAITS)
     markdown = render_markdown(document)
     assert "Policies replayed: fcfs, easy; queue order fcfs; run-time estimates: requested (where" in markdown
     assert f"`{'ab' * 32}`" in markdown and "IBM SP2" in markdown and "installation" not in markdown
@@ -67,7 +74,7 @@ def test_trace_page_shows_source_metrics_cleaning_and_warnings():
 
 def test_trace_page_of_a_synthetic_workload():
     workload = {**SYNTHETIC, "offered_load": 0.71234, "requested_times": "exact estimates (requested time = run time)"}
-    markdown = render_markdown(trace_page(workload, metrics(), SETTINGS, None, []))
+    markdown = render_markdown(trace_page(workload, metrics(), SETTINGS, None, [], NO_RECORDED_WAITS))
     assert "| model | lublin-feitelson-1999 |" in markdown and "| seed | 1 |" in markdown
     assert "| offered load | 0.712 |" in markdown and "| requested times | exact estimates" in markdown
     assert "no filter ran" in markdown and "The parser reported no warnings." in markdown
@@ -88,3 +95,22 @@ def test_index_page_says_when_the_synthetic_default_was_used():
     assert "No trace was found in the trace directories (raw_traces)" in markdown
     assert "embedded synthetic default" in markdown
     assert "| [lublin-feitelson-64p-9j-seed1](../S/report.md) | lublin-feitelson-1999 | 1 | 9 | 64 |" in markdown
+
+
+def test_the_logs_recorded_waits_stand_beside_the_replays_over_the_same_jobs():
+    # Four jobs submitted at 0; the log recorded waits for the first three only (60, 0, 600 s).
+    schedule = {"submit": [0.0] * 4, "recorded_wait": [60.0, 0.0, 600.0, np.nan]}
+    schedules = {
+        "fcfs": pd.DataFrame({**schedule, "start": [120.0, 0.0, 30.0, 9999.0]}),
+        "easy": pd.DataFrame({**schedule, "start": [0.0, 0.0, 0.0, 9999.0]}),
+    }
+    comparison = recorded_wait_comparison(schedules)
+    assert comparison["source"].tolist() == ["recorded in the log", "fcfs", "easy"]
+    assert comparison["jobs"].tolist() == [3, 3, 3]  # job 4's wait is unknown in the log: left out everywhere
+    assert comparison["mean_wait"].tolist() == [220.0, 50.0, 0.0]
+    assert comparison["median_wait"].tolist() == [60.0, 30.0, 0.0]
+    markdown = render_markdown(trace_page(TRACE, metrics(), SETTINGS, CLEANING, [], comparison))
+    assert "| waits | jobs | mean wait (s) | median wait (s) | 95th percentile wait (s) |" in markdown
+    assert "| recorded in the log | 3 | 220 | 60 |" in markdown and "| fcfs | 3 | 50 | 30 |" in markdown
+    assert "nothing to set the replay's waits against" in render_markdown(
+        trace_page(TRACE, metrics(), SETTINGS, CLEANING, [], NO_RECORDED_WAITS))

@@ -19,9 +19,9 @@ def schedule_of(rows):
     return pd.DataFrame(
         {
             "job_id": np.arange(1, len(rows) + 1),
-            "submit_time": [0.0] * len(rows),
-            "start_time": [float(r[0]) for r in rows],
-            "end_time": [float(r[1]) for r in rows],
+            "submit": [0.0] * len(rows),
+            "start": [float(r[0]) for r in rows],
+            "end": [float(r[1]) for r in rows],
             "procs": [r[2] for r in rows],
             "requested_time": [float(r[1] - r[0]) for r in rows],
             "run_time": [float(r[1] - r[0]) for r in rows],
@@ -49,7 +49,7 @@ def test_assigned_processors_never_overlap_on_a_replay():
     schedule = replay(jobs, 32, policy="conservative").schedule
     assigned = assign_processors(schedule, 32)
     owner = {}  # processor -> (start, end) intervals held
-    for (start, end, procs), ranges in zip(schedule[["start_time", "end_time", "procs"]].to_numpy(), assigned):
+    for (start, end, procs), ranges in zip(schedule[["start", "end", "procs"]].to_numpy(), assigned):
         ids = [p for first, last in ranges for p in range(first, last + 1)]
         assert len(ids) == procs and all(0 <= p < 32 for p in ids)
         for p in ids:
@@ -68,8 +68,8 @@ def test_the_swf_schedule_reparses_with_the_simulated_waits(tmp_path):
     assert trace.header.max_procs == 16
     assert trace.header.comments[0] == "Schedule produced by a test"
     assert trace.jobs["job_id"].tolist() == schedule["job_id"].tolist()
-    np.testing.assert_array_equal(trace.jobs["wait_time"], schedule["start_time"] - schedule["submit_time"])
-    np.testing.assert_array_equal(trace.jobs["run_time"], schedule["end_time"] - schedule["start_time"])
+    np.testing.assert_array_equal(trace.jobs["wait_time"], schedule["start"] - schedule["submit"])
+    np.testing.assert_array_equal(trace.jobs["run_time"], schedule["end"] - schedule["start"])
     np.testing.assert_array_equal(trace.jobs["requested_time"], jobs["requested_time"])
 
 
@@ -80,7 +80,7 @@ def test_the_cli_writes_every_format_and_refuses_a_format_without_a_file(tmp_pat
     table = pd.read_parquet(tmp_path / "s.parquet")
     assert pd.read_csv(tmp_path / "s.csv").equals(table)
     waits = read_swf(tmp_path / "s.swf").jobs["wait_time"].to_numpy()
-    np.testing.assert_array_equal(waits, table["start_time"] - table["submit_time"])
+    np.testing.assert_array_equal(waits, table["start"] - table["submit"])
     assert pd.read_csv(tmp_path / "s.batsim")["waiting_time"].tolist() == waits.tolist()
     capsys.readouterr()
     assert main(["replay", str(trace), "--format", "swf"]) == 2  # a usage error

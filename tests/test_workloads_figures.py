@@ -5,6 +5,7 @@ import pytest
 
 from parsers.schema import as_job_table
 from reports.workload_figures import fit_figures, save_figures, synthesis_figures
+from tests.conftest import layout_faults
 from workloads.diagnostics import (
     ks_to_model,
     model_cdfs,
@@ -38,8 +39,10 @@ def test_fit_figures_show_data_against_model_with_ks_in_the_legend(trace_and_mod
     figures = fit_figures(model, jobs)
     assert set(figures) == STEMS
     distances = ks_to_model(trace_sample(model, jobs), model_cdfs(model, 16))
-    legend = [t.get_text() for t in figures["runtime_cdf"].axes[0].get_legend().get_texts()]
+    legend = [t.get_text() for t in figures["runtime_cdf"].legends[0].get_texts()]
     assert legend == [f"small.swf (KS {distances['runtimes']:.3f})", "model fitted on small.swf"]
+    for stem, figure in figures.items():  # each legend under the axes, covering no plot and no title
+        assert figure.axes[0].get_legend() is None and layout_faults(figure) == [], stem
     assert figures["size_cdf"].axes[0].get_xlabel() == "processors"
 
 

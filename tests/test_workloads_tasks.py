@@ -5,10 +5,11 @@ import json
 import luigi
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from parsers.header import SwfHeader
-from parsers.schema import as_job_table
+from parsers.schema import as_job_table, read_jobs
 from parsers.swf import read_swf, write_swf
 from pipeline import settings
 from pipeline.workload_tasks import (
@@ -66,8 +67,11 @@ def test_fit_synthesize_scale_and_pair(tmp_path, trace_dir):
         assert main(["fit", str(trace_dir / "tiny.swf"), "-o", str(tmp_path / "cli.json")]) == 0
         assert (tmp_path / "cli.json").read_bytes() == fit.output_file("model.json").read_bytes()
 
-        jobs = pd.read_parquet(synth.output_file("jobs.parquet"))
+        jobs = read_jobs(synth.output_file("jobs.parquet"))
         pd.testing.assert_frame_equal(read_swf(synth.output_file("workload.swf")).jobs, jobs)
+        # a synthetic workload records no waits: SWF's -1 in the text file, null in Parquet
+        assert (jobs["wait_time"] == -1).all()
+        assert pq.read_table(synth.output_file("jobs.parquet")).column("wait_time").null_count == len(jobs)
         summary = json.loads(synth.output_file("synthesis.json").read_text())
         assert summary["offered_load"] == pytest.approx(0.5, abs=0.02)
         assert json.loads(synth.output_file("workload.json").read_text())["machine_procs"] == 16

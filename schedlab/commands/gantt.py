@@ -42,7 +42,7 @@ def run(args) -> int:
         raise UsageError(f"{args.schedule}: the file does not state the machine size; give --procs")
     if schedule.empty:
         raise SchedlabError(f"{args.schedule}: the schedule has no jobs")
-    start = float(schedule["start_time"].min()) if args.start is None else args.start
+    start = float(schedule["start"].min()) if args.start is None else args.start
     end = start + args.hours * 3_600.0
     figure = gantt_figure(schedule, procs, start, end, title=args.schedule.rsplit("/", 1)[-1])
     with atomic_path(args.output) as temporary:

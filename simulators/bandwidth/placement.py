@@ -57,6 +57,9 @@ CHUNK_SHARE = 0.85
 """Smallest share of the job on one cluster that LSLT+CS accepts (paper, Sec. 4)."""
 
 LOCAL, MIGRATED, COALLOCATED = 1, 2, 3
+PLACEMENT_NAMES = ("unplaced", "local", "migrated", "coallocated")
+"""The kernel's placement codes by value (0: never placed); a schedule's ``kind`` column holds these names
+as a categorical (a dictionary column in Parquet), so a table read elsewhere says what each job was."""
 PASS_ORDERS = ("whole_first", "per_job")
 """How a scheduling pass visits the queue: the paper's (Sec. 4.2), every waiting job placed whole
 (steps 1-2) where it can before any is co-allocated (step 3); or job by job, steps 1-3 on each."""

@@ -19,7 +19,8 @@ import pandas as pd
 
 from simulators.bandwidth.kernel import run_kernel, waiting_limit
 from simulators.bandwidth.placement import (
-    CHUNK_SHARE, COALLOCATED, LOCAL, LSLT_THRESHOLD, MIGRATED, PASS_ORDERS, STRATEGIES, ZERO_COMM, cluster_subsets,
+    CHUNK_SHARE, COALLOCATED, LOCAL, LSLT_THRESHOLD, MIGRATED, PASS_ORDERS, PLACEMENT_NAMES, STRATEGIES, ZERO_COMM,
+    cluster_subsets,
 )
 from simulators.bandwidth.workload import Workload, generate_jobs, offered_load
 from simulators.core.invariants import InvariantError
@@ -102,7 +103,7 @@ def run_workload(workload: Workload, strategy: str, topology: Topology | None = 
     schedule = pd.DataFrame(copy=False, data={
         "job_id": np.arange(len(workload), dtype=np.int64), "home": workload.home, "submit": workload.submit,
         "placed": start, "start": start, "end": end, "procs": workload.nodes, "requested": workload.requested,
-        "base_time": workload.base_time, "kind": kind, "n_clusters": (allocation > 0).sum(axis=1),
+        "base_time": workload.base_time, "kind": pd.Categorical.from_codes(kind, PLACEMENT_NAMES), "n_clusters": (allocation > 0).sum(axis=1),
     })
     if saturated:
         finished = np.flatnonzero(~np.isnan(end))
@@ -123,10 +124,10 @@ def check_run(schedule: pd.DataFrame, allocation: np.ndarray, capacities: np.nda
     kind = schedule["kind"].to_numpy()
     if np.any(run_time < base - slack):
         raise InvariantError("a job ran faster than T_E0")
-    plain = (kind != COALLOCATED) | (not stretched)
+    plain = (kind != PLACEMENT_NAMES[COALLOCATED]) | (not stretched)
     if np.any(np.abs(run_time - base)[plain] > slack[plain]):
         raise InvariantError("a local, migrated or zero-communication job did not run exactly T_E0")
-    if np.any((kind == COALLOCATED) != (schedule["n_clusters"].to_numpy() > 1)):
+    if np.any((kind == PLACEMENT_NAMES[COALLOCATED]) != (schedule["n_clusters"].to_numpy() > 1)):
         raise InvariantError("a job's kind disagrees with its number of clusters")
 
 
@@ -135,16 +136,16 @@ def summarise(run: Run) -> dict:
     schedule = run.schedule
     turnaround = schedule["end"] - schedule["submit"]
     kind = schedule["kind"]
-    coallocated = schedule[kind == COALLOCATED]
+    coallocated = schedule[kind == PLACEMENT_NAMES[COALLOCATED]]
     horizon = schedule["end"].max() - schedule["submit"].min()
     return {
         "jobs": int(len(schedule)),
         "saturated": run.saturated,
         "mean_turnaround": float("inf") if run.saturated else float(turnaround.mean()),
         "mean_wait": float((schedule["start"] - schedule["submit"]).mean()),
-        "local_share": float((kind == LOCAL).mean()),
-        "migrated_share": float((kind == MIGRATED).mean()),
-        "coallocated_share": float((kind == COALLOCATED).mean()),
+        "local_share": float((kind == PLACEMENT_NAMES[LOCAL]).mean()),
+        "migrated_share": float((kind == PLACEMENT_NAMES[MIGRATED]).mean()),
+        "coallocated_share": float((kind == PLACEMENT_NAMES[COALLOCATED]).mean()),
         "coallocated_slowdown": float(((coallocated["end"] - coallocated["start"]) / coallocated["base_time"]).mean())
         if len(coallocated) else 1.0,
         "utilization": float((schedule["procs"] * (schedule["end"] - schedule["start"])).sum() / (run.total_nodes * horizon)),

@@ -46,6 +46,7 @@ def _sorted_batch(job_id, submit, estimate, actual, procs) -> BatchJobs:
         estimate=np.asarray(estimate, dtype=np.float64)[order],
         actual=np.asarray(actual, dtype=np.float64)[order],
         procs=np.asarray(procs, dtype=np.int64)[order],
+        source_row=order,
     )
 
 

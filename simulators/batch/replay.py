@@ -98,12 +98,13 @@ def replay(
     schedule = pd.DataFrame(
         {
             "job_id": batch.job_id,
-            "submit_time": batch.submit,
-            "start_time": start,
-            "end_time": end,
+            "submit": batch.submit,
+            "start": start,
+            "end": end,
             "procs": batch.procs,
             "requested_time": batch.estimate,
             "run_time": batch.actual,
+            "recorded_wait": recorded_waits(jobs, batch),
         }
     )
     max_queue = int(series["queue_length"].max()) if len(series) else 0
@@ -118,6 +119,14 @@ def replay(
         "passes": event_order.passes,
     }
     return ReplayResult(schedule=schedule, metrics=metrics, series=series, parameters=parameters)
+
+
+def recorded_waits(jobs: pd.DataFrame, batch) -> np.ndarray:
+    """The wait the log recorded for each job of ``batch`` (SWF field 3), NaN where it is unknown
+    (-1, or a synthetic workload's): the schedule carries it so that a report can set the log's
+    waits beside the replay's without reading the job table again."""
+    recorded = jobs["wait_time"].to_numpy(dtype=np.float64)[batch.source_row]
+    return np.where(recorded >= 0, recorded, np.nan)
 
 
 MACHINE_NAME = "machine"

@@ -21,6 +21,9 @@ class BatchJobs:
     estimate: np.ndarray
     actual: np.ndarray
     procs: np.ndarray
+    source_row: np.ndarray | None = None
+    """Each job's row in the job table it was prepared from (None when built by hand): what lets a
+    schedule carry a column of that table, such as the wait the log recorded."""
 
     def __post_init__(self):
         n = len(self.job_id)

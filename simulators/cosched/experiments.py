@@ -238,8 +238,8 @@ def job_diagnostics(schedule: pd.DataFrame, paired_ids: pd.Series) -> dict:
     is most sensitive to) and the mean slowdown of the rest; and the held jobs behind the
     service-unit loss (how many, how wide, held how long).
     """
-    started = schedule[schedule["start_time"].notna()]
-    wait = (started["start_time"] - started["submit_time"]).to_numpy()
+    started = schedule[schedule["start"].notna()]
+    wait = (started["start"] - started["submit"]).to_numpy()
     run_time = started["run_time"].to_numpy()
     slowdown = (wait + run_time) / run_time
     in_pair = started["job_id"].isin(paired_ids).to_numpy()
@@ -265,8 +265,8 @@ def job_diagnostics(schedule: pd.DataFrame, paired_ids: pd.Series) -> dict:
 def max_pair_start_gap(schedule_a: pd.DataFrame, schedule_b: pd.DataFrame) -> float:
     """The largest |start on A - start of its mate on B| over started pairs, in seconds (0 when none)."""
     paired = schedule_a[schedule_a["mate_job_id"] >= 0]
-    mates = schedule_b.set_index("job_id")["start_time"].reindex(paired["mate_job_id"]).to_numpy()
-    gaps = np.abs(paired["start_time"].to_numpy() - mates)
+    mates = schedule_b.set_index("job_id")["start"].reindex(paired["mate_job_id"]).to_numpy()
+    gaps = np.abs(paired["start"].to_numpy() - mates)
     gaps = gaps[~np.isnan(gaps)]
     return float(gaps.max()) if gaps.size else 0.0
 

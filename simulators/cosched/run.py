@@ -171,9 +171,9 @@ def cosimulate(
         schedules[name] = pd.DataFrame(
             {
                 "job_id": batch.job_id,
-                "submit_time": batch.submit,
-                "start_time": start,
-                "end_time": start + batch.actual,
+                "submit": batch.submit,
+                "start": start,
+                "end": start + batch.actual,
                 "procs": batch.procs,
                 "requested_time": batch.estimate,
                 "run_time": batch.actual,

@@ -248,7 +248,7 @@ def baseline_wait_share(metrics: dict) -> float:
 
 def waits_by_job(schedule: pd.DataFrame) -> pd.Series:
     """Each job's wait, start minus submission, indexed by job id."""
-    return pd.Series((schedule["start_time"] - schedule["submit_time"]).to_numpy(), index=schedule["job_id"].to_numpy())
+    return pd.Series((schedule["start"] - schedule["submit"]).to_numpy(), index=schedule["job_id"].to_numpy())
 
 
 @dataclass(frozen=True)
@@ -407,7 +407,7 @@ def matched_queue_wait_ratio(run: pd.DataFrame, baseline_waits: pd.Series) -> fl
     queued = (outcome == "requeued") | ((outcome == "ran") & (run["kind"].to_numpy() == "queue"))
     if not queued.any():
         return math.nan
-    waits = (run["start_time"] - run["submit_time"]).to_numpy()[queued]
+    waits = (run["start"] - run["submit"]).to_numpy()[queued]
     before = baseline_waits.loc[run["job_id"].to_numpy()[queued]].to_numpy()
     return float(waits.mean() / before.mean()) if before.mean() > 0 else math.nan
 

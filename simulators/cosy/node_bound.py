@@ -217,9 +217,9 @@ def simulate_node_bound(jobs: BatchJobs, capacity: int, *, reservations: dict | 
     schedule = pd.DataFrame(
         {
             "job_id": jobs.job_id,
-            "submit_time": jobs.submit,
-            "start_time": sim.start,
-            "end_time": end,
+            "submit": jobs.submit,
+            "start": sim.start,
+            "end": end,
             "procs": jobs.procs,
             "run_time": jobs.actual,
             "kind": np.where(is_reservation, "reservation", "queue"),

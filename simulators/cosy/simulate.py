@@ -101,9 +101,9 @@ def simulate_cosy(
     schedule = pd.DataFrame(
         {
             "job_id": jobs.job_id,
-            "submit_time": jobs.submit,
-            "start_time": start,
-            "end_time": end,
+            "submit": jobs.submit,
+            "start": start,
+            "end": end,
             "procs": jobs.procs,
             "requested_time": jobs.estimate,
             "run_time": jobs.actual,
@@ -123,12 +123,12 @@ def cosy_metrics(schedule: pd.DataFrame, capacity: int) -> dict[str, float]:
     ran = np.isin(outcome, ("ran", "requeued"))
     reservation = schedule["kind"].to_numpy() == "reservation"
     held = reservation & (outcome == "ran")
-    wait = (schedule["start_time"] - schedule["submit_time"]).to_numpy()
+    wait = (schedule["start"] - schedule["submit"]).to_numpy()
     queue_waits = wait[ran & ~held]
     reservation_waits = wait[held]
     wq, wa = _mean(queue_waits), _mean(reservation_waits)
-    first_submit = float(schedule["submit_time"].min())
-    last_end = float(schedule["end_time"][ran].max()) if ran.any() else first_submit
+    first_submit = float(schedule["submit"].min())
+    last_end = float(schedule["end"][ran].max()) if ran.any() else first_submit
     window = last_end - first_submit
     job_work = (schedule["run_time"] * schedule["procs"]).to_numpy()
     work = float(job_work[ran].sum())
