@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from parsers.header import SwfHeader, parse_header
 from parsers.schema import FLOAT_FIELDS, SWF_FIELDS, as_job_table
-from parsers.swf import format_job_lines, read_swf, write_swf
+from parsers.swf import TIME_FIELDS, format_job_lines, read_swf, write_swf
 from tests.conftest import shared_path
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -113,8 +113,11 @@ def test_header_round_trip_keeps_continuations_comments_and_order():
     assert warnings == []
 
 
-integers = st.integers(min_value=-1, max_value=2**53)
-finite_floats = st.floats(allow_nan=False, allow_infinity=False, width=64)
+# The ranges a trace may hold: times under 2**53 s in magnitude, sizes from -1 (unknown) up.
+LARGEST = 2**53 - 1
+integers = st.integers(min_value=-1, max_value=LARGEST)
+times = st.floats(min_value=-LARGEST, max_value=LARGEST, allow_nan=False, width=64)
+sizes = st.floats(min_value=-1, max_value=LARGEST, allow_nan=False, width=64)
 
 
 @st.composite
@@ -122,7 +125,8 @@ def job_tables(draw):
     n = draw(st.integers(min_value=0, max_value=15))
     columns = {}
     for name in SWF_FIELDS:
-        values = st.one_of(finite_floats, integers.map(float)) if name in FLOAT_FIELDS else integers
+        floats = times if name in TIME_FIELDS else sizes
+        values = st.one_of(floats, integers.map(float)) if name in FLOAT_FIELDS else integers
         columns[name] = draw(st.lists(values, min_size=n, max_size=n))
     # Constraints of a valid table: unique ids, sorted non-negative relative submit times.
     columns["job_id"] = sorted(draw(st.sets(integers, min_size=n, max_size=n)))
