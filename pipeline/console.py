@@ -1,7 +1,8 @@
 """What a pipeline build prints by default: a short account of its progress, the report's path last.
 
-Luigi's own log is at WARNING by default (``luigi.cfg``, ``[core] log_level``; ``--log-level
-INFO`` or ``DEBUG`` on the ``luigi`` command line brings back its line per task event).  In
+Luigi's own log is at WARNING by default (``luigi.cfg``, ``[core] log_level``; FullReport's
+``--verbose``, or ``--log-level INFO`` or ``DEBUG`` on the ``luigi`` command line, brings back
+its line per task event).  In
 its place a build prints, on stdout:
 
 - when its first task starts: how many tasks it runs and how many were already complete;
@@ -118,7 +119,7 @@ def _started(task: SchedlabTask) -> None:
         if not build.counters[_STARTED]:
             build.counters[_STARTED] = 1
             _say(f"Running {len(build.to_run):,} tasks ({len(build.complete):,} already complete); "
-                 f"a line per page written and per tenth done (more: --log-level INFO).")
+                 f"a line per page written and per tenth done (more: --verbose).")
 
 
 @SchedlabTask.event_handler(luigi.Event.SUCCESS)

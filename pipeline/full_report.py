@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import socket
 from pathlib import Path
@@ -109,6 +110,18 @@ class FullReport(ReplayChoices, SchedlabTask):
     stages = luigi.OptionalListParameter(
         default=None, description="simulator stages to include; default: every stage whose traces are found"
     )
+    verbose = luigi.BoolParameter(
+        default=False, significant=False,
+        description="Luigi's own log at INFO, a line per task event (as --log-level INFO); changes no result",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.verbose:
+            # The luigi command sets its logging up from [core] log_level after it has made the
+            # task, so this is read in time; a build already logging gets the level too.
+            luigi.configuration.get_config().set("core", "log_level", "INFO")
+            logging.getLogger("luigi-interface").setLevel(logging.INFO)
 
     def trace_names(self) -> list[str]:
         return settings.selected_traces() or sorted(find_traces(settings.trace_dirs()))

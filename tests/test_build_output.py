@@ -31,3 +31,20 @@ def test_two_workers_count_every_task_once_and_the_archive_comes_last_then_a_rer
         again = capfd.readouterr().out.splitlines()
         assert again[0] == "The report is already complete:" and len(again) == 2
         assert Path(again[1]).samefile(tmp_path / "work" / "FullReport" / "latest" / "index.html")
+
+
+def test_verbose_brings_back_luigis_log_and_changes_no_key(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "luigi", "--module", "pipeline", "FullReport", "--local-scheduler",
+               "--synthetic-machine-procs", "[16]", "--synthetic-jobs", "120", "--stages", "[]"]
+    env = {**os.environ, "SCHEDLAB_WORK_DIR": str(tmp_path / "work"), "SCHEDLAB_TRACE_DIRS": str(tmp_path / "none")}
+    root = Path(__file__).resolve().parents[1]
+    quiet = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    verbose = subprocess.run([*command, "--verbose"], cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert quiet.returncode == verbose.returncode == 0, verbose.stderr
+    assert "INFO: " not in quiet.stdout + quiet.stderr
+    assert "INFO: Informed scheduler that task" in verbose.stderr
+    assert FullReport(verbose=True, **TINY).task_key() == FullReport(**TINY).task_key()
