@@ -119,7 +119,7 @@ def _started(task: SchedlabTask) -> None:
         if not build.counters[_STARTED]:
             build.counters[_STARTED] = 1
             _say(f"Running {len(build.to_run):,} tasks ({len(build.complete):,} already complete); "
-                 f"a line per page written and per tenth done (more: --verbose).")
+                 f"a line per page written and per tenth done (more: --log-level INFO).")
 
 
 @SchedlabTask.event_handler(luigi.Event.SUCCESS)
