@@ -11,8 +11,9 @@ ledger is judged on, the ledger (``claims.csv``/``.md``/``.tex``) and ``paramete
 (the profile, workloads, calibrations and coscheduling rules the runs used, from which the
 page's setup is generated).  Machine A is, with ``machine_a="auto"`` (default), the first
 real log of ``MACHINE_A_LOGS`` in the trace directories, a window of the profile's length
-from ``start_day`` (by default its busiest: the window with the most submissions); the synthetic Intrepid stand-in only when none is there.  B's jobs come
-from a model fitted on ``analysis_model`` (a 100-node trace, KTH-SP2 by default).  Both
+from ``start_day`` (by default its busiest: the window with the most submissions); the
+synthetic Intrepid stand-in only when none is there.  B's jobs come from a model fitted
+on ``analysis_model`` (a 100-node trace, KTH-SP2 by default).  Both
 machines are calibrated on their no-coscheduling baselines only, each by one constant
 (``CoschedMachineA``, ``CoschedMachineB``); no coscheduling result chooses anything.
 """

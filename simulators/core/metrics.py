@@ -15,7 +15,8 @@ import numpy as np
 BOUNDED_SLOWDOWN_TAU = 10.0
 
 
-def _summary(name: str, values: np.ndarray) -> dict[str, float]:
+def summary(name: str, values: np.ndarray) -> dict[str, float]:
+    """``mean_<name>``, ``median_<name>`` and ``p95_<name>`` of ``values`` (NaN when there is none)."""
     if values.size == 0:
         return {f"mean_{name}": float("nan"), f"median_{name}": float("nan"), f"p95_{name}": float("nan")}
     return {
@@ -38,10 +39,10 @@ def schedule_metrics(
     wait = start - submit
     response = end - submit
     metrics: dict[str, float] = {"jobs": float(len(submit))}
-    metrics.update(_summary("wait", wait))
-    metrics.update(_summary("response", response))
-    metrics.update(_summary("slowdown", response / run))
-    metrics.update(_summary("bsld", np.maximum(1.0, response / np.maximum(run, tau))))
+    metrics.update(summary("wait", wait))
+    metrics.update(summary("response", response))
+    metrics.update(summary("slowdown", response / run))
+    metrics.update(summary("bsld", np.maximum(1.0, response / np.maximum(run, tau))))
     makespan = float(end.max() - submit.min()) if len(submit) else 0.0
     metrics["makespan"] = makespan
     metrics["utilization"] = float((run * procs).sum() / (capacity * makespan)) if makespan > 0 else 0.0

@@ -1,8 +1,9 @@
 """The two workloads of the coscheduling study and their pairs (spec 000, paper section V).
 
 Machine A: a window (one month in the paper) of a large machine's trace, submit times
-kept; by default the log's busiest such window (``busiest_window_start_day``).  Machine B: an analysis cluster (Eureka, 100 nodes, whose trace is not public),
-synthesized from a model fitted on a real trace of a machine that size
+kept; by default the log's busiest such window (``busiest_window_start_day``).  Machine B:
+an analysis cluster (Eureka, 100 nodes, whose trace is not public), synthesized from a
+model fitted on a real trace of a machine that size
 (``workloads.synthesis``), in one of two shapes:
 
 ``analysis_by_load``
