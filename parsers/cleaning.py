@@ -15,16 +15,19 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from schedlab.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: SWF status code of a cancelled job (SWF 2.1 added it to 1 = completed, 0 = failed).
 STATUS_CANCELLED = 5
 
-CleaningStep = Callable[[pd.DataFrame, int], tuple[pd.DataFrame, int]]
+CleaningStep = Callable[["pd.DataFrame", int], tuple["pd.DataFrame", int]]
 
 
 def effective_procs(jobs: pd.DataFrame) -> np.ndarray:
@@ -140,11 +143,11 @@ def clean(
     return kept, report
 
 
-def refuse_empty(jobs: pd.DataFrame, source, report: CleaningReport | None = None) -> None:
-    """Raise :class:`InputError` naming ``source`` if ``jobs`` is empty: a replay, fit or
-    pairing of no job would report zeros and NaN as if they were results.  With the
-    cleaning ``report`` that emptied it, the message says what each step removed."""
-    if len(jobs):
+def refuse_empty(job_count: int, source, report: CleaningReport | None = None) -> None:
+    """Raise :class:`InputError` naming ``source`` if it has no job (``job_count`` is 0): a
+    replay, fit or pairing of no job would report zeros and NaN as if they were results.
+    With the cleaning ``report`` that emptied it, the message says what each step removed."""
+    if job_count:
         return
     if report is None or report.jobs_before == 0:
         raise InputError(source, None, "no job lines: the trace is empty or has only a header")
@@ -157,5 +160,5 @@ def clean_or_refuse(
 ) -> tuple[pd.DataFrame, CleaningReport]:
     """:func:`clean`, refusing (:func:`refuse_empty`) a result without jobs."""
     kept, report = clean(jobs, machine_procs, steps)
-    refuse_empty(kept, source, report)
+    refuse_empty(len(kept), source, report)
     return kept, report

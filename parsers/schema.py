@@ -15,8 +15,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a table is built: reading SWF into arrays needs none
+    import pandas as pd
 
 SWF_FIELDS: tuple[str, ...] = (
     "job_id",
@@ -61,11 +65,15 @@ UNKNOWN = -1
 
 def empty_jobs() -> pd.DataFrame:
     """A job table with no rows and the canonical columns and dtypes."""
+    import pandas as pd
+
     return pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in DTYPES.items()})
 
 
 def as_job_table(columns: dict) -> pd.DataFrame:
     """Build a canonical job table from a mapping of column arrays; missing fields are -1."""
+    import pandas as pd
+
     n = len(next(iter(columns.values()))) if columns else 0
     data = {}
     for name, dtype in DTYPES.items():
@@ -89,6 +97,8 @@ def write_jobs(jobs: pd.DataFrame, path: Path) -> None:
 
 def read_jobs(path: Path) -> pd.DataFrame:
     """A job table written by ``write_jobs``, its nulls back to -1 and its canonical dtypes."""
+    import pandas as pd
+
     jobs = pd.read_parquet(path)
     for name in SWF_FIELDS:
         if name in jobs.columns:

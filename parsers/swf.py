@@ -57,15 +57,23 @@ import io
 import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from parsers.header import SwfHeader, parse_header
 from parsers.schema import DTYPES, FLOAT_FIELDS, SWF_FIELDS
 from schedlab.atomic import atomic_open, write_text
 from schedlab.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The job table as plain arrays, one per column (the canonical names, in SWF order): what a
+#: replay needs, without pandas, whose import alone costs more than a whole KTH replay.
+Columns = dict[str, np.ndarray]
 
 N_FIELDS = len(SWF_FIELDS)
 GZIP_MAGIC = b"\x1f\x8b"
@@ -120,11 +128,13 @@ class SkippedLines:
 class Trace:
     """A parsed SWF trace: the canonical job table plus what is known about its source.
 
+    ``columns`` holds the table as numpy arrays; ``jobs`` is the same table as a
+    DataFrame, built on first use.
     ``sha256`` is of the decompressed bytes, so a trace and its gzipped copy agree.
     ``machine_procs_hint`` is the ``machine_procs`` given to :func:`read_swf`.
     """
 
-    jobs: pd.DataFrame
+    columns: Columns
     header: SwfHeader = field(default_factory=SwfHeader)
     path: Path | None = None
     sha256: str | None = None
@@ -132,14 +142,24 @@ class Trace:
     skipped: dict[str, SkippedLines] = field(default_factory=dict)
     machine_procs_hint: int | None = None
 
+    @cached_property
+    def jobs(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.columns)
+
+    @property
+    def job_count(self) -> int:
+        return len(self.columns["job_id"])
+
     @property
     def machine_procs(self) -> int | None:
         """Machine size: header MaxProcs, else MaxNodes, else the hint, else inferred."""
-        return resolve_machine_size(self.header, self.jobs, self.machine_procs_hint)[0]
+        return resolve_machine_size(self.header, self.columns, self.machine_procs_hint)[0]
 
 
 def resolve_machine_size(
-    header: SwfHeader, jobs: pd.DataFrame, hint: int | None
+    header: SwfHeader, jobs: pd.DataFrame | Columns, hint: int | None
 ) -> tuple[int | None, str]:
     """The machine size in processors and where it came from.
 
@@ -152,7 +172,7 @@ def resolve_machine_size(
         return declared[0], f"header {declared[1]}"
     if hint is not None:
         return hint, "machine_procs argument"
-    if len(jobs):
+    if len(jobs["job_id"]):
         largest = int(max(jobs["allocated_procs"].max(), jobs["requested_procs"].max()))
         if largest > 0:
             return largest, "inferred"
@@ -181,7 +201,7 @@ def read_swf(
     jobs, time_warnings = _make_submit_times_relative(jobs, header)
     warnings += order_warnings + time_warnings + problems.summary()
     return Trace(
-        jobs=jobs,
+        columns=jobs,
         header=header,
         path=path,
         sha256=hashlib.sha256(data).hexdigest(),
@@ -191,9 +211,9 @@ def read_swf(
     )
 
 
-#: What one parse gives the rest of read_swf: header, job table, warnings so far (decoding,
+#: What one parse gives the rest of read_swf: header, job columns, warnings so far (decoding,
 #: header, job sizes above the machine), number of job lines, and the problem log.
-_Parsed = tuple[SwfHeader, pd.DataFrame, list[str], int, "_ProblemLog"]
+_Parsed = tuple[SwfHeader, Columns, list[str], int, "_ProblemLog"]
 
 
 def _parse_line_by_line(data: bytes, path: Path, strict: bool, keep_extra_columns: bool) -> _Parsed:
@@ -272,8 +292,8 @@ def _header_section(data: bytes) -> tuple[int, list[str]]:
     return min(start, len(data)), lines
 
 
-def _good_job_table(values: np.ndarray) -> pd.DataFrame | None:
-    """The canonical table of the rows of ``values`` (as parsed, one row per line), or None
+def _good_job_table(values: np.ndarray) -> Columns | None:
+    """The canonical columns of the rows of ``values`` (as parsed, one row per line), or None
     unless every row passes the checks of :meth:`_JobLines.classify`: finite, whole numbers
     (at most 2**53 in magnitude) in integer fields, times within int64 seconds, sizes >= -1,
     submit time >= 0, job ids unique."""
@@ -292,9 +312,9 @@ def _good_job_table(values: np.ndarray) -> pd.DataFrame | None:
                 return None
         columns[name] = column
     ids = values[:, 0]
-    if not (np.diff(ids) > 0).all() and pd.Series(ids).duplicated().any():
+    if not (np.diff(ids) > 0).all() and len(np.unique(ids)) != len(ids):
         return None
-    return pd.DataFrame(columns)
+    return columns
 
 
 def _oversize_warnings(values: np.ndarray, line_numbers: np.ndarray, machine_size: tuple[int, str] | None,
@@ -406,8 +426,8 @@ class _JobLines:
         self.values = np.full((len(texts), N_FIELDS), np.nan)
         self.kinds = np.zeros(len(texts), dtype=np.int8)
 
-    def to_table(self, problems: _ProblemLog, keep_extra_columns: bool) -> pd.DataFrame:
-        """The good lines as a canonical table; bad lines go to ``problems``."""
+    def to_table(self, problems: _ProblemLog, keep_extra_columns: bool) -> Columns:
+        """The good lines as canonical columns; bad lines go to ``problems``."""
         kinds = self.classify()
         bad = np.flatnonzero(kinds)
         if problems.strict and len(bad):
@@ -423,7 +443,7 @@ class _JobLines:
         columns = {name: values[:, i].astype(DTYPES[name]) for i, name in enumerate(SWF_FIELDS)}
         if keep_extra_columns:
             columns.update(self.extra_columns(good))
-        return pd.DataFrame(columns)
+        return columns
 
     def classify(self) -> np.ndarray:
         """Per line, 0 if good, else 1 + the index of its first problem in JOB_PROBLEM_KINDS."""
@@ -444,10 +464,11 @@ class _JobLines:
         flag("time_out_of_range", _times_out_of_range(self.values))
         flag("negative_size", _negative_sizes(self.values))
         flag("negative_submit_time", self.values[:, SUBMIT] < 0)
-        candidates = kinds == 0
-        ids = pd.Series(self.values[candidates, 0])
+        candidates = np.flatnonzero(kinds == 0)
+        _, first_of_each_id = np.unique(self.values[candidates, 0], return_index=True)
         duplicate = np.zeros(len(self.texts), dtype=bool)
-        duplicate[candidates] = ids.duplicated(keep="first").to_numpy()
+        duplicate[candidates] = True
+        duplicate[candidates[first_of_each_id]] = False
         flag("duplicate_job_id", duplicate)
         return kinds
 
@@ -489,8 +510,9 @@ class _JobLines:
         first = np.flatnonzero(earlier_good)[0]
         return f"duplicate job id {tokens[0]} (first on line {self.line_numbers[first]})"
 
-    def extra_columns(self, good: np.ndarray) -> dict[str, pd.Series]:
-        """Fields after the 18th of extended SWF, as strings, missing where a line is shorter."""
+    def extra_columns(self, good: np.ndarray) -> Columns:
+        """Fields after the 18th of extended SWF, as strings (None where a line is shorter:
+        a missing value in the DataFrame)."""
         rows = np.flatnonzero(good)
         wide = self.field_counts[rows] > N_FIELDS
         if not wide.any():
@@ -500,7 +522,7 @@ class _JobLines:
             extras[position] = self.texts[rows[position]].split()[N_FIELDS:]
         width = int(self.field_counts[rows].max()) - N_FIELDS
         return {
-            f"extra_{j + 1}": pd.Series([e[j] if j < len(e) else None for e in extras], dtype="str")
+            f"extra_{j + 1}": np.array([e[j] if j < len(e) else None for e in extras], dtype=object)
             for j in range(width)
         }
 
@@ -556,7 +578,7 @@ def _field_name(index: int) -> str:
     return f"field {index + 1} ({SWF_FIELDS[index]})"
 
 
-def _machine_size_warnings(header: SwfHeader, jobs: pd.DataFrame, hint: int | None) -> list[str]:
+def _machine_size_warnings(header: SwfHeader, jobs: Columns, hint: int | None) -> list[str]:
     size, source = resolve_machine_size(header, jobs, hint)
     if source == "inferred":
         unusable = [f"{key} {value}" for key, value in (("MaxProcs", header.max_procs), ("MaxNodes", header.max_nodes))
@@ -579,24 +601,25 @@ def _job_count_warnings(header: SwfHeader, job_line_count: int) -> list[str]:
     ]
 
 
-def _sort_by_submit_time(jobs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    submit = jobs["submit_time"].to_numpy()
+def _sort_by_submit_time(jobs: Columns) -> tuple[Columns, list[str]]:
+    submit = jobs["submit_time"]
     if not (np.diff(submit) < 0).any():
         return jobs, []
     order = np.argsort(submit, kind="stable")
     moved = int((order != np.arange(len(order))).sum())
     return (
-        jobs.take(order).reset_index(drop=True),
+        {name: column[order] for name, column in jobs.items()},
         [f"submit times not sorted: {moved} jobs reordered (stable sort)"],
     )
 
 
-def _make_submit_times_relative(jobs: pd.DataFrame, header: SwfHeader) -> tuple[pd.DataFrame, list[str]]:
+def _make_submit_times_relative(jobs: Columns, header: SwfHeader) -> tuple[Columns, list[str]]:
     """Shift Unix-time submit times to offsets from the log's start; see the module doc."""
-    if len(jobs) == 0 or header.unix_start_time or jobs["submit_time"].iloc[0] < ABSOLUTE_TIME_THRESHOLD:
+    submit = jobs["submit_time"]
+    if len(submit) == 0 or header.unix_start_time or submit[0] < ABSOLUTE_TIME_THRESHOLD:
         return jobs, []
-    start = int(np.floor(jobs["submit_time"].iloc[0]))
-    jobs = jobs.assign(submit_time=jobs["submit_time"] - start)
+    start = int(np.floor(submit[0]))
+    jobs = {**jobs, "submit_time": submit - start}
     header.unix_start_time = start
     when = datetime.fromtimestamp(start, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     return jobs, [

@@ -22,14 +22,19 @@ from __future__ import annotations
 import bisect
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from parsers.header import SwfHeader
 from parsers.swf import read_swf, write_swf
 from schedlab.atomic import atomic_path
 from schedlab.errors import InputError, SchedlabError
+
+if TYPE_CHECKING:  # pandas is imported where a table is built: 'schedlab replay' without --out needs none
+    import pandas as pd
+
+    from simulators.batch.conventions import JobColumns
 
 FORMATS = ("swf", "batsim", "csv", "parquet")
 
@@ -63,7 +68,7 @@ def format_from_path(path: str) -> str:
     raise SchedlabError(f"cannot tell the format of {path} from its name: give --format ({', '.join(FORMATS)})")
 
 
-def write_schedule(schedule: pd.DataFrame, path, fmt: str, *, jobs: pd.DataFrame, machine_procs: int,
+def write_schedule(schedule: pd.DataFrame, path, fmt: str, *, jobs: JobColumns, machine_procs: int,
                    produced_by: str, workload_name: str = "workload", source_header: SwfHeader | None = None) -> None:
     """Write ``schedule`` (a replay's schedule table) in format ``fmt``.
 
@@ -114,8 +119,11 @@ def whole_seconds_as_integers(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def swf_schedule(schedule: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
+def swf_schedule(schedule: pd.DataFrame, jobs: JobColumns) -> pd.DataFrame:
     """The input's job rows with the simulated submit, wait, run time and processors."""
+    import pandas as pd
+
+    jobs = pd.DataFrame(jobs)
     if jobs["job_id"].duplicated().any():
         raise SchedlabError("the job table repeats job ids: an SWF schedule could not be matched to its jobs")
     rows = jobs.set_index("job_id").loc[schedule["job_id"].to_numpy()].reset_index()
@@ -191,6 +199,8 @@ def interval_text(ranges: list[tuple[int, int]]) -> str:
 
 def batsim_jobs(schedule: pd.DataFrame, machine_procs: int, workload_name: str) -> pd.DataFrame:
     """The schedule as Batsim's ``jobs.csv``, with processors assigned (:func:`assign_processors`)."""
+    import pandas as pd
+
     submit = schedule["submit"].to_numpy(dtype=np.float64)
     start = schedule["start"].to_numpy(dtype=np.float64)
     end = schedule["end"].to_numpy(dtype=np.float64)
@@ -235,6 +245,8 @@ SCHEDULE_COLUMNS = ("job_id", "submit", "start", "end", "procs")
 def read_schedule(path) -> tuple[pd.DataFrame, int | None]:
     """A schedule written by any of the writers above, as a schedule table (job, submit,
     start, end, processors), with the machine size when the file states it (SWF's MaxProcs)."""
+    import pandas as pd
+
     name = str(path).lower()
     if name.endswith((".swf", ".swf.gz")):
         trace = read_swf(path)

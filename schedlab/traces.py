@@ -30,7 +30,7 @@ def read_cleaned(path, procs: int | None, procs_option: str, *, strict: bool = T
     from parsers.swf import read_swf
 
     trace = read_swf(path, strict=strict, machine_procs=procs)
-    refuse_empty(trace.jobs, path)
+    refuse_empty(trace.job_count, path)
     for warning in trace.warnings:
         print(f"note: {path}: {warning}", file=sys.stderr)
     size = procs or trace.machine_procs

@@ -4,8 +4,8 @@ Each command runs in a fresh interpreter that reports ``sys.modules`` at the end
 ``schedlab --help`` loads no numeric library and none of the project's domain packages,
 ``schedlab info`` neither scipy, matplotlib, Luigi nor numba, and ``schedlab replay``
 neither matplotlib nor Luigi, and of scipy no more than numba itself loads (numba
-imports scipy to check its version and binds BLAS from ``scipy.linalg``; the batch
-engine is numba-compiled).
+imports scipy to check its version and binds BLAS from ``scipy.linalg``; the reference
+engine is numba-compiled); under pyss conventions it loads not even pandas.
 """
 
 from __future__ import annotations
@@ -93,6 +93,15 @@ def test_replay_loads_no_matplotlib_luigi_or_scipy_beyond_numbas_own(tmp_path):
         assert "numba" in modules, sorted(scipy)
         numbas_own, _ = run_python(tmp_path, "numba_scipy", NUMBA_SCIPY)
         assert sorted(scipy - set(numbas_own)) == []
+
+
+def test_replay_under_pyss_conventions_loads_no_pandas(tmp_path):
+    """Every line is a job under pyss conventions: the columns as read are replayed and pandas,
+    whose import alone costs more than a whole KTH replay, stays unloaded (as does numba: the
+    compiled loop is C)."""
+    modules = modules_of(tmp_path, "replay", str(SMALL), "--conventions", "pyss")
+    assert "simulators.batch.replay" in modules  # it did run
+    assert loaded(modules, "pandas", "pyarrow", "scipy", "numba", "matplotlib", "luigi") == []
 
 
 def test_every_command_module_has_a_one_line_help():

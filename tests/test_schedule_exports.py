@@ -8,6 +8,7 @@ import pytest
 
 from parsers.swf import read_swf
 from reports.exports import assign_processors, batsim_jobs, interval_text, write_schedule
+from schedlab import __version__
 from schedlab.cli import main
 from schedlab.errors import SchedlabError
 from simulators.batch.replay import replay
@@ -85,6 +86,21 @@ def test_the_cli_writes_every_format_and_refuses_a_format_without_a_file(tmp_pat
     capsys.readouterr()
     assert main(["replay", str(trace), "--format", "swf"]) == 2  # a usage error
     assert "give --out FILE too" in capsys.readouterr().err
+
+
+def test_a_replay_of_the_columns_as_read_writes_what_a_replay_of_the_table_writes(tmp_path):
+    """'schedlab replay --conventions pyss' replays the parser's numpy columns, never a DataFrame."""
+    path = shared_path("traces", "KTH-SP2-1996-2.2.swf")
+    trace = read_swf(path)
+    assert main(["replay", str(path), "--conventions", "pyss", "--out", str(tmp_path / "cli.swf")]) == 0
+    from_table = replay(trace.jobs, 100, conventions="pyss")
+    write_schedule(from_table.schedule, tmp_path / "table.swf", "swf", jobs=trace.jobs, machine_procs=100,
+                   produced_by=f"schedlab {__version__} replay of {path.name} ({from_table.settings()})",
+                   workload_name="KTH-SP2-1996-2.2", source_header=trace.header)
+    assert (tmp_path / "cli.swf").read_bytes() == (tmp_path / "table.swf").read_bytes()
+    from_columns = replay(trace.columns, 100, conventions="pyss")
+    pd.testing.assert_frame_equal(from_columns.schedule, from_table.schedule)
+    pd.testing.assert_frame_equal(from_columns.series, from_table.series)
 
 
 def test_evalys_loads_the_batsim_jobs_and_finds_our_utilization(tmp_path):

@@ -26,14 +26,18 @@ With ``estimates="actual"`` ("perfect" estimates) the estimate is the actual run
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from schedlab.errors import SchedlabError
 from simulators.core.engine import EventOrder
 from simulators.core.jobs import BatchJobs
+
+#: A job table: a pandas DataFrame or a mapping of its columns to numpy arrays (the
+#: profiles read columns only, so a replay need not build a DataFrame).
+JobColumns = Mapping[str, Any]
 
 ESTIMATES = ("requested", "actual")
 
@@ -50,11 +54,11 @@ def _sorted_batch(job_id, submit, estimate, actual, procs) -> BatchJobs:
     )
 
 
-def default_inputs(jobs: pd.DataFrame, machine_procs: int, estimates: str) -> BatchJobs:
-    allocated = jobs["allocated_procs"].to_numpy()
-    procs = np.where(allocated > 0, allocated, jobs["requested_procs"].to_numpy())
-    run = jobs["run_time"].to_numpy(dtype=np.float64)
-    requested = jobs["requested_time"].to_numpy(dtype=np.float64)
+def default_inputs(jobs: JobColumns, machine_procs: int, estimates: str) -> BatchJobs:
+    allocated = np.asarray(jobs["allocated_procs"])
+    procs = np.where(allocated > 0, allocated, np.asarray(jobs["requested_procs"]))
+    run = np.asarray(jobs["run_time"], dtype=np.float64)
+    requested = np.asarray(jobs["requested_time"], dtype=np.float64)
     requested = np.where(requested > 0, requested, run)
     problems = {
         "run time <= 0": run <= 0,
@@ -63,7 +67,7 @@ def default_inputs(jobs: pd.DataFrame, machine_procs: int, estimates: str) -> Ba
     }
     for what, mask in problems.items():
         if mask.any():
-            first = ", ".join(str(j) for j in jobs["job_id"].to_numpy()[mask][:5])
+            first = ", ".join(str(j) for j in np.asarray(jobs["job_id"])[mask][:5])
             raise SchedlabError(
                 f"{int(mask.sum())} job(s) with {what} (job ids {first}...): clean the trace first "
                 "(parsers.cleaning, 'schedlab replay' does it unless --no-clean) or use --conventions pyss"
@@ -73,11 +77,11 @@ def default_inputs(jobs: pd.DataFrame, machine_procs: int, estimates: str) -> Ba
     return _sorted_batch(jobs["job_id"], jobs["submit_time"], estimate, actual, procs)
 
 
-def pyss_inputs(jobs: pd.DataFrame, machine_procs: int, estimates: str) -> BatchJobs:
-    submit = np.trunc(jobs["submit_time"].to_numpy(dtype=np.float64))
-    run = jobs["run_time"].to_numpy(dtype=np.float64)
-    allocated = jobs["allocated_procs"].to_numpy(dtype=np.int64)
-    requested = jobs["requested_time"].to_numpy(dtype=np.float64)
+def pyss_inputs(jobs: JobColumns, machine_procs: int, estimates: str) -> BatchJobs:
+    submit = np.trunc(np.asarray(jobs["submit_time"], dtype=np.float64))
+    run = np.asarray(jobs["run_time"], dtype=np.float64)
+    allocated = np.asarray(jobs["allocated_procs"], dtype=np.int64)
+    requested = np.asarray(jobs["requested_time"], dtype=np.float64)
     problematic = (run <= 0) | (allocated <= 0) | (submit < 0)
     estimate = np.where(problematic, 1.0, np.trunc(np.maximum(np.maximum(requested, run), 1.0)))
     actual = np.where(problematic, 1.0, np.trunc(np.maximum(np.minimum(requested, run), 1.0)))
@@ -86,7 +90,7 @@ def pyss_inputs(jobs: pd.DataFrame, machine_procs: int, estimates: str) -> Batch
     if too_wide.any():
         # pyss does not clamp these (a problematic job keeps its allocated size) and would
         # never start them; refusing is the only answer that is not silently wrong.
-        ids = ", ".join(str(j) for j in jobs["job_id"].to_numpy()[too_wide][:5])
+        ids = ", ".join(str(j) for j in np.asarray(jobs["job_id"])[too_wide][:5])
         raise SchedlabError(
             f"{int(too_wide.sum())} job(s) with run time <= 0 are wider than the machine "
             f"(job ids {ids}); pyss would never start them"
@@ -100,7 +104,7 @@ def pyss_inputs(jobs: pd.DataFrame, machine_procs: int, estimates: str) -> Batch
 @dataclass(frozen=True)
 class Conventions:
     name: str
-    prepare: Callable[[pd.DataFrame, int, str], BatchJobs]
+    prepare: Callable[[JobColumns, int, str], BatchJobs]
     event_order: EventOrder
 
 

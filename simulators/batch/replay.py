@@ -3,24 +3,47 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from schedlab.errors import SchedlabError
 from simulators.batch import compiled
-from simulators.batch.conventions import CONVENTIONS, ESTIMATES
+from simulators.batch.conventions import CONVENTIONS, ESTIMATES, JobColumns
 from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES, canonical_name, load_order, load_policy
 from simulators.core.engine import Engine, EventOrder
 from simulators.core.invariants import InvariantError, check_batch_schedule
 from simulators.core.metrics import schedule_metrics
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+
 @dataclass
 class ReplayResult:
-    schedule: pd.DataFrame
+    """A replay's schedule (one row per job), metrics and time series (one row per event time).
+
+    The tables are kept as numpy columns and become DataFrames (``schedule``, ``series``)
+    on first use, so that a replay which only prints its metrics never imports pandas.
+    """
+
+    schedule_columns: dict[str, np.ndarray]
     metrics: dict[str, float]
-    series: pd.DataFrame
+    series_columns: dict[str, np.ndarray]
     parameters: dict = field(default_factory=dict)
+
+    @cached_property
+    def schedule(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.schedule_columns)
+
+    @cached_property
+    def series(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.series_columns)
 
     def settings(self) -> str:
         """The parameters on one line, ``name=value, ...``: how a written schedule says what made it."""
@@ -37,7 +60,7 @@ ENGINES = ("compiled", "reference")
 
 
 def replay(
-    jobs: pd.DataFrame,
+    jobs: JobColumns,
     machine_procs: int,
     *,
     policy: str = "easy",
@@ -49,7 +72,8 @@ def replay(
     engine: str | None = None,
     progress=None,
 ) -> ReplayResult:
-    """Simulate ``jobs`` (a canonical job table) on ``machine_procs`` processors.
+    """Simulate ``jobs`` (a canonical job table, or its columns as numpy arrays) on
+    ``machine_procs`` processors.
 
     ``policy`` and ``order`` are built-in names or references to your own code
     (``path/to/file.py:Name``, ``package.module:Name``; see ``simulators.batch.policies``).
@@ -95,19 +119,18 @@ def replay(
         procs=batch.procs,
         promised=promised,
     )
-    schedule = pd.DataFrame(
-        {
-            "job_id": batch.job_id,
-            "submit": batch.submit,
-            "start": start,
-            "end": end,
-            "procs": batch.procs,
-            "requested_time": batch.estimate,
-            "run_time": batch.actual,
-            "recorded_wait": recorded_waits(jobs, batch),
-        }
-    )
-    max_queue = int(series["queue_length"].max()) if len(series) else 0
+    schedule = {
+        "job_id": batch.job_id,
+        "submit": batch.submit,
+        "start": start,
+        "end": end,
+        "procs": batch.procs,
+        "requested_time": batch.estimate,
+        "run_time": batch.actual,
+        "recorded_wait": recorded_waits(jobs, batch),
+    }
+    queue_length = series["queue_length"]
+    max_queue = int(queue_length.max()) if len(queue_length) else 0
     metrics = schedule_metrics(batch.submit, start, end, batch.procs, int(machine_procs), max_queue)
     parameters = {
         "machine_procs": int(machine_procs),
@@ -118,14 +141,14 @@ def replay(
         "same_time": event_order.same_time,
         "passes": event_order.passes,
     }
-    return ReplayResult(schedule=schedule, metrics=metrics, series=series, parameters=parameters)
+    return ReplayResult(schedule_columns=schedule, metrics=metrics, series_columns=series, parameters=parameters)
 
 
-def recorded_waits(jobs: pd.DataFrame, batch) -> np.ndarray:
+def recorded_waits(jobs, batch) -> np.ndarray:
     """The wait the log recorded for each job of ``batch`` (SWF field 3), NaN where it is unknown
     (-1, or a synthetic workload's): the schedule carries it so that a report can set the log's
     waits beside the replay's without reading the job table again."""
-    recorded = jobs["wait_time"].to_numpy(dtype=np.float64)[batch.source_row]
+    recorded = np.asarray(jobs["wait_time"], dtype=np.float64)[batch.source_row]
     return np.where(recorded >= 0, recorded, np.nan)
 
 
@@ -140,12 +163,18 @@ def _run_reference(batch, capacity: int, policy: str, order: str, event_order: E
     machine = Machine(MACHINE_NAME, capacity, batch, load_policy(policy)(load_order(order)))
     engine = Engine([machine], event_order)
     engine.run(None if progress is None else lambda ended: progress(ended, len(batch)))
-    series = pd.DataFrame(engine.trace[machine.name], columns=SERIES_COLUMNS)
-    return np.array(machine.start_time, dtype=np.float64), np.array(machine.promised, dtype=np.float64), series
+    series = np.array(engine.trace[machine.name], dtype=compiled.SERIES_DTYPE)
+    return (np.array(machine.start_time, dtype=np.float64), np.array(machine.promised, dtype=np.float64),
+            _columns(series))
 
 
 def _run_compiled(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):
     status, job, start, promised, series = compiled.run(batch, capacity, policy, order, event_order, progress)
     if status != compiled.DONE:
         raise InvariantError(f"{MACHINE_NAME}: {compiled.FAILURES[status]} (job {batch.job_id[job]}, {policy})")
-    return start, promised, pd.DataFrame({column: series[column] for column in SERIES_COLUMNS})
+    return start, promised, _columns(series)
+
+
+def _columns(series: np.ndarray) -> dict[str, np.ndarray]:
+    """The (time, queue_length, busy_procs) records as one array per column."""
+    return {column: series[column] for column in SERIES_COLUMNS}
