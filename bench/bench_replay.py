@@ -109,7 +109,8 @@ def main() -> int:
                                              engine=engine))
             shown = f"{whole:>8.2f}" if engine == engines[0] else f"{'':>8}"
             count = len(jobs["job_id"])
-            print(f"{name:<31} {policy:<13} {count:>8,} {shown} {engine:<10} {seconds:>10.3f} {count / seconds:>11,.0f}")
+            print(f"{name:<31} {policy:<13} {count:>8,} {shown} {engine:<10} {seconds:>10.3f} "
+                  f"{count / seconds:>11,.0f}")
     pyss_seconds, source = args.pyss_seconds, "given"
     if args.pyss_command:
         pyss_seconds = best_of(args.repeat, lambda: subprocess.run(args.pyss_command, shell=True, check=True,

@@ -27,14 +27,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from parsers.header import SwfHeader
-from parsers.swf import read_swf, write_swf
+from parsers.swf import Columns, read_swf, write_swf
 from schedlab.atomic import atomic_path
 from schedlab.errors import InputError, SchedlabError
 
 if TYPE_CHECKING:  # pandas is imported where a table is built: 'schedlab replay' without --out needs none
     import pandas as pd
-
-    from simulators.batch.conventions import JobColumns
 
 FORMATS = ("swf", "batsim", "csv", "parquet")
 
@@ -68,7 +66,7 @@ def format_from_path(path: str) -> str:
     raise SchedlabError(f"cannot tell the format of {path} from its name: give --format ({', '.join(FORMATS)})")
 
 
-def write_schedule(schedule: pd.DataFrame, path, fmt: str, *, jobs: JobColumns, machine_procs: int,
+def write_schedule(schedule: pd.DataFrame, path, fmt: str, *, jobs: pd.DataFrame | Columns, machine_procs: int,
                    produced_by: str, workload_name: str = "workload", source_header: SwfHeader | None = None) -> None:
     """Write ``schedule`` (a replay's schedule table) in format ``fmt``.
 
@@ -119,7 +117,7 @@ def whole_seconds_as_integers(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def swf_schedule(schedule: pd.DataFrame, jobs: JobColumns) -> pd.DataFrame:
+def swf_schedule(schedule: pd.DataFrame, jobs: pd.DataFrame | Columns) -> pd.DataFrame:
     """The input's job rows with the simulated submit, wait, run time and processors."""
     import pandas as pd
 
