@@ -64,6 +64,7 @@ class IcsPoint(SchedlabTask):
     apps = luigi.ListParameter(default=())
     mean_interarrival = luigi.FloatParameter(default=0.0)
     seed = luigi.IntParameter(default=1)
+    boost_preempts_spinner = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
     code_modules = ("simulators.ics.experiments",)
 
     @classmethod

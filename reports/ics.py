@@ -334,6 +334,22 @@ def regime_facts(runs: pd.DataFrame) -> list[str]:
     return facts
 
 
+def boost_rule_text(runs: pd.DataFrame) -> str:
+    """Which process a boost preempts, as the runs set it (``boost_preempts_spinner`` of each point)."""
+    rule = runs["boost_preempts_spinner"].astype(bool)
+    lower = "A boost (the interrupt handler of DCS, SB and PROC-B, the kernel thread of PB and PROC-S) preempts " \
+        "a runner of a lower priority level"
+    reason = "The paper states no preemption rule; it gives the boost the purpose of coscheduling the destination " \
+        "with its sender (Sect. 2)."
+    if rule.all():
+        return (f"{lower}, and also a busy-waiting runner of the same level, which yields its turn to the back of "
+                f"its level (our reading). {reason}")
+    if not rule.any():
+        return f"{lower} only: a runner of the same level keeps the CPU, busy-waiting or not (the plain TS rule). {reason}"
+    return (f"{lower}; in {int(rule.sum())} of {len(rule)} runs also a busy-waiting runner of the same level, in the "
+            f"others not (see boost_preempts_spinner in runs.csv). {reason}")
+
+
 def experiments_table(runs: pd.DataFrame, model: dict) -> pd.DataFrame:
     """One row per figure and group: what was run, on which seeds, and the workload's offered load."""
     rows = []
@@ -409,6 +425,7 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
         "send interface per node.",
         f"Costs: {costs}; {model['scheduler']['levels']} priority levels, quanta {1e3 * model['scheduler']['quantum_s_min']:g}-"
         f"{1e3 * model['scheduler']['quantum_s_max']:g} ms; PROC's EWMA weight {model['scheduler']['ewma_weight']:g}.",
+        boost_rule_text(runs),
         "BCR counts, at every scheduling decision (context switch or not: PROC-B keeping its runner decides too), "
         "whether two or more ready processes have pending messages; FDR, among those conflicts, the choices that do "
         "not talk to the least contended node by an oracle. The headline BCR and FDR average the per-node ratios "

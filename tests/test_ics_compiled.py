@@ -100,6 +100,19 @@ def test_compiled_outcome_equals_reference(scheme, workload):
     assert all(job.start == -1.0 and job.end == -1.0 and job.processes == [] for job in jobs)
 
 
+@pytest.mark.parametrize("workload", ["wl4-heavy-s3", "mpl5", "npb-mg"])
+@pytest.mark.parametrize("scheme", ["DCS", "PB", "PROC-S", "SB"])
+def test_compiled_equals_reference_under_the_plain_ts_boost_rule(scheme, workload):
+    """The schemes that boost while a process may spin, with boosts preempting only a lower level."""
+    make_jobs, nodes, mpl = WORKLOADS[workload]
+    kernel = Kernel(make_jobs(), nodes, mpl, make_scheme(scheme, boost_preempts_spinner=False))
+    kernel.run()
+    expected = kernel.outcome()
+    got = run_compiled(make_jobs(), nodes, mpl, make_scheme(scheme, boost_preempts_spinner=False))
+    assert got.equals(expected), f"{scheme} on {workload}: differs in {differences(got, expected)}"
+    assert not got.equals(run_compiled(make_jobs(), nodes, mpl, scheme)), "the rule changed nothing"
+
+
 def test_max_events_fails_at_the_same_event_count_as_the_reference():
     make_jobs, nodes, mpl = WORKLOADS["wl1-heavy-s1"]
     events = reference(make_jobs, nodes, mpl, "SB").events

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from simulators.ics.kernel import Kernel
 from simulators.ics.schemes import SCHEMES, make_scheme
-from simulators.ics.state import CAT_COMPUTE, CAT_SPIN, READY, RUNNING, Job
+from simulators.ics.state import CAT_COMPUTE, CAT_SPIN, READY, RECEIVE, RUNNING, SPIN, Job
 from simulators.ics.tstable import QUANTUM, SLPRET, START_LEVEL, TOP_LEVEL, TQEXP
 from simulators.ics.workload import SyntheticSpec, synthetic_jobs
 
@@ -44,11 +46,47 @@ def test_boost_preempts_a_lower_priority_runner():
     assert first.cpu_time == pytest.approx(0.001 - SWITCH)
 
 
-def test_boost_to_an_equal_level_does_not_preempt():
+def test_boost_to_an_equal_level_does_not_preempt_a_computing_runner():
     kernel, node, first, second = two_processes_on_one_node()
     first.level = TOP_LEVEL  # as after an earlier boost
     kernel.boost(node, second, 0.001)
     assert node.running is first and second.level == TOP_LEVEL and second.state == READY
+
+
+def spinning_runner(boost_preempts_spinner: bool):
+    """The two-process node, its runner at the top level busy-waiting for a message (as after an earlier
+    boost, its compute done)."""
+    jobs = [single_process_job(0, 1.0), single_process_job(1, 1.0)]
+    kernel = Kernel(jobs, 1, 5, make_scheme("DCS", boost_preempts_spinner=boost_preempts_spinner))
+    kernel.start_job(jobs[0], [0], 0.0)
+    kernel.start_job(jobs[1], [0], 0.0)
+    node, first, second = kernel.nodes[0], jobs[0].processes[0], jobs[1].processes[0]
+    kernel.settle(node, 0.001)
+    first.level = TOP_LEVEL
+    first.quantum_left = QUANTUM[TOP_LEVEL]
+    first.activity = SPIN
+    first.spin_left = math.inf
+    kernel.plan_segment(node)
+    return kernel, node, first, second
+
+
+def test_boost_to_an_equal_level_preempts_a_spinning_runner():
+    kernel, node, first, second = spinning_runner(boost_preempts_spinner=True)
+    kernel.boost(node, second, 0.002)
+    assert node.running is second and second.state == RUNNING
+    # the spinner yields its turn: behind the boosted process, it checks its messages when it runs again
+    assert first.state == READY and first.activity == RECEIVE and first.queued_at > second.queued_at > 0
+    assert node.accounts[CAT_SPIN] == pytest.approx(0.001)
+    assert node.resume_at == pytest.approx(0.002 + SWITCH)
+
+
+def test_under_the_plain_ts_rule_a_spinning_runner_keeps_the_cpu():
+    kernel, node, first, second = spinning_runner(boost_preempts_spinner=False)
+    kernel.boost(node, second, 0.002)
+    assert node.running is first and first.activity == SPIN
+    assert second.state == READY and second.level == TOP_LEVEL
+    # it spins on to the end of its 20 ms top-level quantum
+    assert node.segment_end_at == pytest.approx(0.001 + QUANTUM[TOP_LEVEL])
 
 
 def test_spin_block_spins_one_latency_then_blocks():

@@ -50,6 +50,9 @@ def register(subparsers) -> None:
                         help=f"workload seed, >= 0 (default: {quick.seeds[0]}, the quick profile's first)")
     parser.add_argument("--engine", choices=ENGINES, default=ENGINES[0],
                         help="compiled kernel, or the pure-Python reference it matches bit for bit (default: compiled)")
+    parser.add_argument("--plain-ts-boost", action="store_true",
+                        help="a boost preempts only a runner of a lower priority level, never a busy-waiting one of "
+                             "the same level (default: it takes the CPU from a same-level spinner too)")
     parser.set_defaults(handler=run)
 
 
@@ -58,7 +61,8 @@ def run(args) -> int:
     from simulators.ics.experiments import Point
 
     point = Point(scheme=args.scheme, workload=args.workload, load=args.load, n_jobs=args.jobs,
-                  skew=args.skew, compression=args.compression, nodes=args.nodes, mpl=args.mpl, seed=args.seed)
+                  skew=args.skew, compression=args.compression, nodes=args.nodes, mpl=args.mpl, seed=args.seed,
+                  boost_preempts_spinner=not args.plain_ts_boost)
     result = point.run(engine=args.engine)
     print(metric_lines(result.summary))
     print(f"{result.events:,} events in {result.wall_seconds:.2f} s "

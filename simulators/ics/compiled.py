@@ -121,6 +121,7 @@ GLOBAL_DTYPE = np.dtype(
         # scheme
         ("wait", I8), ("on_message", I8), ("pick", I8), ("tick_choice", I8), ("allocate", I8), ("piggyback", I8),
         ("marks_collectives", I8), ("boost_thread", I8), ("gang_timer", I8), ("time_sharing", I8),
+        ("boost_preempts_spinner", I8),
         ("spin_time", F8), ("switch_cost", F8), ("boost_period", F8),
         # costs and constants
         ("interrupt_cost", F8), ("check_cost", F8), ("move_cost", F8), ("upload_cost", F8), ("download_cost", F8),
@@ -614,15 +615,15 @@ def _preempt_if_higher(s, n, p, t):
         _settle(s, n, t)
         _dispatch(s, n, t, -1)
     elif s.procs[p].level > s.procs[running].level:
-        _preempt(s, n, t)
+        _preempt(s, n, t, True)
 
 
 @compiled
-def _preempt(s, n, t):
+def _preempt(s, n, t, front):
     _settle(s, n, t)
     node = s.nodes[n]
     running = node.running
-    _enqueue(s, n, running, True)
+    _enqueue(s, n, running, front)
     node.running = -1
     _dispatch(s, n, t, running)
 
@@ -643,7 +644,16 @@ def _boost(s, n, p, t, level):
         process.queued_at = g.sequence
     else:
         return
-    _preempt_if_higher(s, n, p, t)
+    running = s.nodes[n].running
+    if (
+        g.boost_preempts_spinner != 0
+        and running >= 0
+        and s.procs[running].activity == SPIN
+        and level >= s.procs[running].level
+    ):
+        _preempt(s, n, t, False)
+    else:
+        _preempt_if_higher(s, n, p, t)
 
 
 # --- process life cycle -------------------------------------------------------------
@@ -1062,7 +1072,7 @@ def _gang_timer(s, t):
     for n in range(g.n_nodes):
         node = s.nodes[n]
         if node.running >= 0:
-            _preempt(s, n, t)
+            _preempt(s, n, t, True)
         elif node.n_ready > 0:
             _settle(s, n, t)
             _dispatch(s, n, t, -1)
@@ -1088,7 +1098,7 @@ def _starvation_update(s, t):
         if raised and node.running >= 0:
             best = _highest_priority(s, n, False)
             if s.procs[best].level > s.procs[node.running].level:
-                _preempt(s, n, t)
+                _preempt(s, n, t, True)
     g.updating = 0
     for n in range(g.n_nodes):
         if s.nodes[n].n_members > 0:
@@ -1174,9 +1184,11 @@ def _simulate(s, margin):
 # --- Python side: build the arrays, run, check, report ------------------------------
 
 
-def _scheme_parameters(scheme_name: str, mpl: int) -> tuple:
-    """The scheme object, its behaviour codes and the effective MPL (as ``Kernel`` sets it)."""
-    scheme = make_scheme(scheme_name)
+def _scheme_parameters(scheme, mpl: int) -> tuple:
+    """The scheme object (``scheme`` is one, or a name), its behaviour codes and the effective MPL (as
+    ``Kernel`` sets it)."""
+    if isinstance(scheme, str):
+        scheme = make_scheme(scheme)
     try:
         behaviour = SCHEME_BEHAVIOUR[scheme.name]
     except KeyError:
@@ -1247,7 +1259,8 @@ def _build(jobs, n_nodes: int, mpl: int, scheme, behaviour, max_events: int | No
         wait=WAIT_CODES[scheme.wait], on_message=on_message, pick=pick, tick_choice=tick_choice,
         allocate=allocate, piggyback=int(piggyback), marks_collectives=int(bool(scheme.marks_collectives)),
         boost_thread=int(scheme.boost_period is not None), gang_timer=int(allocate == ALLOCATE_GANG),
-        time_sharing=int(bool(scheme.time_sharing)), update_period=tstable.UPDATE_PERIOD,
+        time_sharing=int(bool(scheme.time_sharing)), boost_preempts_spinner=int(bool(scheme.boost_preempts_spinner)),
+        update_period=tstable.UPDATE_PERIOD,
         spin_time=scheme.spin_time, switch_cost=scheme.switch_cost,
         boost_period=scheme.boost_period if scheme.boost_period is not None else 0.0,
         interrupt_cost=reference.INTERRUPT_COST, check_cost=scheme_base.CHECK_COST, move_cost=scheme_base.MOVE_COST,
@@ -1348,13 +1361,14 @@ def _check_invariants(s: Sim, jobs, name: str) -> None:
             )
 
 
-def run_compiled(jobs, n_nodes: int, mpl: int, scheme_name: str, max_events: int | None = None) -> KernelOutcome:
-    """Simulate ``jobs`` as ``Kernel(jobs, n_nodes, mpl, make_scheme(scheme_name), max_events).run()`` does.
+def run_compiled(jobs, n_nodes: int, mpl: int, scheme, max_events: int | None = None) -> KernelOutcome:
+    """Simulate ``jobs`` as ``Kernel(jobs, n_nodes, mpl, scheme, max_events).run()`` does (``scheme``: a
+    ``Scheme`` or the name of one with its default options).
 
     Returns what ``Kernel.outcome()`` would, bit for bit, and raises the same
     ``InvariantError``s.  The ``Job`` objects are only read.
     """
-    scheme, behaviour, effective_mpl = _scheme_parameters(scheme_name, mpl)
+    scheme, behaviour, effective_mpl = _scheme_parameters(scheme, mpl)
     name = scheme.name
     max_peers = max([job.size - 1 for job in jobs] + [1])
     # free heap slots the loop keeps before each event, more than one event can push:

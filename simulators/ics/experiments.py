@@ -45,6 +45,8 @@ class Point:
     apps: tuple[str, ...] = ()
     mean_interarrival: float = 0.0
     seed: int = 1
+    boost_preempts_spinner: bool = True
+    """A boost takes the CPU from a same-level busy-waiting runner (``Scheme.boost_preempts_spinner``)."""
 
     def jobs(self):
         if self.family == "npb":
@@ -56,7 +58,10 @@ class Point:
         return synthetic_jobs(spec)
 
     def run(self, engine: str = "compiled") -> IcsResult:
-        return simulate(self.jobs(), self.scheme, self.nodes, self.mpl, max_events=RUNAWAY_EVENTS, engine=engine)
+        return simulate(
+            self.jobs(), self.scheme, self.nodes, self.mpl, max_events=RUNAWAY_EVENTS, engine=engine,
+            boost_preempts_spinner=self.boost_preempts_spinner,
+        )
 
     def parameters(self) -> dict:
         values = asdict(self)

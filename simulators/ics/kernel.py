@@ -308,15 +308,22 @@ class Kernel:
         elif process.level > running.level:
             self.preempt(node, t)
 
-    def preempt(self, node: Node, t: float) -> None:
+    def preempt(self, node: Node, t: float, front: bool = True) -> None:
+        """Take the CPU from the runner: back to the front of its level (preempted), or to the back
+        (``front=False``: it yields its turn)."""
         self.settle(node, t)
         running = node.running
-        self.enqueue(node, running, front=True)
+        self.enqueue(node, running, front=front)
         node.running = None
         self.dispatch(node, t, running)
 
     def boost(self, node: Node, process: Process, t: float, level: int = TOP_LEVEL) -> None:
-        """Raise a waiting process to ``level`` (waking it if blocked) and preempt if it outranks the runner."""
+        """Raise a waiting process to ``level`` (waking it if blocked) and preempt if it outranks the runner.
+
+        With the scheme's ``boost_preempts_spinner`` a boost also takes the CPU from a runner of the
+        same level that is busy-waiting: the boost exists to run the process whose message is here now,
+        so the spinner yields its turn (back of its level) rather than being put first again.
+        """
         if process.state == BLOCKED:
             process.level = level
             process.quantum_left = QUANTUM[level]
@@ -329,7 +336,16 @@ class Kernel:
             process.queued_at = self.sequence
         else:
             return
-        self.preempt_if_higher(node, process, t)
+        running = node.running
+        if (
+            self.scheme.boost_preempts_spinner
+            and running is not None
+            and running.activity == SPIN
+            and process.level >= running.level
+        ):
+            self.preempt(node, t, front=False)
+        else:
+            self.preempt_if_higher(node, process, t)
 
     def interrupt(self, node: Node, t: float) -> None:
         self.steal(node, t, INTERRUPT_COST)

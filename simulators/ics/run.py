@@ -27,24 +27,29 @@ class IcsResult:
     wall_seconds: float
 
 
-def run_kernel(jobs, scheme: str, n_nodes: int, mpl: int, max_events: int | None = None, engine: str = "compiled"):
+def run_kernel(
+    jobs, scheme: str, n_nodes: int, mpl: int, max_events: int | None = None, engine: str = "compiled",
+    boost_preempts_spinner: bool = True,
+):
     """Simulate ``jobs`` (fresh ``Job`` objects) under ``scheme``; returns the ``KernelOutcome``."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    scheme_object = make_scheme(scheme, boost_preempts_spinner=boost_preempts_spinner)
     if engine == "compiled":
         from simulators.ics.compiled import run_compiled
 
-        return run_compiled(jobs, n_nodes, mpl, scheme, max_events)
-    if engine != "python":
-        raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
-    kernel = Kernel(jobs, n_nodes, mpl, make_scheme(scheme), max_events=max_events)
+        return run_compiled(jobs, n_nodes, mpl, scheme_object, max_events)
+    kernel = Kernel(jobs, n_nodes, mpl, scheme_object, max_events=max_events)
     kernel.run()
     return kernel.outcome()
 
 
 def simulate(
-    jobs, scheme: str, n_nodes: int, mpl: int, max_events: int | None = None, engine: str = "compiled"
+    jobs, scheme: str, n_nodes: int, mpl: int, max_events: int | None = None, engine: str = "compiled",
+    boost_preempts_spinner: bool = True,
 ) -> IcsResult:
     started = time.perf_counter()
-    outcome = run_kernel(jobs, scheme, n_nodes, mpl, max_events, engine)
+    outcome = run_kernel(jobs, scheme, n_nodes, mpl, max_events, engine, boost_preempts_spinner)
     wall = time.perf_counter() - started
     table = job_table(jobs, outcome)
     summary = summarize(table, outcome, n_nodes)

@@ -17,8 +17,10 @@ SPINNING = ("LOCAL", "DCS", "PB", "PROC-S")
 BLOCKING = ("SB", "HYBRID", "PROC-B")
 
 
-def make_scheme(name: str) -> Scheme:
+def make_scheme(name: str, boost_preempts_spinner: bool = True) -> Scheme:
     try:
-        return SCHEMES[name]()
+        scheme = SCHEMES[name]()
     except KeyError:
         raise ValueError(f"unknown scheme {name!r}; known: {', '.join(SCHEMES)}") from None
+    scheme.boost_preempts_spinner = boost_preempts_spinner
+    return scheme

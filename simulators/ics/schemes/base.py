@@ -29,6 +29,12 @@ class Scheme:
     marks_collectives = False
     time_sharing = True
     """Nodes follow the TS table, its starvation update included (GS replaces TS with its own matrix)."""
+    boost_preempts_spinner = True
+    """A boost (DCS's and SB's interrupt handler, PB's kernel thread) takes the CPU from a runner of the
+    same TS level that is busy-waiting, not only from a lower one.  The paper does not state the rule;
+    it says the boost is there to coschedule the destination with its sender (Sect. 2), which a spinner
+    left on the CPU for the rest of its 20 ms quantum defeats.  ``False`` is the plain TS rule: only a
+    strictly higher level preempts."""
 
     def start(self, kernel) -> None:
         """Called once before the first event."""
