@@ -117,7 +117,9 @@ def model_parameters() -> dict:
             "PT entry update": proc.PT_ENTRY_COST, "PB boost period": spinning.PeriodicBoost.boost_period,
         },
         "scheduler": {"levels": tstable.LEVELS, "quantum_s_min": min(tstable.QUANTUM),
-                      "quantum_s_max": max(tstable.QUANTUM), "ewma_weight": kernel.EWMA_WEIGHT},
+                      "quantum_s_max": max(tstable.QUANTUM), "ewma_weight": kernel.EWMA_WEIGHT,
+                      "periodic_boost_position": {scheme.name: "front" if scheme.boost_first else "back"
+                                                  for scheme in (spinning.PeriodicBoost, proc.ProcSpinning)}},
         "synthetic": {
             "mean_interarrival_s": dict(workload.MEAN_INTERARRIVAL), "mean_runtime_s": workload.MEAN_RUNTIME,
             "sizes": [workload.MIN_SIZE, workload.MAX_SIZE],

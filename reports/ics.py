@@ -350,6 +350,13 @@ def boost_rule_text(runs: pd.DataFrame) -> str:
             f"others not (see boost_preempts_spinner in runs.csv). {reason}")
 
 
+def boost_position_text(positions: dict[str, str]) -> str:
+    """Where each periodic boost thread puts the process it raises, as the model set it."""
+    where = "; ".join(f"{scheme} at the {position}" for scheme, position in positions.items())
+    return (f" A periodic boost thread puts the process it raises in the top level's queue: {where} (Algorithm 1 of "
+            "PROC returns the process to run next; a TS boost joins the back).")
+
+
 def experiments_table(runs: pd.DataFrame, model: dict) -> pd.DataFrame:
     """One row per figure and group: what was run, on which seeds, and the workload's offered load."""
     rows = []
@@ -425,7 +432,7 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
         "send interface per node.",
         f"Costs: {costs}; {model['scheduler']['levels']} priority levels, quanta {1e3 * model['scheduler']['quantum_s_min']:g}-"
         f"{1e3 * model['scheduler']['quantum_s_max']:g} ms; PROC's EWMA weight {model['scheduler']['ewma_weight']:g}.",
-        boost_rule_text(runs),
+        boost_rule_text(runs) + boost_position_text(model["scheduler"]["periodic_boost_position"]),
         "BCR counts, at every scheduling decision (context switch or not: PROC-B keeping its runner decides too), "
         "whether two or more ready processes have pending messages; FDR, among those conflicts, the choices that do "
         "not talk to the least contended node by an oracle. The headline BCR and FDR average the per-node ratios "

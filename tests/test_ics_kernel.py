@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from simulators.ics.kernel import Kernel
+from simulators.ics.kernel import Kernel, highest_priority
 from simulators.ics.schemes import SCHEMES, make_scheme
 from simulators.ics.state import CAT_COMPUTE, CAT_SPIN, READY, RECEIVE, RUNNING, SPIN, Job
 from simulators.ics.tstable import QUANTUM, SLPRET, START_LEVEL, TOP_LEVEL, TQEXP
@@ -87,6 +87,22 @@ def test_under_the_plain_ts_rule_a_spinning_runner_keeps_the_cpu():
     assert second.state == READY and second.level == TOP_LEVEL
     # it spins on to the end of its 20 ms top-level quantum
     assert node.segment_end_at == pytest.approx(0.001 + QUANTUM[TOP_LEVEL])
+
+
+@pytest.mark.parametrize("first", [False, True])
+def test_a_boost_joins_the_back_of_the_top_level_or_with_first_its_front(first):
+    """PB's boost queues behind the processes already at the top; PROC-S's (``first``) runs next."""
+    jobs = [single_process_job(index, 1.0) for index in range(3)]
+    kernel = Kernel(jobs, 1, 5, make_scheme("PROC-S"))
+    for job in jobs:
+        kernel.start_job(job, [0], 0.0)
+    node = kernel.nodes[0]
+    runner, earlier, boosted = (job.processes[0] for job in jobs)
+    runner.level = TOP_LEVEL  # computing at the top: neither boost preempts it
+    kernel.boost(node, earlier, 0.001)
+    kernel.boost(node, boosted, 0.002, first=first)
+    assert node.running is runner
+    assert highest_priority(node.ready) is (boosted if first else earlier)
 
 
 def test_spin_block_spins_one_latency_then_blocks():

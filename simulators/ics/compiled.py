@@ -628,8 +628,8 @@ def _preempt(s, n, t, front):
     _dispatch(s, n, t, running)
 
 
-@typed(types.int64, types.int64, types.float64, types.int64)
-def _boost(s, n, p, t, level):
+@typed(types.int64, types.int64, types.float64, types.int64, types.boolean)
+def _boost(s, n, p, t, level, first):
     g = s.g[0]
     process = s.procs[p]
     if process.state == BLOCKED:
@@ -641,7 +641,7 @@ def _boost(s, n, p, t, level):
         process.level = level
         process.quantum_left = g.quantum[level]
         g.sequence += 1
-        process.queued_at = g.sequence
+        process.queued_at = -g.sequence if first else g.sequence
     else:
         return
     running = s.nodes[n].running
@@ -864,10 +864,10 @@ def _deliver(s, p, source, iteration, execution_duration, enp, t):
             return STEP_RECEIVE
     elif g.on_message == ON_MESSAGE_BOOST:  # DCS, SB, PROC-B: interrupt, boost to the top
         _steal(s, n, t, g.interrupt_cost, CAT_OVERHEAD)
-        _boost(s, n, p, t, g.top_level)
+        _boost(s, n, p, t, g.top_level, False)
     elif g.on_message == ON_MESSAGE_HYBRID and process.state == BLOCKED:  # wake at the TS wake-up level
         _steal(s, n, t, g.interrupt_cost, CAT_OVERHEAD)
-        _boost(s, n, p, t, g.slpret[process.level])
+        _boost(s, n, p, t, g.slpret[process.level], False)
     return STEP_DONE
 
 
@@ -1050,7 +1050,7 @@ def _tick(s, n, t):
         else:
             chosen = _round_robin(s, n)
         _steal(s, n, t, g.move_cost, CAT_OVERHEAD)
-        _boost(s, n, chosen, t, g.top_level)
+        _boost(s, n, chosen, t, g.top_level, g.tick_choice == TICK_REORDER)
     _push(s, t + g.boost_period, EV_TICK, n, 0)
 
 

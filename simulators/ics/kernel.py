@@ -317,8 +317,11 @@ class Kernel:
         node.running = None
         self.dispatch(node, t, running)
 
-    def boost(self, node: Node, process: Process, t: float, level: int = TOP_LEVEL) -> None:
+    def boost(self, node: Node, process: Process, t: float, level: int = TOP_LEVEL, first: bool = False) -> None:
         """Raise a waiting process to ``level`` (waking it if blocked) and preempt if it outranks the runner.
+
+        A ready process goes to the back of its new level, or to the front with ``first`` (the process
+        a reordering chose to run next).
 
         With the scheme's ``boost_preempts_spinner`` a boost also takes the CPU from a runner of the
         same level that is busy-waiting: the boost exists to run the process whose message is here now,
@@ -333,7 +336,7 @@ class Kernel:
             process.level = level
             process.quantum_left = QUANTUM[level]
             self.sequence += 1
-            process.queued_at = self.sequence
+            process.queued_at = -self.sequence if first else self.sequence
         else:
             return
         running = node.running

@@ -14,7 +14,8 @@ and is capped by GT's ENP.  Expected rescheduling latency ERL = ED * ENP minus t
 time since the stamp; the smallest wins, the first of equal ones.
 
 - PROC-S spins like PB; its 1 ms kernel thread boosts the process Algorithm 1 picks
-  instead of the round-robin one.
+  instead of the round-robin one, to the front of the top level: the algorithm's output
+  is the process to run next.
 - PROC-B blocks immediately at sender and receiver, interrupts and boosts on arrival
   like SB, and applies Algorithm 1 at every context switch.
 
@@ -86,6 +87,8 @@ class Piggyback:
 
 class ProcSpinning(Piggyback, PeriodicBoost):
     name = "PROC-S"
+    boost_first = True
+    """Algorithm 1 returns the process to run next: the boost puts it at the front of the top level."""
 
     def choose(self, kernel, node, candidates, t):
         """The boost thread's choice (it already pays the pending-message check and the move)."""

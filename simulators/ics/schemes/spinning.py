@@ -33,6 +33,8 @@ class DynamicCoscheduling(Scheme):
 class PeriodicBoost(Scheme):
     name = "PB"
     boost_period = 1e-3
+    boost_first = False
+    """The boosted process joins the back of the top level (a TS boost), or its front (PROC-S)."""
 
     def boost_candidates(self, node):
         return node.waiting_with_messages()
@@ -44,7 +46,7 @@ class PeriodicBoost(Scheme):
             return
         chosen = self.choose(kernel, node, candidates, t)
         kernel.steal(node, t, MOVE_COST)
-        kernel.boost(node, chosen, t)
+        kernel.boost(node, chosen, t, first=self.boost_first)
 
     def choose(self, kernel, node, candidates, t):
         """Round-robin: the first candidate at or after the cursor in the node's process order."""
