@@ -29,7 +29,7 @@ from reports import ics as report
 from simulators.ics import kernel, metrics, network, tstable, workload
 from simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point, Profile, profile_points
 from simulators.ics.run import IcsResult
-from simulators.ics.schemes import BLOCKING, SPINNING, base, gang, proc, spinning
+from simulators.ics.schemes import BLOCKING, SPINNING, base, boosts_a_spinner, gang, proc, spinning
 from simulators.ics.state import CPU_CATEGORIES
 
 logger = logging.getLogger("luigi-interface")
@@ -176,13 +176,24 @@ class IcsReport(SchedlabTask):
     """Figs. 7-14 and Tables 3-4 of the paper regenerated, and the paper's claims judged on them."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
+    boost_preempts_spinner = luigi.BoolParameter(
+        default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING,
+        description="a boost takes the CPU from a busy-waiting runner of the same level (false: the plain TS rule)",
+    )
     code_modules = ("reports.ics", "reports.ics_claims", "reports.ics_causes")
 
     def figure_tasks(self) -> dict[str, dict[tuple, IcsPoint]]:
         return {
-            figure: {key: IcsPoint.of(point) for key, point in points.items()}
+            figure: {key: IcsPoint.of(self.under_boost_rule(point)) for key, point in points.items()}
             for figure, points in profile_points(PROFILES[self.profile]).items()
         }
+
+    def under_boost_rule(self, point: Point) -> Point:
+        """The point under this report's boost rule; schemes the rule cannot change keep the default, so
+        both rules' reports share their runs."""
+        if not boosts_a_spinner(point.scheme):
+            return point
+        return dataclasses.replace(point, boost_preempts_spinner=self.boost_preempts_spinner)
 
     def requires(self):
         unique = {task.task_id: task for tasks in self.figure_tasks().values() for task in tasks.values()}

@@ -23,7 +23,7 @@ from simulators.ics import compiled
 from simulators.ics.compiled import run_compiled
 from simulators.ics.kernel import Kernel
 from simulators.ics.outcome import KernelOutcome
-from simulators.ics.schemes import SCHEMES, make_scheme
+from simulators.ics.schemes import SCHEMES, boosts_a_spinner, make_scheme
 from simulators.ics.state import Job
 from simulators.ics.workload import NpbSpec, SyntheticSpec, npb_jobs, synthetic_jobs
 
@@ -111,6 +111,14 @@ def test_compiled_equals_reference_under_the_plain_ts_boost_rule(scheme, workloa
     got = run_compiled(make_jobs(), nodes, mpl, make_scheme(scheme, boost_preempts_spinner=False))
     assert got.equals(expected), f"{scheme} on {workload}: differs in {differences(got, expected)}"
     assert not got.equals(run_compiled(make_jobs(), nodes, mpl, scheme)), "the rule changed nothing"
+
+
+@pytest.mark.parametrize("scheme", sorted(SCHEMES))
+def test_the_boost_rule_changes_exactly_the_schemes_said_to_boost_a_spinner(scheme):
+    make_jobs, nodes, mpl = WORKLOADS["wl4-heavy-s3"]
+    plain = run_compiled(make_jobs(), nodes, mpl, make_scheme(scheme, boost_preempts_spinner=False))
+    default = run_compiled(make_jobs(), nodes, mpl, make_scheme(scheme))
+    assert plain.equals(default) is not boosts_a_spinner(scheme)
 
 
 def test_max_events_fails_at_the_same_event_count_as_the_reference():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from simulators.ics.kernel import BLOCK_WAIT
 from simulators.ics.schemes.base import Scheme
 from simulators.ics.schemes.batch import Batch
 from simulators.ics.schemes.blocking import Hybrid, SpinBlock
@@ -15,6 +16,15 @@ SCHEMES: dict[str, type[Scheme]] = {
 }
 SPINNING = ("LOCAL", "DCS", "PB", "PROC-S")
 BLOCKING = ("SB", "HYBRID", "PROC-B")
+
+
+def boosts_a_spinner(name: str) -> bool:
+    """Whether a run of scheme ``name`` can boost a process while another busy-waits on its node, i.e.
+    whether ``boost_preempts_spinner`` can change it: the scheme boosts (on a message or from a boost
+    thread) and its processes do not block at once."""
+    scheme = SCHEMES[name]
+    boosts = scheme.boost_period is not None or scheme.on_message is not Scheme.on_message
+    return boosts and scheme.wait != BLOCK_WAIT
 
 
 def make_scheme(name: str, boost_preempts_spinner: bool = True) -> Scheme:
