@@ -58,7 +58,8 @@ def conflicts(figure: str, group: str, schemes: tuple[str, ...]) -> Cause:
 
         parts = [f"{s}: {mean(s, 'boost_conflicts'):,.0f} conflicts in {mean(s, 'decisions'):,.0f} decisions per run "
                  f"(BCR {100 * mean(s, 'bcr'):.1f} % per-node mean, {100 * mean(s, 'bcr_pooled'):.1f} % pooled), "
-                 f"{mean(s, 'false_decisions'):,.0f} false (FDR {100 * mean(s, 'fdr'):.1f} %), "
+                 f"{mean(s, 'false_decisions'):,.0f} false (FDR {100 * mean(s, 'fdr'):.1f} %; "
+                 f"a random pick among the conflicting processes {100 * mean(s, 'fdr_chance'):.1f} %), "
                  f"{mean(s, 'processes_per_node'):.2f} processes per node" for s in schemes]
         return f"{figure} {group}: " + "; ".join(parts) + "."
     return cause

@@ -36,7 +36,7 @@ def constructed_metrics(figure: str, group: str, scheme: str, seed: int, heavy_f
         "fairness_cv": 0.1 * RESPONSE[scheme], "context_switches": 100, "boost_conflicts": 40,
         "false_decisions": 10 if scheme.startswith("PROC") else 20,
         "decisions": 100, "bcr": 0.4, "fdr": 0.25 if scheme.startswith("PROC") else 0.5,
-        "bcr_pooled": 0.4, "fdr_pooled": 0.25 if scheme.startswith("PROC") else 0.5,
+        "bcr_pooled": 0.4, "fdr_pooled": 0.25 if scheme.startswith("PROC") else 0.5, "fdr_chance": 0.45,
         "share_compute": 0.5, "share_spin": 0.1, "share_idle": 0.1, "share_real_idle": 0.1, "share_switch": 0.1,
         "share_overhead": 0.1, "slowdown_J1": 1.2, "slowdown_J3": 1.4, "events": 1000, "messages": 10,
         "offered_load": None if figure in ("fig11", "fig13", "compression") else 0.9,

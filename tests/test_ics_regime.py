@@ -56,6 +56,36 @@ def test_a_conflict_counts_when_proc_keeps_the_runner():
     assert node.switches == switches
     assert node.decisions == decisions + 1
     assert node.conflicts == 1 and node.false_decisions == 0
+    # the oracle reads live state, where both senders' nodes are empty: a tie, so no pick could be false
+    assert node.chance_false == 0.0
+
+
+def test_chance_level_counts_the_conflicting_processes_a_pick_would_get_wrong():
+    """SB picks the first of three processes with messages; only the third's sender (node 3) is idle.
+
+    Besides its runner, node 1 holds two waiting processes with messages and node 2 one (ENP 2 and 1
+    at an ED of 1 ms), node 3 none, so the oracle's least contended source is node 3: the pick is
+    false, and so would two of the three conflicting processes be, so chance counts 2/3.
+    """
+    jobs = [lone_process_job(index) for index in range(3)]
+    kernel = Kernel(jobs, 4, 5, make_scheme("SB"))
+    node = kernel.nodes[0]
+    for job in jobs:
+        kernel.start_job(job, [0], 0.0)
+    first, second, third = (job.processes[0] for job in jobs)
+    for index, residents in ((1, 3), (2, 2)):
+        source = kernel.nodes[index]
+        source.execution_duration = 1e-3
+        for job in [lone_process_job(10 * index + k) for k in range(residents)]:
+            kernel.start_job(job, [index], 0.0)
+            job.processes[0].pending_now = [0]
+    first.pending_now, second.pending_now, third.pending_now = [1], [2], [3]
+    kernel.settle(node, 0.0)
+    kernel.enqueue(node, node.running)
+    node.running = None
+    kernel.count_decision(node, first, 0.0)
+    assert node.conflicts == 1 and node.false_decisions == 1
+    assert node.chance_false == pytest.approx(2 / 3)
 
 
 # Table 2 of the paper: messages per process; nearest neighbour sends 2 per iteration, all-to-all 63 on 64
@@ -113,7 +143,7 @@ def test_processes_per_node_is_the_time_average_within_the_window():
         end=10.0, events=0, messages=0, mpl=5, job_start=np.array([0.0, 4.0]), job_end=np.array([10.0, 8.0]),
         process_finish=[np.array([10.0, 6.0]), np.array([8.0])], accounts=np.zeros((2, 6)),
         switches=np.zeros(2, dtype=np.int64), decisions=np.zeros(2, dtype=np.int64),
-        conflicts=np.zeros(2, dtype=np.int64), false_decisions=np.zeros(2, dtype=np.int64),
+        conflicts=np.zeros(2, dtype=np.int64), false_decisions=np.zeros(2, dtype=np.int64), chance_false=np.zeros(2),
     )
     # within [2, 8]: rank 0 6 s, rank 1 4 s, job 2 4 s = 14 process-seconds over 2 nodes x 6 s
     assert processes_per_node(jobs, outcome, 2, (2.0, 8.0)) == pytest.approx(14 / 12)

@@ -150,7 +150,7 @@ NODE_DTYPE = np.dtype(
         ("n_members", I8), ("n_ready", I8),
         ("resume_at", F8), ("pending_at", F8), ("segment_end_at", F8),
         ("free_at", F8), ("execution_duration", F8), ("arrival_rate", F8),
-        ("last_switch", F8), ("enp", F8),
+        ("last_switch", F8), ("enp", F8), ("chance_false", F8),
         ("accounts", F8, (len(state.CPU_CATEGORIES),)),
         ("members", I8, (MAX_MPL,)),  # node.processes
         ("ready", I8, (MAX_MPL,)),  # node.ready
@@ -583,6 +583,15 @@ def _count_decision(s, n, chosen):
     # chosen is ready, so each of its sources has a latency of this decision
     if _best_latency(s, chosen, stamp, math.inf) > best + g.epsilon:
         node.false_decisions += 1
+    conflicting = 0
+    wrong = 0
+    for i in range(node.n_ready):
+        p = node.ready[i]
+        if s.procs[p].pending > 0:
+            conflicting += 1
+            if _best_latency(s, p, stamp, math.inf) > best + g.epsilon:
+                wrong += 1
+    node.chance_false += wrong / conflicting
 
 
 @typed(types.int64, types.float64, types.int64)
@@ -1407,4 +1416,5 @@ def run_compiled(jobs, n_nodes: int, mpl: int, scheme, max_events: int | None = 
         decisions=nodes["decisions"].copy(),
         conflicts=nodes["conflicts"].copy(),
         false_decisions=nodes["false_decisions"].copy(),
+        chance_false=nodes["chance_false"].copy(),
     )

@@ -280,7 +280,9 @@ class Kernel:
         as SB switching away.  A boost conflict: two or more ready processes (the one just
         taken off the CPU included) have pending messages.  The choice is false unless the
         chosen process has a pending message from the node that the oracle (live
-        rescheduling latencies) finds least contended among all sources.
+        rescheduling latencies) finds least contended among all sources.  Beside it, the chance
+        level: the share of the conflicting processes whose pick would be false, what a uniformly
+        random choice among them would score.
         """
         node.decisions += 1
         if len(node.ready) < 2:
@@ -295,9 +297,14 @@ class Kernel:
                 if source not in latency:
                     latency[source] = self.rescheduling_latency(self.nodes[source])
         best = min(latency.values())
-        chosen_sources = chosen.pending_sources()
-        if not any(latency.get(source, math.inf) <= best + EPSILON for source in chosen_sources):
+
+        def right(process: Process) -> bool:
+            return any(latency.get(source, math.inf) <= best + EPSILON for source in process.pending_sources())
+
+        if not right(chosen):
             node.false_decisions += 1
+        wrong = sum(1 for process in conflicting if not right(process))
+        node.chance_false += wrong / len(conflicting)
 
     def preempt_if_higher(self, node: Node, process: Process, t: float) -> None:
         """A process just became ready: run it now if the CPU is idle or runs a lower level."""
@@ -552,6 +559,7 @@ class Kernel:
             decisions=np.array([node.decisions for node in nodes], dtype=np.int64),
             conflicts=np.array([node.conflicts for node in nodes], dtype=np.int64),
             false_decisions=np.array([node.false_decisions for node in nodes], dtype=np.int64),
+            chance_false=np.array([node.chance_false for node in nodes]),
         )
 
     # --- invariants -------------------------------------------------------------------

@@ -139,6 +139,7 @@ def summarize(jobs: pd.DataFrame, outcome: KernelOutcome, n_nodes: int) -> dict:
         "false_decisions": false_decisions,
         "bcr": per_node_ratio(outcome.conflicts, outcome.decisions),
         "fdr": per_node_ratio(outcome.false_decisions, outcome.conflicts),
+        "fdr_chance": per_node_ratio(outcome.chance_false, outcome.conflicts),
         "bcr_pooled": conflicts / decisions if decisions else 0.0,
         "fdr_pooled": false_decisions / conflicts if conflicts else 0.0,
     }

@@ -30,13 +30,16 @@ class KernelOutcome:
     decisions: np.ndarray
     conflicts: np.ndarray
     false_decisions: np.ndarray
+    chance_false: np.ndarray
+    """Per node, the false decisions a uniformly random pick among the conflicting processes would expect."""
 
     def equals(self, other: KernelOutcome) -> bool:
         """Bit-for-bit equality (what the compiled kernel promises against the reference)."""
         scalars = (self.end, self.events, self.messages, self.mpl) == (other.end, other.events, other.messages, other.mpl)
         arrays = all(
             np.array_equal(getattr(self, name), getattr(other, name))
-            for name in ("job_start", "job_end", "accounts", "switches", "decisions", "conflicts", "false_decisions")
+            for name in ("job_start", "job_end", "accounts", "switches", "decisions", "conflicts", "false_decisions",
+                         "chance_false")
         )
         finishes = len(self.process_finish) == len(other.process_finish) and all(
             np.array_equal(a, b) for a, b in zip(self.process_finish, other.process_finish)

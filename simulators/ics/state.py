@@ -121,7 +121,8 @@ class Node:
     __slots__ = (
         "index", "processes", "ready", "running", "resume_at", "mode", "token", "pending_at", "segment_end_at",
         "accounts", "interface",
-        "switches", "decisions", "conflicts", "false_decisions", "execution_duration", "top_insertions", "arrival_rate",
+        "switches", "decisions", "conflicts", "false_decisions", "chance_false", "execution_duration", "top_insertions",
+        "arrival_rate",
         "last_switch", "enp", "global_table", "boost_cursor", "ticking", "run_started",
     )
 
@@ -146,6 +147,9 @@ class Node:
         """Dispatches that picked a process (BCR's denominator), context switch or not."""
         self.conflicts = 0
         self.false_decisions = 0
+        self.chance_false = 0.0
+        """Sum over conflicts of the share of conflicting processes a pick would be false with: the false
+        decisions a uniformly random pick among them would expect (FDR's chance level)."""
         self.execution_duration = 0.0
         """ED: EWMA of the CPU time a process runs between context switches (Sect. 3.2)."""
         self.top_insertions = 0
