@@ -178,7 +178,8 @@ class IcsReport(SchedlabTask):
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
     boost_preempts_spinner = luigi.BoolParameter(
         default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING,
-        description="a boost takes the CPU from a busy-waiting runner of the same level (false: the plain TS rule)",
+        description="a boost takes the CPU from a busy-waiting runner of the same level (false: the plain TS rule, "
+                    "under which PROC-S can livelock and fail as a runaway)",
     )
     code_modules = ("reports.ics", "reports.ics_claims", "reports.ics_causes")
 

@@ -348,6 +348,13 @@ def boost_rule_text(runs: pd.DataFrame) -> str:
                 f"its level (our reading). {reason}")
     if not rule.any():
         return f"{lower} only: a runner of the same level keeps the CPU, busy-waiting or not (the plain TS rule). {reason}"
+    by_scheme = rule.groupby(runs["scheme"], sort=False).agg(["all", "any"])
+    if (by_scheme["all"] == by_scheme["any"]).all():
+        plain = ", ".join(by_scheme.index[~by_scheme["all"]])
+        preempting = ", ".join(by_scheme.index[by_scheme["all"]])
+        return (f"{lower}. In the runs of {plain} only that: a runner of the same level keeps the CPU (the plain TS "
+                f"rule). In the runs of {preempting} also a busy-waiting runner of the same level, which yields its "
+                f"turn to the back of its level (our reading). {reason}")
     return (f"{lower}; in {int(rule.sum())} of {len(rule)} runs also a busy-waiting runner of the same level, in the "
             f"others not (see boost_preempts_spinner in runs.csv). {reason}")
 

@@ -86,3 +86,15 @@ def test_tables_show_headers_in_words_and_figures_keep_legends_clear(runs, tmp_p
     assert "| mean response (compressed s) |" in header and "| FDR: false decisions / conflicts |" in header
     assert "fairness_cv" not in header and "| fdr |" not in header and "share_spin" not in header
     assert {"mean_response", "fairness_cv", "fdr"} <= set(pd.read_csv(tmp_path / "fig8_results.csv").columns)
+
+
+def test_the_boost_rule_is_named_per_scheme_when_the_runs_mix_rules():
+    def text(rules: dict[str, list[bool]]) -> str:
+        rows = [{"scheme": scheme, "boost_preempts_spinner": rule} for scheme, values in rules.items() for rule in values]
+        return report.boost_rule_text(pd.DataFrame(rows))
+
+    assert "the plain TS rule" not in text({"PB": [True, True], "SB": [True]})
+    assert "(the plain TS rule)" in text({"PB": [False, False], "SB": [False]})
+    mixed = text({"PB": [False, False], "SB": [False], "GS": [True, True]})
+    assert "In the runs of PB, SB only that" in mixed and "In the runs of GS also a busy-waiting runner" in mixed
+    assert "in 2 of 4 runs" in text({"PB": [False, True], "GS": [True, False]})

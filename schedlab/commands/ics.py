@@ -52,7 +52,8 @@ def register(subparsers) -> None:
                         help="compiled kernel, or the pure-Python reference it matches bit for bit (default: compiled)")
     parser.add_argument("--plain-ts-boost", action="store_true",
                         help="a boost preempts only a runner of a lower priority level, never a busy-waiting one of "
-                             "the same level (default: it takes the CPU from a same-level spinner too)")
+                             "the same level (default: it takes the CPU from a same-level spinner too); PROC-S can "
+                             "livelock under it and then fails as a runaway")
     parser.set_defaults(handler=run)
 
 
