@@ -140,6 +140,7 @@ PROCESS_DTYPE = np.dtype(
         ("consumed", I8), ("needed", I8), ("collective", I8), ("queued_at", I8), ("dispwait", I8),
         ("pending", I8),  # pending messages of all iterations (``has_pending``)
         ("quantum_left", F8), ("remaining", F8), ("spin_left", F8), ("cpu_time", F8), ("finished", F8),
+        ("own_latency", F8),  # scratch of ``_count_decision``: the least latency of this process's sources
     ],
     align=True,
 )
@@ -572,25 +573,27 @@ def _count_decision(s, n, chosen):
     node.decisions += 1
     if node.n_ready < 2:
         return
-    if _waiting_with_messages(s, n) < 2:
+    conflicting = _waiting_with_messages(s, n)
+    if conflicting < 2:
         return
     node.conflicts += 1
     g.decision_stamp += 1
     stamp = g.decision_stamp
     best = math.inf
     for i in range(node.n_ready):
-        best = _best_latency(s, node.ready[i], stamp, best)
-    # chosen is ready, so each of its sources has a latency of this decision
-    if _best_latency(s, chosen, stamp, math.inf) > best + g.epsilon:
+        p = node.ready[i]
+        own = _best_latency(s, p, stamp, math.inf)
+        s.procs[p].own_latency = own
+        if own < best:
+            best = own
+    limit = best + g.epsilon
+    if s.procs[chosen].own_latency > limit:  # chosen is ready: its latency is of this decision
         node.false_decisions += 1
-    conflicting = 0
     wrong = 0
     for i in range(node.n_ready):
-        p = node.ready[i]
-        if s.procs[p].pending > 0:
-            conflicting += 1
-            if _best_latency(s, p, stamp, math.inf) > best + g.epsilon:
-                wrong += 1
+        process = s.procs[node.ready[i]]
+        if process.pending > 0 and process.own_latency > limit:
+            wrong += 1
     node.chance_false += wrong / conflicting
 
 
