@@ -54,6 +54,7 @@ from simulators.cosched.experiments import (
     PAPER_A_BASE_WAIT,
     PAPER_B_BASE_SLOWDOWN,
     PROFILES,
+    RATIO_SERIES_ARRIVALS,
     RATIO_SERIES_LOAD,
     SCHEMES,
     SERIES,
@@ -293,6 +294,7 @@ class CoschedReport(CoschedSetup, SchedlabTask):
             "machine_b": machine_b,
             "pairing_window_seconds": PAIRING_WINDOW_SECONDS,
             "ratio_series_load": RATIO_SERIES_LOAD,
+            "ratio_series_arrivals": RATIO_SERIES_ARRIVALS,
             "policy": "WFP priority + EASY backfilling, one event loop for both machines",
             "coscheduling": rules,
         }

@@ -356,7 +356,7 @@ def setup_items(parameters: dict, runs: pd.DataFrame) -> list[str]:
         f"{_estimates(b['estimate_source'], runs.loc[runs['machine'] == 'B', 'exact_estimate_share'].mean())}. "
         f"By load: arrival gaps scaled to offered load {b_loads}, pairs by a {parameters['pairing_window_seconds']:g}-s "
         f"submit window. By ratio: A's job count and span at offered load {parameters['ratio_series_load']:g}, "
-        f"{ratios} of jobs paired. Offered and achieved loads per point: workloads table below.",
+        f"submitted {parameters['ratio_series_arrivals']}, {ratios} of jobs paired. Offered and achieved loads per point: workloads table below.",
         f"Calibration, on the no-coscheduling baselines only: A's run and requested times x {a['run_time_scale']:g} "
         f"(the log's month offers load {a['offered_load_of_source']:.3f} unscaled), the factor whose baseline mean wait "
         f"is the paper's {a['calibration_target_wait'] / 60:g} min (reached: {a['calibrated_base_wait'] / 60:.1f} min); "

@@ -24,15 +24,17 @@ from reports.cosched_claims import (
     LOADS,
     LOW_RATIOS,
     MINUTE,
+    PAPER_B_BASE_SLOWDOWN,
     PAPER_PAIRED_SHARE,
     SCHEMES,
+    combination,
     local_hold,
     metric,
     release_off,
     x_text,
     xs,
 )
-from reports.ledger import Results
+from reports.ledger import Results, interval, paired
 
 PAPER_A_JOBS = 9219
 """Jobs in the paper's Intrepid month (Sec. V-A)."""
@@ -145,14 +147,72 @@ def b_loss_by_load(results: Results, parameters: dict) -> str:
             f"over {parameters['profile']['days']:g} days.")
 
 
-def b_sync_low_shares(results: Results, parameters: dict) -> str:
+def held_sync(results: Results, holder: str, series: str, x_values, schemes) -> str:
+    """A held job synchronizes when its mate is picked on the other machine: the holder's sync
+    time beside the wait the same mates have there without coscheduling."""
+    other = "B" if holder == "A" else "A"
     parts = "; ".join(
-        f"{point('ratio', x)}: B's held pairs wait {_mean(results, 'mean_sync', 'ratio', x, 'HH', 'B') / MINUTE:.0f} min "
-        f"for mates that wait {_mean(results, 'wait_paired', 'ratio', x, 'base', 'A') / MINUTE:.0f} min on A "
-        "without coscheduling"
-        for x in xs(results, "ratio")
+        f"{scheme} {point(series, x)}: {holder}'s pairs wait "
+        f"{_mean(results, 'mean_sync', series, x, scheme, holder) / MINUTE:.0f} min to synchronize, for mates that "
+        f"wait {_mean(results, 'wait_paired', series, x, 'base', other) / MINUTE:.0f} min on {other} without "
+        "coscheduling"
+        for scheme in schemes for x in x_values
     )
-    return f"A holding B's sync time is the time A takes to pick the mate: {parts}."
+    return f"A held pair's sync time on {holder} is the time {other} takes to pick its mate: {parts}."
+
+
+def b_sync_low_shares(results: Results, parameters: dict) -> str:
+    return held_sync(results, "B", "ratio", xs(results, "ratio"), ("HH",))
+
+
+def a_sync_low_load(results: Results, parameters: dict) -> str:
+    x = LOADS[0]
+    return (f"{held_sync(results, 'A', 'load', (x,), local_hold('A'))} Without coscheduling B at load {x:g} waits "
+            f"{_mean(results, 'mean_wait', 'load', x, 'base', 'B') / MINUTE:.0f} min on average, mean slowdown "
+            f"{_mean(results, 'mean_slowdown', 'load', x, 'base', 'B'):.1f} (the paper's Eureka: "
+            f"{PAPER_B_BASE_SLOWDOWN[x]:g}).")
+
+
+def a_sync_by_share(results: Results, parameters: dict) -> str:
+    load = parameters["ratio_series_load"]
+    by_load = _mean(results, "mean_wait", "load", load, "base", "B") if load in xs(results, "load") else np.nan
+    return (f"{held_sync(results, 'A', 'ratio', xs(results, 'ratio'), ('HY',))} The ratio series' B jobs are "
+            f"submitted {parameters['ratio_series_arrivals']}: without coscheduling B waits "
+            f"{_mean(results, 'mean_wait', 'ratio', xs(results, 'ratio')[0], 'base', 'B') / MINUTE:.0f} min on "
+            f"average there, against {by_load / MINUTE:.0f} min at the same load {load:g} in the load series.")
+
+
+def yield_extra_wait_by_share(results: Results, parameters: dict) -> str:
+    splits = "; ".join(extra_wait_split(results, "ratio", x, scheme) for scheme in ("YH", "YY") for x in (0.2, 0.33))
+    return f"{splits}."
+
+
+def hold_yield_sync(results: Results, parameters: dict) -> str:
+    """Where hold synchronizes slower than yield: the pairs' whole wait (submit to start) and the
+    sync part of it under both schemes, and the capacity the holding machine ties up."""
+    def held(x: float, scheme: str) -> str:
+        shares = [100 * _mean(results, "su_loss_share", "ratio", x, scheme, machine) for machine in ("A", "B")]
+        return f"{shares[0]:.1f} and {shares[1]:.1f} %"
+
+    parts = []
+    for machine in ("A", "B"):
+        for x in xs(results, "ratio"):
+            for remote in "HY":
+                hold, yield_ = combination(machine, "H", remote), combination(machine, "Y", remote)
+                _, low, _ = interval(paired(metric(results, "mean_sync", "ratio", x, hold, machine),
+                                            metric(results, "mean_sync", "ratio", x, yield_, machine)))
+                if not low > 0:
+                    continue
+                parts.append(
+                    f"{machine} {x_text('ratio', x)}, {hold} against {yield_}: the pairs wait "
+                    f"{_mean(results, 'wait_paired', 'ratio', x, hold, machine) / MINUTE:.0f} against "
+                    f"{_mean(results, 'wait_paired', 'ratio', x, yield_, machine) / MINUTE:.0f} min from submit to "
+                    f"start, of which {_mean(results, 'mean_sync', 'ratio', x, hold, machine) / MINUTE:.0f} against "
+                    f"{_mean(results, 'mean_sync', 'ratio', x, yield_, machine) / MINUTE:.0f} min synchronizing; "
+                    f"A and B hold {held(x, hold)} of their capacity under {hold}, {held(x, yield_)} under {yield_}")
+    if not parts:
+        return "No group has hold synchronizing wholly slower than yield; the other groups are undecided."
+    return "Where hold synchronizes slower than yield: " + "; ".join(parts) + "."
 
 
 def hold_yield_slowdown(results: Results, parameters: dict) -> str:
@@ -194,8 +254,12 @@ CAUSES: dict[str, Cause] = {
     "fig6-B-loss-least-at-high": losses("B", "load"),
     "fig7-A-rel-increase-le10": a_extra_wait_at("ratio", LOW_RATIOS[0]),
     "fig7-A-extra-20": a_extra_wait_at("ratio", 0.2),
+    "fig7-A-yield-33-like-20": yield_extra_wait_by_share,
     "fig8-hold-worse-slowdown": hold_yield_slowdown,
     "fig8-A-slowdown-le10": a_slowdown_low_shares,
+    "fig5-A-sync-025": a_sync_low_load,
+    "fig9-hold-less-sync": hold_yield_sync,
+    "fig9-A-sync-hold": a_sync_by_share,
     "fig9-B-sync-hold": b_sync_low_shares,
     "fig10-A-loss": losses("A", "ratio"),
     "fig10-B-loss": losses("B", "ratio"),

@@ -166,6 +166,7 @@ PARAMETERS = {
                   "calibrated_base_slowdown": 12.49, "calibration_seeds": [1, 2]},
     "pairing_window_seconds": 120.0,
     "ratio_series_load": 0.5,
+    "ratio_series_arrivals": "at A's submit times, one B job per A job",
     "policy": "WFP priority + EASY backfilling",
     "coscheduling": {"release_period": 1200.0, "release_after": 600.0, "max_held_share": 1.0, "max_yields": None,
                      "yield_when_remote_busy": True},
@@ -266,3 +267,50 @@ def test_undecided_claim_gets_its_seeds_spread():
     markdown = page_markdown(make_runs(metrics))
     assert "| inconclusive |" in ledger_row(markdown, "fig34-hold-costs-wait")
     assert "The seeds disagree: over 5 seeds" in causes_row(markdown, "fig34-hold-costs-wait")
+
+
+def test_sync_cause_sets_a_held_pair_beside_its_mates_wait_without_coscheduling():
+    # A's pairs take 25 min to synchronize at B load 0.25 (paper: < 10), B's paired jobs wait 24 min there
+    # without coscheduling; in the ratio series B waits 150 min on average without coscheduling, 60 at load 0.5.
+    def metrics(series, x, scheme, seed, machine):
+        if series == "load" and x == 0.25:
+            if scheme in ("HH", "HY") and machine == "A":
+                return {"mean_sync": 60.0 * (25.0 + seed / 10)}
+            if scheme == "base" and machine == "B":
+                return {"wait_paired": 60.0 * 24.0, "mean_wait": 60.0 * 20.0, "mean_slowdown": 5.5}
+        if scheme == "base" and machine == "B":
+            return {"mean_wait": 60.0 * (150.0 if series == "ratio" else 60.0)}
+        return {}
+
+    markdown = page_markdown(make_runs(metrics))
+    row = causes_row(markdown, "fig5-A-sync-025")
+    assert "| not reproduced |" in row
+    assert "HH B load 0.25: A's pairs wait 25 min to synchronize, for mates that wait 24 min on B without " \
+           "coscheduling" in row
+    assert "B at load 0.25 waits 20 min on average, mean slowdown 5.5 (the paper's Eureka: 1.7)" in row
+    # fig9-A-sync-hold: the default 10-min sync lies far below the paper's 75-88 min.
+    row = causes_row(markdown, "fig9-A-sync-hold")
+    assert "submitted at A's submit times, one B job per A job: without coscheduling B waits 150 min on average " \
+           "there, against 60 min at the same load 0.5 in the load series" in row
+
+
+def test_hold_yield_sync_cause_names_only_the_groups_where_hold_is_slower():
+    # On A at 33 % paired with B holding, HH synchronizes 20 min slower than YH and its pairs wait 40 min more;
+    # everywhere else hold is 5 min faster (partial).
+    def metrics(series, x, scheme, seed, machine):
+        if series != "ratio":
+            return {}
+        hold = scheme[0 if machine == "A" else 1] == "H"
+        if x == 0.33 and machine == "A" and scheme in ("HH", "YH"):
+            slower = scheme == "HH"
+            return {"mean_sync": 60.0 * (100.0 + (20.0 if slower else 0.0) + seed / 10),
+                    "wait_paired": 60.0 * (200.0 + (40.0 if slower else 0.0)),
+                    "su_loss_share": 0.09 if slower else 0.0}
+        return {"mean_sync": 60.0 * (50.0 - (5.0 if hold else 0.0) + seed / 10)}
+
+    row = causes_row(page_markdown(make_runs(metrics)), "fig9-hold-less-sync")
+    assert "| partial |" in row
+    assert "A 33 % paired, HH against YH: the pairs wait 240 against 200 min from submit to start, of which 120 " \
+           "against 100 min synchronizing; A and B hold 9.0 and 2.0 % of their capacity under HH, 0.0 and 2.0 % " \
+           "under YH" in row
+    assert "B 33 % paired" not in row and "A 20 % paired" not in row

@@ -45,6 +45,8 @@ SCHEMES = (*COMBINATIONS, BASELINE)
 SERIES = ("load", "ratio")
 PAIRING_WINDOW_SECONDS = 120.0
 RATIO_SERIES_LOAD = 0.5
+RATIO_SERIES_ARRIVALS = "at A's submit times, one B job per A job"
+"""How ``analysis_like`` times the ratio series' B jobs (the paper asks only for A's job count and span)."""
 ANALYSIS_PROCS = 100
 
 
