@@ -7,6 +7,7 @@ ledger that is neither reproduced nor left unattempted with its cause.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
@@ -18,16 +19,23 @@ Cause = Callable[[Results, dict], str]
 
 
 def seed_spread(claim: Claim, results: Results) -> str:
-    """An undecided claim's cause: how wide its parts' intervals are for the seeds run."""
+    """An undecided claim's cause: how wide its parts' intervals are for the seeds run (parts with no
+    value to judge, such as a saturated load's, are counted apart)."""
     measurement = claim.compute(results)
     halves = []
     for part_ in measurement.parts:
         _, low, high = interval(part_.values)
-        halves.append((high - low) / 2)
+        if math.isfinite(low) and math.isfinite(high):
+            halves.append((high - low) / 2)
     seeds = len(measurement.parts[0].values)
+    valueless = len(measurement.parts) - len(halves)
+    without = (f" Parts with no value to judge (reason column): {valueless} of {len(measurement.parts)}."
+               if valueless else "")
+    if not halves:
+        return f"No part has a value to judge over {seeds} seeds (reason column)."
     return (f"The seeds disagree: over {seeds} seeds the parts' 95 % intervals are +-{min(halves):.3g} to "
             f"+-{max(halves):.3g} wide (per part: ours and interval in the reason), too wide to fall on one side "
-            "of the paper's bound or band.")
+            f"of the paper's bound or band.{without}")
 
 
 def measured_causes(claims: pd.DataFrame, known: Sequence[Claim], causes: Mapping[str, Cause], results: Results,

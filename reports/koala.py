@@ -7,7 +7,8 @@ point's fields and its summary, job sizes as "8/16/32") and the parameters the r
 (``pipeline.koala.report_parameters``: profile, comparisons, policy labels, applications,
 clusters, execution model, saturation rule).  It writes ``runs.csv`` and
 ``parameters.json``, reads the runs back as the ledger's result table, and writes the
-ledger (``claims.csv/.md/.tex``), the figures (PNG and SVG), the tables (CSV, Markdown,
+ledger (``claims.csv/.md/.tex``) with the measured cause of each claim not reproduced
+(``causes.csv``, ``reports.koala_causes``), the figures (PNG and SVG), the tables (CSV, Markdown,
 LaTeX) and ``index.md`` / ``index.html``.  Nothing here knows the simulator: every label,
 constant and number on the page comes from those two inputs.
 
@@ -37,6 +38,7 @@ from reports.document import (
     render_markdown,
 )
 from reports.figures import legend_below, save_figure
+from reports.koala_causes import causes_frame
 from reports.koala_claims import CLAIMS, RUNS, first_saturated_load
 from reports.ledger import INTERVAL_METHOD, interval, ledger, ledger_blocks, write_ledger
 from reports.tables import document_table, write_table
@@ -339,6 +341,12 @@ def koala_page(runs, parameters, claims_frame, written) -> Document:
         *ledger_blocks(claims_frame),
         paragraph("Ledger files: ", Link("CSV", "claims.csv"), ", ", Link("Markdown", "claims.md"), ", ",
                   Link("LaTeX", "claims.tex"), f". Intervals in figures and tables: {INTERVAL_METHOD}."),
+        Heading("What does not reproduce, and the measured cause"),
+        paragraph("Each claim not reproduced, with what our runs measure behind it (means over the seeds; ",
+                  Link("causes.csv", "causes.csv"), "): a change in mean response time split into queue wait and "
+                  "execution with the share of jobs coallocated, or where each policy first saturates beside the "
+                  "utilization it kept at the last load no seed saturated; an undecided claim's seeds' spread first."),
+        document_table(written["causes"]),
         Heading("Figures"),
         *[FigureBlock(stem, caption) for stem, caption in FIGURES.items()],
         Heading("Table 4: first saturated load per seed"),
@@ -383,6 +391,7 @@ def write_koala_report(directory, runs: pd.DataFrame, parameters: dict, cluster_
         f"{stem}": pd.concat([tables[line["label"]] for line in lines[kind]], ignore_index=True)
         for stem, kind in (("fig7_coallocation", "coallocation"), ("fig8_ccr", "ccr"), ("fig10_policies", "policies"))
     }
+    written["causes"] = causes_frame(claims_frame, {RUNS: runs}, parameters)
     written["table4_saturation"] = saturation_table(runs, parameters)
     if cluster_use is not None:
         cluster_use.to_csv(directory / CLUSTER_USE_FILE, index=False, lineterminator="\n", float_format="%.10g")

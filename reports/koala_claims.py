@@ -64,34 +64,34 @@ def _runs(results) -> pd.DataFrame:
     return results[RUNS]
 
 
-def _rows(runs: pd.DataFrame, where: dict) -> pd.DataFrame:
+def rows_where(runs: pd.DataFrame, where: dict) -> pd.DataFrame:
     mask = pd.Series(True, index=runs.index)
     for column, value in where.items():
         mask &= runs[column] == value
     return runs[mask]
 
 
-def _loads(runs: pd.DataFrame, where: dict) -> list[float]:
-    loads = sorted(_rows(runs, where)["net_utilization"].unique())
+def run_loads(runs: pd.DataFrame, where: dict) -> list[float]:
+    loads = sorted(rows_where(runs, where)["net_utilization"].unique())
     if not loads:
         raise NotMeasured(f"no run with {where}")
     return [float(load) for load in loads]
 
 
-def _percent(load: float) -> str:
+def load_percent(load: float) -> str:
     return f"{100 * load:.0f} %"
 
 
 def _saturated_runs(runs: pd.DataFrame, where: dict, policies, load: float) -> dict[str, int]:
     """Per policy, how many seeds saturated at ``load``."""
     return {
-        policy: int(_rows(runs, {**where, "policy": policy, "net_utilization": load})["saturated"].astype(bool).sum())
+        policy: int(rows_where(runs, {**where, "policy": policy, "net_utilization": load})["saturated"].astype(bool).sum())
         for policy in policies
     }
 
 
-def _unsaturated_loads(runs: pd.DataFrame, where: dict, policies, above: float = -math.inf) -> list[float]:
-    return [load for load in _loads(runs, {**where, "policy": policies[0]})
+def unsaturated_loads(runs: pd.DataFrame, where: dict, policies, above: float = -math.inf) -> list[float]:
+    return [load for load in run_loads(runs, {**where, "policy": policies[0]})
             if load > above + 1e-9 and not any(_saturated_runs(runs, where, policies, load).values())]
 
 
@@ -126,7 +126,7 @@ def _change_parts(runs, where, treatment, baseline, loads, label="", ordering=Tr
         raise NotMeasured(f"no load of the grid in the claimed range for {where}")
     return Measurement(tuple(
         _paired_part(runs, where, treatment, baseline, load, "mean_response_time", "relative",
-                     f"{label}{_percent(load)}".strip(), 100.0, ordering)
+                     f"{label}{load_percent(load)}".strip(), 100.0, ordering)
         for load in loads
     ))
 
@@ -135,7 +135,7 @@ def _changes_above(app, treatment="FCM", baseline="WF", low=COALLOCATION_MATTERS
     def compute(results):
         runs = _runs(results)
         where = {**SMALL_JOBS, "app": app}
-        loads = [load for load in _loads(runs, where) if low + 1e-9 < load <= high + 1e-9]
+        loads = [load for load in run_loads(runs, where) if low + 1e-9 < load <= high + 1e-9]
         return _change_parts(runs, where, treatment, baseline, loads)
     return compute
 
@@ -143,12 +143,12 @@ def _changes_above(app, treatment="FCM", baseline="WF", low=COALLOCATION_MATTERS
 def _slope_part(runs, where, loads, statistic, label) -> Part:
     """Per seed, the least-squares slope of ``statistic(load)`` (a per-seed series) against load."""
     if len(loads) < 2:
-        seeds = sorted(_rows(runs, where)["seed"].unique())
+        seeds = sorted(rows_where(runs, where)["seed"].unique())
         return _undecided(f"{label}: fewer than two unsaturated loads, no trend", seeds)
     table = pd.DataFrame({load: statistic(load) for load in loads})
     x = np.asarray(loads, dtype=float)
     values = table.apply(lambda row: least_squares_slope(x, row.to_numpy(dtype=float)), axis=1)
-    return part(f"{label} ({', '.join(_percent(load) for load in loads)})".strip(), values)
+    return part(f"{label} ({', '.join(load_percent(load) for load in loads)})".strip(), values)
 
 
 def _change(runs, where, treatment, baseline):
@@ -162,7 +162,7 @@ def _change(runs, where, treatment, baseline):
 def first_saturated_load(runs: pd.DataFrame, where: dict) -> tuple[pd.Series, float, float]:
     """Per seed, the lowest load of the grid at which the run saturated (NaN if none); the grid's last
     load and its step."""
-    rows = _rows(runs, where)
+    rows = rows_where(runs, where)
     if rows.empty:
         raise NotMeasured(f"no run with {where}")
     loads = np.sort(rows["net_utilization"].unique())
@@ -183,7 +183,7 @@ def _saturation_part(runs, where, low, high, label) -> Part:
     first, last, step = first_saturated_load(runs, where)
     censored = first.isna()
     if censored.any() and high >= last - 1e-9:
-        return _undecided(f"{label}: {int(censored.sum())} seed(s) not saturated by {_percent(last)}, "
+        return _undecided(f"{label}: {int(censored.sum())} seed(s) not saturated by {load_percent(last)}, "
                           "the grid's end, so the interval cannot be placed", first.index)
     # Rounded so that a grid load on the interval's edge is not pushed out of it by float error.
     return part(label, (first.fillna(last + step) - (low + high) / 2).round(9))
@@ -205,7 +205,7 @@ def no_difference_at_low_load(results) -> Measurement:
     parts = []
     for app in ("prime", "poisson", "wave"):
         where = {**SMALL_JOBS, "app": app}
-        loads = [load for load in _loads(runs, where) if load <= COALLOCATION_MATTERS + 1e-9]
+        loads = [load for load in run_loads(runs, where) if load <= COALLOCATION_MATTERS + 1e-9]
         parts += _change_parts(runs, where, "FCM", "WF", loads, f"{app} ", ordering=False).parts
     return Measurement(tuple(parts))
 
@@ -213,7 +213,7 @@ def no_difference_at_low_load(results) -> Measurement:
 def prime_benefit_grows(results) -> Measurement:
     runs = _runs(results)
     where = {**SMALL_JOBS, "app": "prime"}
-    loads = _unsaturated_loads(runs, where, ("FCM", "WF"))
+    loads = unsaturated_loads(runs, where, ("FCM", "WF"))
     return Measurement((_slope_part(runs, where, loads, _change(runs, where, "FCM", "WF"), "prime"),))
 
 
@@ -238,17 +238,17 @@ def wave_limit_share(results) -> Measurement:
     runs = _runs(results)
     where = {**SMALL_JOBS, "app": "wave"}
     parts = []
-    for load in [load for load in _loads(runs, where) if load > COALLOCATION_MATTERS + 1e-9]:
+    for load in [load for load in run_loads(runs, where) if load > COALLOCATION_MATTERS + 1e-9]:
         saturated = _saturated_runs(runs, where, ("FCM", "FCM2", "WF"), load)
         response = {policy: per_seed(runs, "mean_response_time", {**where, "policy": policy, "net_utilization": load})
                     for policy in ("FCM", "FCM2", "WF")}
         if any(saturated.values()):
             counts = ", ".join(f"{policy} {count}/{len(response['WF'])}" for policy, count in saturated.items())
-            parts.append(_undecided(f"{_percent(load)}: saturated ({counts} seeds), not compared", response["WF"].index))
+            parts.append(_undecided(f"{load_percent(load)}: saturated ({counts} seeds), not compared", response["WF"].index))
             continue
         removed = paired(response["FCM"], response["FCM2"])
         added = paired(response["FCM"], response["WF"])
-        parts.append(part(_percent(load), removed / added))
+        parts.append(part(load_percent(load), removed / added))
     if not parts:
         raise NotMeasured("no load above 40 % in the grid")
     return Measurement(tuple(parts))
@@ -258,14 +258,14 @@ def wave_observed_above_net(results) -> Measurement:
     runs = _runs(results)
     where = {**SMALL_JOBS, "app": "wave", "policy": "FCM"}
     parts = []
-    for load in [load for load in _loads(runs, where) if load > COALLOCATION_MATTERS + 1e-9]:
+    for load in [load for load in run_loads(runs, where) if load > COALLOCATION_MATTERS + 1e-9]:
         observed = per_seed(runs, "observed_utilization", {**where, "net_utilization": load})
         net = per_seed(runs, "net_utilization_realized", {**where, "net_utilization": load})
-        saturated = int(_rows(runs, {**where, "net_utilization": load})["saturated"].astype(bool).sum())
+        saturated = int(rows_where(runs, {**where, "net_utilization": load})["saturated"].astype(bool).sum())
         if saturated:
-            parts.append(_undecided(f"{_percent(load)}: FCM saturated ({saturated}/{len(net)} seeds)", net.index))
+            parts.append(_undecided(f"{load_percent(load)}: FCM saturated ({saturated}/{len(net)} seeds)", net.index))
         else:
-            parts.append(part(_percent(load), 100.0 * paired(observed, net)))
+            parts.append(part(load_percent(load), 100.0 * paired(observed, net)))
     if not parts:
         raise NotMeasured("no load above 40 % in the grid")
     return Measurement(tuple(parts))
@@ -286,7 +286,7 @@ def _ccr_changes(keep, pick_loads):
         parts = []
         for app, ccr in _ccr_apps(runs, keep):
             where = {**SMALL_JOBS, "app": app}
-            loads = pick_loads(_loads(runs, where))
+            loads = pick_loads(run_loads(runs, where))
             parts += _change_parts(runs, where, "FCM", "WF", loads, f"CCR {ccr:g} ").parts
         return Measurement(tuple(parts))
     return compute
@@ -301,7 +301,7 @@ def ccr_mid_benefit_shrinks(results) -> Measurement:
     parts = []
     for app, ccr in _ccr_apps(runs, lambda ccr: 0.25 <= ccr <= 0.5):
         where = {**SMALL_JOBS, "app": app}
-        loads = _unsaturated_loads(runs, where, ("FCM", "WF"), above=COALLOCATION_MATTERS - 1e-6)
+        loads = unsaturated_loads(runs, where, ("FCM", "WF"), above=COALLOCATION_MATTERS - 1e-6)
         parts.append(_slope_part(runs, where, loads, _change(runs, where, "FCM", "WF"), f"CCR {ccr:g}"))
     return Measurement(tuple(parts))
 
@@ -311,7 +311,7 @@ def ca_faster(results) -> Measurement:
     parts = []
     for config in ("A", "B"):
         where = {**LARGE_JOBS, "config": config}
-        parts += _change_parts(runs, where, "CA", "FCM", _loads(runs, where), f"config {config} ").parts
+        parts += _change_parts(runs, where, "CA", "FCM", run_loads(runs, where), f"config {config} ").parts
     return Measurement(tuple(parts))
 
 
@@ -329,7 +329,7 @@ def gap_widens(results) -> Measurement:
     parts = []
     for config in ("A", "B"):
         where = {**LARGE_JOBS, "config": config}
-        loads = _unsaturated_loads(runs, where, ("FCM", "CA"))
+        loads = unsaturated_loads(runs, where, ("FCM", "CA"))
         parts.append(_slope_part(runs, where, loads, _gap(runs, where), f"config {config}"))
     return Measurement(tuple(parts))
 
@@ -339,13 +339,13 @@ def gap_larger_with_delft(results) -> Measurement:
     make the comparison pass."""
     runs = _runs(results)
     wheres = {config: {**LARGE_JOBS, "config": config} for config in ("A", "B")}
-    loads = sorted(set(_unsaturated_loads(runs, wheres["A"], ("FCM", "CA")))
-                   & set(_unsaturated_loads(runs, wheres["B"], ("FCM", "CA"))))
+    loads = sorted(set(unsaturated_loads(runs, wheres["A"], ("FCM", "CA")))
+                   & set(unsaturated_loads(runs, wheres["B"], ("FCM", "CA"))))
     if not loads:
         raise NotMeasured("no load at which neither policy saturated in either configuration")
     lead = {config: pd.concat([_gap(runs, where)(load) for load in loads], axis=1).mean(axis=1)
             for config, where in wheres.items()}
-    span = ", ".join(_percent(load) for load in loads)
+    span = ", ".join(load_percent(load) for load in loads)
     return Measurement((
         part(f"CA's lead in config A ({span})", lead["A"]),
         part(f"CA's lead in config B ({span})", lead["B"]),

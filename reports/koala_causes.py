@@ -1,0 +1,160 @@
+"""Measured causes of the koala claims our runs do not reproduce.
+
+A claim judged anything but reproduced gets one sentence of what our runs measure behind
+its statistic, every number a mean over the replication seeds of ``runs.csv``: a change in
+mean response time split into its queue-wait and execution parts, with the share of jobs
+the coallocating policy split (a split job runs longer by the communication factor, a
+job that need not wait for one cluster starts sooner); a saturation point beside the
+utilization the system observed at the last load no seed saturated (coallocated jobs
+stretched by the communication factor occupy more node-time than the net load offers).
+An undecided claim's cause starts with its seeds' spread (``reports.causes``).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reports.causes import Cause, measured_causes
+from reports.koala_claims import (
+    CLAIMS,
+    COALLOCATION_MATTERS,
+    LARGE_JOBS,
+    RUNS,
+    SMALL_JOBS,
+    first_saturated_load,
+    load_percent,
+    rows_where,
+    unsaturated_loads,
+)
+from reports.ledger import NotMeasured, Results
+
+CONFIGS = {"A": "config A (without Delft)", "B": "config B (with Delft)"}
+
+
+def _mean(runs: pd.DataFrame, where: dict, column: str) -> float:
+    if column not in runs:
+        raise NotMeasured(f"the runs have no {column}")
+    return float(rows_where(runs, where)[column].mean())
+
+
+def response_split(runs: pd.DataFrame, where: dict, treatment: str, baseline: str, load: float, label: str) -> str:
+    """``treatment``'s mean response time against ``baseline``'s at ``load``: the difference split into
+    queue wait and execution, and the share of ``treatment``'s jobs it coallocated."""
+    def mean(policy: str, column: str) -> float:
+        return _mean(runs, {**where, "policy": policy, "net_utilization": load}, column)
+
+    return (f"{label}{load_percent(load)}: {treatment} {mean(treatment, 'mean_response_time'):.0f} s against {baseline} "
+            f"{mean(baseline, 'mean_response_time'):.0f} s, wait "
+            f"{mean(treatment, 'mean_wait_time') - mean(baseline, 'mean_wait_time'):+.1f} s and execution "
+            f"{mean(treatment, 'mean_run_time') - mean(baseline, 'mean_run_time'):+.1f} s "
+            f"({100 * mean(treatment, 'coallocated_fraction'):.0f} % of its jobs coallocated)")
+
+
+def saturation_split(runs: pd.DataFrame, where: dict, policy: str, label: str) -> str:
+    """Per seed, where ``policy`` first saturated, and the utilization observed at the last load no seed did."""
+    first, last, _ = first_saturated_load(runs, {**where, "policy": policy})
+    seeds = ", ".join(f">{100 * last:.0f}" if pd.isna(load) else f"{100 * load:.0f}" for load in first)
+    stable = [load for load in unsaturated_loads(runs, where, (policy,)) if not load >= first.min()]
+    text = f"{label}{policy} first saturates at {seeds} % (per seed)"
+    if not stable:
+        return text + ", already at the grid's lowest load"
+    load = stable[-1]
+    at = {**where, "policy": policy, "net_utilization": load}
+    return (f"{text}; at {load_percent(load)} net, the last load no seed saturated, it keeps "
+            f"{100 * _mean(runs, at, 'observed_utilization'):.0f} % of the nodes busy, its jobs running "
+            f"{_mean(runs, at, 'mean_run_time'):.0f} s on average ({100 * _mean(runs, at, 'coallocated_fraction'):.0f} % "
+            "coallocated)")
+
+
+# --- one cause per claim -------------------------------------------------------------------------
+
+
+def split_at(app: str, treatment: str, baseline: str, pick) -> Cause:
+    """Response splits of ``app`` (Sec. 6.3 jobs) at the loads ``pick`` chooses from the stable ones."""
+    def cause(results: Results, parameters: dict) -> str:
+        runs = results[RUNS]
+        where = {**SMALL_JOBS, "app": app}
+        loads = pick(unsaturated_loads(runs, where, (treatment, baseline)))
+        return "; ".join(response_split(runs, where, treatment, baseline, load, f"{app} ") for load in loads) + "."
+    return cause
+
+
+def _first_and_last(loads: list[float]) -> list[float]:
+    return sorted({loads[0], loads[-1]}) if loads else []
+
+
+def _above_40(up_to: float = 1.0):
+    """The first and last of the loads above 40 % (where coallocation starts to matter) up to ``up_to``."""
+    def pick(loads: list[float]) -> list[float]:
+        return _first_and_last([load for load in loads if COALLOCATION_MATTERS + 1e-9 < load <= up_to + 1e-9])
+    return pick
+
+
+def _first_above_40(loads: list[float]) -> list[float]:
+    return _above_40()(loads)[:1]
+
+
+def no_difference_at_40(results: Results, parameters: dict) -> str:
+    runs = results[RUNS]
+    return "; ".join(response_split(runs, {**SMALL_JOBS, "app": app}, "FCM", "WF", COALLOCATION_MATTERS, f"{app} ")
+                     for app in ("prime", "poisson", "wave")) + "."
+
+
+def several(*causes: Cause) -> Cause:
+    def cause(results: Results, parameters: dict) -> str:
+        return " ".join(part(results, parameters) for part in causes)
+    return cause
+
+
+def saturation(where: dict, policies, label: str = "") -> Cause:
+    def cause(results: Results, parameters: dict) -> str:
+        return "; ".join(saturation_split(results[RUNS], where, policy, label) for policy in policies) + "."
+    return cause
+
+
+def large_jobs_saturation(config: str) -> Cause:
+    return saturation({**LARGE_JOBS, "config": config}, ("FCM", "CA"), f"Wave 32/48/64 in {CONFIGS[config]}: ")
+
+
+def ca_against_fcm(pick) -> Cause:
+    """CA's response split against FCM's for the large Wave jobs of each configuration."""
+    def cause(results: Results, parameters: dict) -> str:
+        runs = results[RUNS]
+        parts = []
+        for config, name in CONFIGS.items():
+            where = {**LARGE_JOBS, "config": config}
+            parts += [response_split(runs, where, "CA", "FCM", load, f"{name} ")
+                      for load in pick(unsaturated_loads(runs, where, ("CA", "FCM")))]
+        return "; ".join(parts) + "."
+    return cause
+
+
+CAUSES: dict[str, Cause] = {
+    "fig7a-no-difference-up-to-40": no_difference_at_40,
+    "table4-prime-saturation": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
+    "table4-prime-fcm-saturates-later": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
+    "fig7a-poisson-fcm-faster-to-75": split_at("poisson", "FCM", "WF", _above_40(0.75)),
+    "fig7a-poisson-fcm-slower-beyond-75": saturation({**SMALL_JOBS, "app": "poisson"}, ("WF", "FCM"), "poisson: "),
+    "fig7a-wave-fcm-slower": several(split_at("wave", "FCM", "WF", _first_above_40),
+                                     saturation({**SMALL_JOBS, "app": "wave"}, ("WF", "FCM"), "wave: ")),
+    "fig7a-wave-two-cluster-limit": several(split_at("wave", "FCM", "FCM2", _above_40()),
+                                            split_at("wave", "FCM2", "WF", _above_40())),
+    "fig7b-wave-observed-above-net": saturation({**SMALL_JOBS, "app": "wave"}, ("FCM",), "wave: "),
+    "fig8-ccr-010-benefits": split_at("ccr-0.1", "FCM", "WF", _above_40()),
+    "fig8-ccr-025-050-benefit-at-moderate-load": several(split_at("ccr-0.25", "FCM", "WF", _first_above_40),
+                                                         split_at("ccr-0.5", "FCM", "WF", _first_above_40)),
+    "fig8-ccr-above-050-loses": saturation({**SMALL_JOBS, "app": "ccr-1"}, ("WF", "FCM"), "ccr-1: "),
+    "fig10-ca-faster": several(ca_against_fcm(_first_and_last), large_jobs_saturation("A"),
+                               large_jobs_saturation("B")),
+    "fig10-gap-widens": ca_against_fcm(_first_and_last),
+    "fig10-saturation-without-delft": large_jobs_saturation("A"),
+    "fig10-saturation-with-delft": large_jobs_saturation("B"),
+    "fig10-lead-larger-with-delft": ca_against_fcm(lambda loads: loads[:1]),
+}
+"""The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
+
+
+def causes_frame(claims: pd.DataFrame, results: Results, parameters: dict) -> pd.DataFrame:
+    """One row per claim not reproduced (nor left unattempted): its verdict and measured cause."""
+    header, rows = measured_causes(claims, CLAIMS, CAUSES, results, parameters)
+    return pd.DataFrame(rows, columns=header)

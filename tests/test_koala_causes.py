@@ -1,0 +1,65 @@
+"""The koala claims' measured causes on constructed result tables whose sentences are worked out by hand."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reports.koala_causes import CAUSES, causes_frame
+from reports.koala_claims import CLAIMS, RUNS
+from reports.ledger import ledger
+
+SEEDS = (1, 2, 3, 4, 5)
+LOADS = (0.3, 0.45, 0.6, 0.75, 0.9)
+
+
+def run(app, policy, load, seed, *, wait, execution, coallocated=0.0, saturated=False, observed=None,
+        config="A", sizes="8/16/32"):
+    return {
+        "app": app, "policy": policy, "net_utilization": load, "seed": seed, "config": config, "sizes": sizes,
+        "mean_response_time": wait + execution, "mean_wait_time": wait, "mean_run_time": execution,
+        "coallocated_fraction": coallocated, "saturated": saturated, "queue_growth": 0.0,
+        "observed_utilization": load if observed is None else observed, "net_utilization_realized": load,
+    }
+
+
+def poisson_runs() -> pd.DataFrame:
+    # WF waits 10 s, runs 200 s; FCM waits 4 s but coallocates 20 % of its jobs, which run 225 s on average:
+    # 9 s slower, so the claimed gain up to 75 % is not reproduced.  At 90 % FCM saturates on seeds 4 and 5.
+    rows = []
+    for load in LOADS:
+        for seed in SEEDS:
+            rows.append(run("poisson", "WF", load, seed, wait=10.0 + seed / 10, execution=200.0))
+            rows.append(run("poisson", "FCM", load, seed, wait=4.0 + seed / 10, execution=215.0, coallocated=0.2,
+                            saturated=load == 0.9 and seed >= 4, observed=1.1 * load))
+    return pd.DataFrame(rows)
+
+
+def cause_of(claim_id: str, runs: pd.DataFrame) -> tuple[str, str]:
+    claims = ledger("koala", CLAIMS, {RUNS: runs}, "quick")
+    frame = causes_frame(claims, {RUNS: runs}, {})
+    row = frame[frame["claim"] == claim_id].iloc[0]
+    return row["verdict"], row["measured cause"]
+
+
+def test_every_cause_explains_a_claim_of_the_ledger():
+    assert set(CAUSES) <= {claim.claim_id for claim in CLAIMS}
+
+
+def test_a_response_change_is_split_into_wait_and_execution():
+    verdict, cause = cause_of("fig7a-poisson-fcm-faster-to-75", poisson_runs())
+    assert verdict == "not reproduced"
+    # The loads above 40 % up to 75 %, first and last: 45 % and 75 %; 90 % (saturated, beyond 75 %) is not shown.
+    assert cause == ("poisson 45 %: FCM 219 s against WF 210 s, wait -6.0 s and execution +15.0 s (20 % of its jobs "
+                     "coallocated); poisson 75 %: FCM 219 s against WF 210 s, wait -6.0 s and execution +15.0 s "
+                     "(20 % of its jobs coallocated).")
+
+
+def test_a_saturation_cause_names_the_first_saturated_load_per_seed_and_the_last_stable_one():
+    verdict, cause = cause_of("fig7a-poisson-fcm-slower-beyond-75", poisson_runs())
+    assert verdict == "inconclusive"
+    assert "poisson: WF first saturates at >90, >90, >90, >90, >90 % (per seed); at 90 % net" in cause
+    # FCM saturated at 90 % on two seeds: its last stable load is 75 %, where it keeps 1.1 x 75 % busy.
+    assert ("poisson: FCM first saturates at >90, >90, >90, 90, 90 % (per seed); at 75 % net, the last load no "
+            "seed saturated, it keeps 82 % of the nodes busy, its jobs running 215 s on average (20 % "
+            "coallocated).") in cause
+    assert "Parts with no value to judge" not in cause
