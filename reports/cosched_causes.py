@@ -69,16 +69,18 @@ def slowdown_split(results: Results, machine: str, series: str, x: float, scheme
             f"{_mean(results, 'slowdown_other_nine_tenths', series, x, scheme, machine):.1f}")
 
 
-def extra_wait_split(results: Results, series: str, x: float, scheme: str) -> str:
-    """A's extra mean wait under ``scheme`` = paired jobs' extra x their share + the others' extra x theirs."""
-    share = _mean(results, "paired_share", series, x, scheme, "A")
-    paired = _mean(results, "wait_paired", series, x, scheme, "A") - _mean(results, "wait_paired", series, x, "base", "A")
-    others = (_mean(results, "wait_unpaired", series, x, scheme, "A")
-              - _mean(results, "wait_unpaired", series, x, "base", "A"))
-    total = _mean(results, "mean_wait", series, x, scheme, "A") - _mean(results, "mean_wait", series, x, "base", "A")
-    return (f"{scheme} at {point(series, x)}: of A's {total / MINUTE:.1f} min extra mean wait, the "
-            f"{100 * share:.1f} % paired jobs, each {paired / MINUTE:.0f} min later, make {share * paired / MINUTE:.1f} "
-            f"min; the unpaired jobs' mean wait changes by {others / MINUTE:+.1f} min")
+def extra_wait_split(results: Results, series: str, x: float, scheme: str, machine: str = "A") -> str:
+    """A machine's extra mean wait under ``scheme`` = paired jobs' extra x their share + the others' extra x theirs."""
+    def mean(name: str, of: str = scheme) -> float:
+        return _mean(results, name, series, x, of, machine)
+
+    share = mean("paired_share")
+    paired_extra = mean("wait_paired") - mean("wait_paired", "base")
+    others = mean("wait_unpaired") - mean("wait_unpaired", "base")
+    total = mean("mean_wait") - mean("mean_wait", "base")
+    return (f"{scheme} at {point(series, x)}: of {machine}'s {total / MINUTE:.1f} min extra mean wait, the "
+            f"{100 * share:.1f} % paired jobs, each {paired_extra / MINUTE:.0f} min later, make "
+            f"{share * paired_extra / MINUTE:.1f} min; the unpaired jobs' mean wait changes by {others / MINUTE:+.1f} min")
 
 
 def loss_split(results: Results, machine: str, series: str, x: float, scheme: str) -> str:
@@ -129,6 +131,16 @@ def a_extra_wait_at(series: str, x: float) -> Cause:
         splits = "; ".join(extra_wait_split(results, series, x, scheme) for scheme in SCHEMES)
         return f"{splits}. A's offered load after calibration is {_mean(results, 'offered_load', series, x, 'base', 'A'):.2f}."
     return cause
+
+
+def b_extra_wait(results: Results, parameters: dict) -> str:
+    """At each B load, the scheme that adds most to B's mean wait, split into its pairs' part and the rest."""
+    def extra(x: float, scheme: str) -> float:
+        return _mean(results, "mean_wait", "load", x, scheme, "B") - _mean(results, "mean_wait", "load", x, "base", "B")
+
+    worst = [(x, max(SCHEMES, key=lambda scheme: extra(x, scheme))) for x in xs(results, "load")]
+    return "Worst scheme per load: " + "; ".join(extra_wait_split(results, "load", x, scheme, "B")
+                                                  for x, scheme in worst) + "."
 
 
 def losses(machine: str, series: str) -> Cause:
@@ -249,6 +261,7 @@ CAUSES: dict[str, Cause] = {
     "fig4-B-base-slowdown": b_base_slowdown,
     "sec5d-paired-share": paired_share,
     "fig3-A-extra-075": a_extra_wait_at("load", 0.75),
+    "fig3-B-extra-max": b_extra_wait,
     "fig6-A-loss": losses("A", "load"),
     "fig6-B-loss": b_loss_by_load,
     "fig6-B-loss-least-at-high": losses("B", "load"),

@@ -94,10 +94,19 @@ def _first_above_40(loads: list[float]) -> list[float]:
     return _above_40()(loads)[:1]
 
 
-def no_difference_at_40(results: Results, parameters: dict) -> str:
+def no_difference_up_to_40(results: Results, parameters: dict) -> str:
+    """Each application's split at the highest load of the grid up to 40 %, where the claim's range ends."""
     runs = results[RUNS]
-    return "; ".join(response_split(runs, {**SMALL_JOBS, "app": app}, "FCM", "WF", COALLOCATION_MATTERS, f"{app} ")
-                     for app in ("prime", "poisson", "wave")) + "."
+    parts = []
+    for app in ("prime", "poisson", "wave"):
+        where = {**SMALL_JOBS, "app": app}
+        loads = sorted(load for load in rows_where(runs, where)["net_utilization"].unique()
+                       if load <= COALLOCATION_MATTERS + 1e-9)
+        if loads:
+            parts.append(response_split(runs, where, "FCM", "WF", loads[-1], f"{app} "))
+    if not parts:
+        raise NotMeasured("no load up to 40 % in the grid")
+    return "; ".join(parts) + "."
 
 
 def several(*causes: Cause) -> Cause:
@@ -130,7 +139,7 @@ def ca_against_fcm(pick) -> Cause:
 
 
 CAUSES: dict[str, Cause] = {
-    "fig7a-no-difference-up-to-40": no_difference_at_40,
+    "fig7a-no-difference-up-to-40": no_difference_up_to_40,
     "table4-prime-saturation": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
     "table4-prime-fcm-saturates-later": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
     "fig7a-poisson-fcm-faster-to-75": split_at("poisson", "FCM", "WF", _above_40(0.75)),

@@ -63,3 +63,21 @@ def test_a_saturation_cause_names_the_first_saturated_load_per_seed_and_the_last
             "seed saturated, it keeps 82 % of the nodes busy, its jobs running 215 s on average (20 % "
             "coallocated).") in cause
     assert "Parts with no value to judge" not in cause
+
+
+def test_the_low_load_cause_uses_the_grid_s_highest_load_up_to_40_percent():
+    # The grid has no 40 % point: the split is shown at 30 %, where FCM's coallocated jobs run 60 s longer
+    # for Poisson; Prime and Wave (FCM as WF) hold.
+    runs = poisson_runs()
+    same = [run(app, policy, 0.3, seed, wait=10.0, execution=200.0)
+            for app in ("prime", "wave") for policy in ("WF", "FCM") for seed in SEEDS]
+    runs = pd.concat([runs, pd.DataFrame(same)], ignore_index=True)
+    low = runs["net_utilization"] == 0.3
+    fcm = (runs["policy"] == "FCM") & (runs["app"] == "poisson")
+    runs.loc[low & fcm, "mean_run_time"] = 260.0
+    runs.loc[low & fcm, "mean_response_time"] = runs.loc[low & fcm, "mean_wait_time"] + 260.0
+    verdict, cause = cause_of("fig7a-no-difference-up-to-40", runs)
+    assert verdict == "partial"
+    assert ("poisson 30 %: FCM 264 s against WF 210 s, wait -6.0 s and execution +60.0 s (20 % of its jobs "
+            "coallocated)") in cause
+    assert "wave 30 %: FCM 210 s against WF 210 s, wait +0.0 s and execution +0.0 s" in cause
