@@ -28,7 +28,14 @@ from reports.koala_claims import (
 )
 from reports.ledger import NotMeasured, Results
 
-CONFIGS = {"A": "config A (without Delft)", "B": "config B (with Delft)"}
+LARGE_JOB_CONFIGS = ("A", "B")
+"""Sec. 7.2's configurations: A without Delft, B with it."""
+
+
+def config_name(parameters: dict, config: str) -> str:
+    """``config A (VU, UvA, ...)``: the clusters come from the parameters the runs used."""
+    clusters = parameters.get("configs", {}).get(config, {}).get("clusters", [])
+    return f"config {config}" + (f" ({', '.join(cluster['name'] for cluster in clusters)})" if clusters else "")
 
 
 def _mean(runs: pd.DataFrame, where: dict, column: str) -> float:
@@ -122,7 +129,10 @@ def saturation(where: dict, policies, label: str = "") -> Cause:
 
 
 def large_jobs_saturation(config: str) -> Cause:
-    return saturation({**LARGE_JOBS, "config": config}, ("FCM", "CA"), f"Wave 32/48/64 in {CONFIGS[config]}: ")
+    def cause(results: Results, parameters: dict) -> str:
+        label = f"Wave 32/48/64 in {config_name(parameters, config)}: "
+        return saturation({**LARGE_JOBS, "config": config}, ("FCM", "CA"), label)(results, parameters)
+    return cause
 
 
 def ca_against_fcm(pick) -> Cause:
@@ -130,9 +140,9 @@ def ca_against_fcm(pick) -> Cause:
     def cause(results: Results, parameters: dict) -> str:
         runs = results[RUNS]
         parts = []
-        for config, name in CONFIGS.items():
+        for config in LARGE_JOB_CONFIGS:
             where = {**LARGE_JOBS, "config": config}
-            parts += [response_split(runs, where, "CA", "FCM", load, f"{name} ")
+            parts += [response_split(runs, where, "CA", "FCM", load, f"{config_name(parameters, config)} ")
                       for load in pick(unsaturated_loads(runs, where, ("CA", "FCM")))]
         return "; ".join(parts) + "."
     return cause
