@@ -15,17 +15,18 @@ arrivals under heavy load, about 2480 s under light load, 3228.05 s of execution
 draw them from the Lublin-Feitelson model, whose published defaults describe a
 128-node machine like SDSC SP2 (``workloads.lublin``), and scale them to those means:
 
-- sizes: the model's parallel-job sizes on 128 nodes, restricted to the paper's range
-  2..32 ("each job requires a set of nodes ranging from 2 to 32"); mean about 9.3;
+- sizes: uniform on the paper's range 2..32 ("each job requires a set of nodes ranging
+  from 2 to 32"), mean 17: the paper gives the range and no distribution over it;
 - run times: the model's size-dependent hyper-gamma (bigger jobs run longer), times the
-  constant that makes the model's expected run time 3228.05 s;
+  constant that makes the model's expected run time over those sizes 3228.05 s;
 - gaps: the model's rush-hour gap distribution (no daily cycle: compressed, a day
   lasts seconds), times the constant that makes its expected gap the paper's mean.
 
 The constants come from the model's expectations (``model_means``), never from a
-sample or a result.  The offered load on 32 nodes is then about 0.66 (heavy) or 0.41
-(light) of the dedicated capacity; time sharing stretches each job, so the processes
-held per node exceed it (measured per point, ``metrics.processes_per_node``).
+sample or a result.  The offered load on 32 nodes is then about 1.18 (heavy) or 0.74
+(light) of the dedicated capacity (``model_means()["offered_load"]``, printed in the
+report's setup); time sharing stretches each job, and the processes held per node are
+measured per point (``metrics.processes_per_node``).
 
 Time compression.  An hour-long job exchanges millions of messages, far too many to
 simulate one by one for hundreds of runs.  We divide every job's run time AND every
