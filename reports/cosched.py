@@ -111,9 +111,10 @@ def _error_lengths(half_widths: list[float]) -> np.ndarray:
 
 
 def _tick_label(runs: pd.DataFrame, series: str, x: float) -> str:
-    """The point as asked for and, below, what it reached: machine B's offered load for the load
-    series (the arrival gaps aim at the target, the sampled jobs decide), machine A's paired share
-    for the ratio series (pairs are drawn at random)."""
+    """The point as asked for and, below, what its workload holds: machine B's offered load for the
+    load series (B's gaps are stretched to offer the label exactly; the utilization reached is in the
+    workloads table), machine A's paired share for the ratio series (every k-th job in submit order,
+    k = round(1 / ratio), so the share sits a little off the label)."""
     at_x = runs[runs["x"] == x]
     if series == "load":
         reached = f"offered {at_x.loc[at_x['machine'] == 'B', 'offered_load'].mean():.2f}"
@@ -400,7 +401,9 @@ def report_page(
             "A run deadlocks either by a circular wait, found as soon as it forms (held jobs whose mates can never "
             "fit beside the holds of that set: the run stops there, dated by that pass), or by a stall: both "
             "machines left with jobs that never started when the events ran out, dated by the last start on either "
-            "machine, after which nothing ran anywhere. One machine left with unstarted jobs while the other kept "
+            "machine, after which nothing ran anywhere. With the release on, a guard stops a run as a livelock "
+            "when release rounds go round with every job submitted and nothing running or starting on either machine "
+            "(the paper reports no such case). One machine left with unstarted jobs while the other kept "
             "starting is starvation, not deadlock (runs.csv: starved, last_start_day per machine). The day is the "
             "earliest over the seeds. Without the release, hold-hold runs on the load series (the paper's setting, "
             "which the claims judge) and on the ratio series, where the number of pairs grows.",

@@ -1,7 +1,7 @@
 """The claims ledger of the coscheduling stage.
 
-Paper: J. Tang, Z. Zhou, W. Allcock, N. Desai, M. E. Papka and P. Rich (Argonne), "Job
-Coscheduling on Coupled High-End Computing Systems" (Intrepid Blue Gene/P coupled with the
+Paper: W. Tang, N. Desai, D. Buettner and Z. Lan (Argonne), "Job Coscheduling on Coupled
+High-End Computing Systems" (Intrepid Blue Gene/P coupled with the
 Eureka analysis cluster), section V "Evaluations", Figs. 3-10; digest in spec 000.
 
 Every claim reads one result table, ``runs`` (``runs.csv`` of the stage report): one row per

@@ -56,6 +56,7 @@ def test_fig2_is_resolved_only_when_a_job_yields_while_the_remote_machine_is_mid
     strict = CoschedSettings(("hold", "hold"), release_period=1200.0, yield_when_remote_busy=False)
     result = cosimulate(jobs_a, 10, jobs_b, 10, pairs, strict)
     assert result.deadlock["deadlock"] and result.deadlock["unstarted"] == {"A": 2, "B": 2}
+    assert result.deadlock["kind"] == "livelock"  # the release is on: not the circular wait of a run without it
     assert result.metrics["B"]["yields"] == 0  # nobody ever gave way
     assert result.metrics["A"]["releases"] >= 2  # the release went round without effect
     assert not fig2_run(1200.0).deadlock["deadlock"]

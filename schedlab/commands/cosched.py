@@ -38,7 +38,7 @@ def register(subparsers) -> None:
                          help=f"pair jobs submitted this many seconds apart, >= 0 (default {PAIRING_WINDOW_SECONDS:g}, "
                               "as the experiments)")
     pairing.add_argument("--ratio", type=SHARE_ABOVE_ZERO,
-                         help=f"pair every k-th job instead, k = 1/ratio, ratio {SHARE_ABOVE_ZERO.range} (e.g. 0.1)")
+                         help=f"pair every k-th job instead, k = round(1/ratio), ratio {SHARE_ABOVE_ZERO.range} (e.g. 0.1)")
     parser.add_argument("--release-period", type=POSITIVE_DURATION, default=DEFAULT_RELEASE_PERIOD,
                         help=f"seconds between releases of held nodes, > 0 (default {DEFAULT_RELEASE_PERIOD:g})")
     parser.add_argument("--no-release", action="store_true", help="never release held nodes (hold-hold may deadlock)")

@@ -96,12 +96,14 @@ class CoschedSettings:
 
 
 class Deadlock(Exception):
-    """Holds that can never end: raised inside the event loop to stop the run."""
+    """Holds that can never end: raised inside the event loop to stop the run.  ``kind``:
+    "circular wait" (release off) or "livelock" (release rounds that change nothing)."""
 
-    def __init__(self, t: float, stuck: list[tuple[int, int]]):
-        super().__init__(f"deadlock at t={t}: {len(stuck)} held job(s) wait for mates that can never start")
+    def __init__(self, t: float, stuck: list[tuple[int, int]], kind: str):
+        super().__init__(f"{kind} at t={t}: {len(stuck)} held job(s) wait for mates that can never start")
         self.t = t
         self.stuck = stuck  # (machine index, job index) of each permanently held job
+        self.kind = kind
 
 
 @dataclass
@@ -347,7 +349,8 @@ class Coscheduler:
             return
         quiet_since = max(self._last_start, self._last_submit, self._last_busy)
         if t - quiet_since > 2 * self.settings.release_period + self.settings.release_after:
-            raise Deadlock(t, sorted((side, job) for side, state in enumerate(self.states) for job in state.held))
+            raise Deadlock(t, sorted((side, job) for side, state in enumerate(self.states) for job in state.held),
+                           "livelock")
 
     def _check_deadlock(self, t: float) -> None:
         """Raise ``Deadlock`` if some holds can never end (only meaningful without release).
@@ -371,4 +374,4 @@ class Coscheduler:
                     changed = True
                     break
         if stuck:
-            raise Deadlock(t, sorted(stuck))
+            raise Deadlock(t, sorted(stuck), "circular wait")

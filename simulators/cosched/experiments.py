@@ -74,7 +74,7 @@ class Profile:
     loads: tuple[float, ...]
     ratios: tuple[float, ...]
     seeds: tuple[int, ...]
-    deadlock_seeds: tuple[int, ...]  # replications of the release-off runs (load series)
+    deadlock_seeds: tuple[int, ...]  # replications of the release-off hold-hold runs (load and ratio series)
 
 
 DEADLOCK_SCHEME = "HH"

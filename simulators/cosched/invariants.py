@@ -7,7 +7,8 @@
   never exceed the machine;
 - a job holds only before it starts;
 - each pair starts at the same instant (both started), or neither started (deadlock);
-- every job starts (and so ends) unless the run reports a deadlock.
+- every job starts (and so ends) unless the run reports a deadlock, or the release is off and
+  the machine is reported starved (``run.py``).
 """
 
 from __future__ import annotations

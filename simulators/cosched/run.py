@@ -31,8 +31,8 @@ SECONDS_PER_HOUR = 3600.0
 
 @dataclass
 class CoschedResult:
-    """``deadlock`` holds: ``deadlock`` (bool), ``kind`` ("circular wait", "stall" or None),
-    ``time``, ``stuck`` (held jobs of a circular wait), ``unstarted`` and ``last_start`` per
+    """``deadlock`` holds: ``deadlock`` (bool), ``kind`` ("circular wait", "livelock", "stall" or
+    None), ``time``, ``stuck`` (held jobs of a circular wait or livelock), ``unstarted`` and ``last_start`` per
     machine, and ``starved``: the machines left with unstarted jobs outside a deadlock."""
 
     schedules: dict[str, pd.DataFrame]  # per machine, one row per job
@@ -132,7 +132,7 @@ def cosimulate(
     except Deadlock as deadlock:
         verdict.update(
             deadlock=True,
-            kind="circular wait",
+            kind=deadlock.kind,
             time=deadlock.t,
             stuck=[[MACHINE_NAMES[side], int(batches[side].job_id[job])] for side, job in deadlock.stuck],
         )
@@ -151,7 +151,7 @@ def cosimulate(
     verdict["unstarted"] = unstarted
 
     schedules, metrics = {}, {}
-    stop = verdict["time"] if verdict["kind"] == "circular wait" else engine.now
+    stop = verdict["time"] if verdict["kind"] in ("circular wait", "livelock") else engine.now  # raised mid-run
     for side, (name, machine, batch, start) in enumerate(zip(MACHINE_NAMES, machines, batches, starts)):
         state = coscheduler.states[side] if coscheduler else None
         episodes = list(state.holds) if state else []
