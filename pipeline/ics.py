@@ -122,7 +122,7 @@ def model_parameters() -> dict:
                                                   for scheme in (spinning.PeriodicBoost, proc.ProcSpinning)}},
         "synthetic": {
             "mean_interarrival_s": dict(workload.MEAN_INTERARRIVAL), "mean_runtime_s": workload.MEAN_RUNTIME,
-            "sizes": [workload.MIN_SIZE, workload.MAX_SIZE],
+            "sizes": [workload.MIN_SIZE, workload.MAX_SIZE], "min_iterations": workload.MIN_ITERATIONS,
             "job_types": {name: list(shares) for name, shares in workload.JOB_TYPES.items()},
             "workloads": {name: list(types) for name, types in workload.WORKLOADS.items()},
             "arrivals": "Lublin-Feitelson rush-hour gaps (no daily cycle) scaled to the mean",

@@ -11,6 +11,8 @@ says so.
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from reports.causes import Cause, measured_causes
@@ -98,7 +100,30 @@ def fairness(results: Results, parameters: dict) -> str:
     for scheme in figure_schemes(results, "fig12", "wl5"):
         slowdowns = ", ".join(f"{t} {_mean(results, 'fig12', 'wl5', scheme, f'slowdown_{t}'):.2f}" for t in types)
         parts.append(f"{scheme} CV {_mean(results, 'fig12', 'wl5', scheme, 'fairness_cv'):.3f} ({slowdowns})")
-    return "fig12 wl5, CV of the per-type mean slowdowns (" + ", ".join(types) + "): " + "; ".join(parts) + "."
+    text = "fig12 wl5, CV of the per-type mean slowdowns (" + ", ".join(types) + "): " + "; ".join(parts) + "."
+    return f"{text} {short_jobs(results, parameters)}"
+
+
+def short_jobs(results: Results, parameters: dict) -> str:
+    """fig12's jobs shorter than one gang quantum: how many, their slowdown beside the others', the CV without them."""
+    runs = figure_runs(results, "fig12")
+    quantum = parameters["model"]["costs_s"]["gang quantum"]
+    floor = parameters["model"]["synthetic"]["min_iterations"]
+
+    def mean(scheme: str, metric: str) -> float:
+        return _mean(results, "fig12", "wl5", scheme, metric)
+
+    def split(scheme: str) -> str:
+        if math.isnan(mean(scheme, "long_job_slowdown")):
+            return f"{scheme} {mean(scheme, 'short_job_slowdown'):.1f}, no job a quantum long"
+        return (f"{scheme} {mean(scheme, 'short_job_slowdown'):.1f} against {mean(scheme, 'long_job_slowdown'):.2f}, "
+                f"CV {mean(scheme, 'long_job_fairness_cv'):.3f} over the longer jobs")
+
+    parts = [split(s) for s in figure_schemes(results, "fig12", "wl5")]
+    return (f"At compression {runs['compression'].iloc[0]:g}, {100 * runs['short_job_fraction'].mean():.0f} % of the "
+            f"measured jobs run shorter than one gang quantum ({quantum:g} s) on a dedicated machine "
+            f"({100 * runs['lengthened_job_fraction'].mean():.0f} % lengthened to the {floor}-iteration floor); mean "
+            "slowdown of those jobs against the longer ones: " + "; ".join(parts) + ".")
 
 
 def npb(metric: str) -> Cause:

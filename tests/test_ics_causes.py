@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.ics_causes import causes_frame
+from reports.ics_causes import CAUSES, causes_frame
 from reports.ics_claims import CLAIMS
 from reports.ledger import judge
 
@@ -53,3 +53,32 @@ def test_a_reproduced_claim_needs_no_cause():
     claims = ledger(results)
     assert claims["verdict"].item() == "reproduced"
     assert causes_frame(claims, results, {}).empty
+
+
+def test_the_fairness_cause_splits_slowdown_at_one_gang_quantum():
+    rows = []
+    for scheme, short, long, cv in (("GS", 15.5, 5.84, 0.18), ("PROC-B", 8.6, 4.14, 0.303)):
+        for seed in SEEDS:
+            rows.append({"figure": "fig12", "group": "wl5", "scheme": scheme, "seed": seed, "compression": 8000.0,
+                         "fairness_cv": 0.3, "slowdown_J1": 4.0, "slowdown_J3": 6.0, "short_job_fraction": 0.67,
+                         "lengthened_job_fraction": 0.47, "short_job_slowdown": short, "long_job_slowdown": long,
+                         "long_job_fairness_cv": cv})
+    parameters = {"model": {"costs_s": {"gang quantum": 0.1}, "synthetic": {"min_iterations": 2}}}
+    cause = CAUSES["fig12-fairness-extremes"]({"runs": pd.DataFrame(rows), "schemes": SCHEMES}, parameters)
+    assert cause == (
+        "fig12 wl5, CV of the per-type mean slowdowns (J1, J3): GS CV 0.300 (J1 4.00, J3 6.00); PROC-B CV 0.300 "
+        "(J1 4.00, J3 6.00). At compression 8000, 67 % of the measured jobs run shorter than one gang quantum (0.1 s) "
+        "on a dedicated machine (47 % lengthened to the 2-iteration floor); mean slowdown of those jobs against the "
+        "longer ones: GS 15.5 against 5.84, CV 0.180 over the longer jobs; PROC-B 8.6 against 4.14, CV 0.303 over "
+        "the longer jobs."
+    )
+
+
+def test_the_fairness_cause_says_when_no_job_is_a_quantum_long():
+    rows = [{"figure": "fig12", "group": "wl5", "scheme": "SB", "seed": seed, "compression": 30000.0,
+             "fairness_cv": 0.3, "slowdown_J1": 4.0, "short_job_fraction": 1.0, "lengthened_job_fraction": 0.5,
+             "short_job_slowdown": 9.0, "long_job_slowdown": float("nan"), "long_job_fairness_cv": float("nan")}
+            for seed in SEEDS]
+    parameters = {"model": {"costs_s": {"gang quantum": 0.1}, "synthetic": {"min_iterations": 2}}}
+    cause = CAUSES["fig12-fairness-tiers"]({"runs": pd.DataFrame(rows), "schemes": SCHEMES}, parameters)
+    assert cause.endswith("longer ones: SB 9.0, no job a quantum long.") and "nan" not in cause

@@ -39,6 +39,8 @@ def constructed_metrics(figure: str, group: str, scheme: str, seed: int, heavy_f
         "bcr_pooled": 0.4, "fdr_pooled": 0.25 if scheme.startswith("PROC") else 0.5, "fdr_chance": 0.45,
         "share_compute": 0.5, "share_spin": 0.1, "share_idle": 0.1, "share_real_idle": 0.1, "share_switch": 0.1,
         "share_overhead": 0.1, "slowdown_J1": 1.2, "slowdown_J3": 1.4, "events": 1000, "messages": 10,
+        "lengthened_job_fraction": 0.25, "short_job_fraction": 0.5, "short_job_slowdown": 3.0,
+        "long_job_slowdown": 1.2, "long_job_fairness_cv": 0.05,
         "offered_load": None if figure in ("fig11", "fig13", "compression") else 0.9,
     }
 
@@ -176,4 +178,6 @@ def test_setup_section_states_offered_load_and_estimates(full_report):
     assert "Run-time estimates: none" in page
     assert "closed batch" in page  # Fig. 11 and Fig. 13 submit every job at time 0
     assert "0.90 [0.90-0.90]" in page  # the constructed measured offered load
+    assert ("lengthened 25 % of their measured jobs to that floor, and 50 % run shorter than one gang quantum "
+            "(0.1 s)") in page
     assert not math.isnan(float(pd.read_csv(directory / "runs.csv")["offered_load"].max()))

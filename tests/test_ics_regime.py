@@ -7,13 +7,14 @@ import pandas as pd
 import pytest
 
 from simulators.ics.kernel import Kernel
-from simulators.ics.metrics import measured_jobs, per_node_ratio, processes_per_node
+from simulators.ics.metrics import job_length_metrics, measured_jobs, per_node_ratio, processes_per_node
 from simulators.ics.outcome import KernelOutcome
 from simulators.ics.schemes import make_scheme
 from simulators.ics.state import Job
 from simulators.ics.workload import (
     MEAN_INTERARRIVAL,
     MEAN_RUNTIME,
+    MIN_ITERATIONS,
     NPB_APPS,
     NpbSpec,
     SyntheticSpec,
@@ -127,6 +128,29 @@ def test_synthetic_jobs_compress_lengths_and_gaps_alike():
     fast = synthetic_jobs(SyntheticSpec(n_jobs=20, compression=4000.0, seed=5))
     assert [job.size for job in slow] == [job.size for job in fast]
     assert fast[-1].submit == pytest.approx(slow[-1].submit / 4)
+
+
+def test_jobs_shorter_than_the_iteration_floor_are_lengthened_and_marked():
+    # compressed a billion-fold, every model run time asks for no iteration at all
+    tiny = synthetic_jobs(SyntheticSpec(n_jobs=20, compression=1e9, seed=5))
+    assert all(job.iterations == MIN_ITERATIONS and job.lengthened for job in tiny)
+    # uncompressed, a job above the floor runs what its model time asks and is not marked
+    full = synthetic_jobs(SyntheticSpec(n_jobs=20, compression=1.0, seed=5))
+    above = [job for job in full if job.iterations > MIN_ITERATIONS]
+    assert above and not any(job.lengthened for job in above)
+
+
+def test_job_length_metrics_split_at_one_gang_quantum():
+    # gang quantum 0.1 s: jobs 1 and 3 are shorter; job 1 was lengthened to the floor
+    jobs = pd.DataFrame({"type": ["J1", "J1", "J3", "J3"], "dedicated": [0.05, 0.2, 0.05, 0.4],
+                         "slowdown": [10.0, 2.0, 30.0, 4.0], "lengthened": [True, False, False, False]})
+    metrics = job_length_metrics(jobs)
+    assert metrics["lengthened_job_fraction"] == 0.25 and metrics["short_job_fraction"] == 0.5
+    assert metrics["short_job_slowdown"] == 20.0 and metrics["long_job_slowdown"] == 3.0
+    # long jobs only: J1 2, J3 4 -> mean 3, population std 1
+    assert metrics["long_job_fairness_cv"] == pytest.approx(1 / 3)
+    none_long = job_length_metrics(jobs[jobs["dedicated"] < 0.1])
+    assert none_long["long_job_slowdown"] is None and none_long["long_job_fairness_cv"] is None
 
 
 def test_steady_state_skips_the_first_and_last_fifth_in_arrival_order():

@@ -20,7 +20,7 @@ table and the schemes' numbers are read from the Python modules at every call an
 handed to the compiled code as data, so numba's on-disk cache cannot hold a stale
 constant.
 
-Layout.  All state lives in the eight arrays of ``Sim``, mostly record arrays
+Layout.  All state lives in the nine arrays of ``Sim``, mostly record arrays
 (``g.sequence``, ``nodes[n].resume_at``, ``procs[p].remaining``).  Few arrays matter:
 numba passes every array of the tuple to every helper as seven or more machine
 arguments, which costs compile time and call overhead.  Processes have global indices

@@ -4,9 +4,10 @@ A point is one simulation: a workload (synthetic or NPB-like), a cluster, a sche
 Figures group points; identical points in two figures (Fig. 8 and the MPL-5 bars of
 Fig. 10, say) are the same point and run once.  Every point of a figure runs once per
 seed of the profile, and every scheme on the same seeds (common random numbers: a seed
-fixes the workload, so schemes compared on one seed see the same jobs).  The profiles
-differ in how many jobs a workload has, how strongly job lengths are compressed, which
-figures they cover and their seeds; the paper profile covers every experiment of Sect. 5.
+fixes the workload, so schemes compared on one seed see the same jobs).  Both profiles
+run every experiment of Sect. 5 on the same seeds; they differ in how many jobs a
+workload has, how strongly job lengths are compressed, the share of each NPB
+application's iterations, the NPB mix's arrival rates and the compression check's factors.
 """
 
 from __future__ import annotations
@@ -104,8 +105,9 @@ PROFILES = {
 
 
 def closed_batch_jobs(profile: Profile) -> int:
-    """Jobs of the experiments that submit every job at time 0 (skew, compression check): enough to fill
-    every node to MPL 5 several times over."""
+    """Jobs of the experiments that submit every job at time 0 (skew, compression check): a quarter of the
+    profile's count, at least 8.  At 17 processes a job on average, the paper profile's 40 fill the 32 x 5
+    process slots about four times over; the quick profile's 10 about once."""
     return max(8, profile.n_jobs // 4)
 
 

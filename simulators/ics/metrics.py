@@ -10,8 +10,9 @@ ends draining it; neither is the loaded regime the paper studies.  The job metri
 average only the *measured* jobs: all but the first ``WARMUP_SHARE`` and the last
 ``DRAIN_SHARE`` of the jobs in arrival order.  The *measurement window* runs from the
 arrival of the first measured job to the arrival of the last one.  When every job
-arrives at time 0 (the skew, NPB and compression experiments) there is no arrival
-process and every job is measured.
+arrives at time 0 (the skew, Fig. 13 NPB and compression experiments) there is no
+arrival process and every job is measured; Fig. 14's NPB mix arrives over time and is
+measured like the synthetic workloads.
 
 - processes per node: the time-average, over the window and the nodes, of the
   processes resident on a node (started, not finished); with every job at time 0, over
@@ -28,6 +29,13 @@ process and every job is measured.
   weighing busy nodes more.
 - CPU profile: share of CPU time per category (compute, spin, idle, real-idle, switch,
   overhead), pooled over nodes, over the whole run.
+- job lengths against the schedulers' time slices: the fraction of measured jobs the
+  workload lengthened to its iteration floor, and of those shorter (dedicated) than one
+  gang quantum (0.1 s, within the TS quanta of 20-200 ms); the mean slowdown of the
+  short and of the long jobs, and the fairness CV over the long jobs alone.  Time
+  compression makes many jobs that short, and a job shorter than a time slice measures
+  where its slices fell more than how the scheme shares the CPU; these say how much of
+  a slowdown or fairness figure comes from such jobs.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from simulators.ics.outcome import KernelOutcome
+from simulators.ics.schemes.gang import GANG_QUANTUM
 from simulators.ics.state import CPU_CATEGORIES
 
 WARMUP_SHARE = 0.2
@@ -54,6 +63,7 @@ def job_table(jobs, outcome: KernelOutcome) -> pd.DataFrame:
             "start": outcome.job_start,
             "end": outcome.job_end,
             "dedicated": [job.dedicated_time for job in jobs],
+            "lengthened": [job.lengthened for job in jobs],
         }
     )
     frame["wait"] = frame["start"] - frame["submit"]
@@ -102,6 +112,23 @@ def fairness_cv(jobs: pd.DataFrame) -> float:
     return float(np.std(by_type) / np.mean(by_type))
 
 
+def job_length_metrics(measured: pd.DataFrame) -> dict:
+    """How much of the slowdown and fairness figures comes from jobs shorter than a time slice (module docstring)."""
+    short = measured["dedicated"] < GANG_QUANTUM
+    long_jobs = measured[~short]
+
+    def mean_or_none(values: pd.Series):
+        return float(values.mean()) if len(values) else None
+
+    return {
+        "lengthened_job_fraction": float(measured["lengthened"].mean()) if len(measured) else 0.0,
+        "short_job_fraction": float(short.mean()) if len(measured) else 0.0,
+        "short_job_slowdown": mean_or_none(measured.loc[short, "slowdown"]),
+        "long_job_slowdown": mean_or_none(long_jobs["slowdown"]),
+        "long_job_fairness_cv": fairness_cv(long_jobs) if len(long_jobs) else None,
+    }
+
+
 def per_node_ratio(numerators: np.ndarray, denominators: np.ndarray) -> float:
     """Mean over nodes with a non-zero denominator of numerator / denominator (0 if none)."""
     counted = denominators > 0
@@ -133,6 +160,7 @@ def summarize(jobs: pd.DataFrame, outcome: KernelOutcome, n_nodes: int) -> dict:
         "utilization": float(accounts[0] / (n_nodes * turnaround)) if turnaround > 0 else 0.0,
         "mean_slowdown": float(measured["slowdown"].mean()),
         "fairness_cv": fairness_cv(measured),
+        **job_length_metrics(measured),
         "context_switches": int(outcome.switches.sum()),
         "decisions": decisions,
         "boost_conflicts": conflicts,

@@ -26,15 +26,18 @@ class Job:
 
     Per iteration ``k``: ``message_bytes[k]`` is the size of every message sent and
     ``all_to_all[k]`` the pattern (else nearest neighbour on a ring).  ``compute`` and
-    ``io`` (shape size x iterations, seconds) already include the task skew.
+    ``io`` (shape size x iterations, seconds) already include the task skew.  ``lengthened``:
+    the workload gave the job more iterations than its model run time asks
+    (``workload.MIN_ITERATIONS``).
     """
 
     __slots__ = (
         "index", "job_id", "kind", "submit", "size", "compute", "io", "message_bytes", "all_to_all",
-        "iterations", "dedicated_time", "start", "end", "nodes", "processes", "done_count", "row", "_peers",
+        "iterations", "dedicated_time", "lengthened", "start", "end", "nodes", "processes", "done_count", "row", "_peers",
     )
 
-    def __init__(self, index, job_id, kind, submit, compute, io, message_bytes, all_to_all, dedicated_time):
+    def __init__(self, index, job_id, kind, submit, compute, io, message_bytes, all_to_all, dedicated_time,
+                 lengthened=False):
         self.index = index
         self.job_id = job_id
         self.kind = kind
@@ -45,6 +48,7 @@ class Job:
         self.message_bytes = np.asarray(message_bytes, dtype=np.float64)
         self.all_to_all = np.asarray(all_to_all, dtype=bool)
         self.dedicated_time = float(dedicated_time)
+        self.lengthened = bool(lengthened)
         self.start = -1.0
         self.end = -1.0
         self.nodes: list[int] = []
@@ -135,11 +139,11 @@ class Node:
         """Time from which the current activity progresses (later than now while the CPU is stolen)."""
         self.mode = CAT_REAL_IDLE
         self.token = 0
+        """Version of the node's pending CPU event; a stale event carries an older one."""
         self.pending_at = -1.0
         """Time of the live CPU event (the one carrying ``token``), or -1 when there is none."""
         self.segment_end_at = 0.0
         """When the running process's current segment ends (never before ``pending_at``)."""
-        """Version of the node's pending CPU event; a stale event carries an older one."""
         self.accounts = [0.0] * len(CPU_CATEGORIES)
         self.interface = SendInterface()
         self.switches = 0

@@ -75,6 +75,9 @@ WORKLOADS = {
 MEAN_INTERARRIVAL = {"heavy": 1554.42, "light": 2480.0}
 MEAN_RUNTIME = 3228.05
 MIN_SIZE, MAX_SIZE = 2, 32
+MIN_ITERATIONS = 2
+"""A synthetic job runs at least this many iterations: compressed, the model's shortest run times round to
+none, and such a job is lengthened (``Job.lengthened``; the share per run is in the metrics)."""
 CLUSTER_NODES = 32
 
 
@@ -192,7 +195,8 @@ def synthetic_jobs(spec: SyntheticSpec) -> list[Job]:
         compute = comm * comp_share / comm_share
         io = comm * io_share / comm_share
         iteration = compute + io + comm
-        iterations = max(2, int(round(runtimes[i] / iteration)))
+        asked = int(round(runtimes[i] / iteration))
+        iterations = max(MIN_ITERATIONS, asked)
         jobs.append(
             Job(
                 index=i,
@@ -204,6 +208,7 @@ def synthetic_jobs(spec: SyntheticSpec) -> list[Job]:
                 message_bytes=np.full(iterations, BYTES_16K),
                 all_to_all=np.full(iterations, bool(all_to_all[i])),
                 dedicated_time=iterations * iteration,
+                lengthened=iterations > asked,
             )
         )
     return jobs

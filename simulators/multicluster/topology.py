@@ -13,8 +13,8 @@ every ordering the text states (and that is all the placement policies look at):
 
 - sizes in dual-CPU nodes: VU 85, UvA 41, Delft 68, MultimediaN 46, Leiden 32 (272 in all,
   as the text says); speeds in GHz from the public DAS-3 description (Leiden fastest, UvA
-  slowest: the fastest/slowest ratios 2.6/2.4 = 1.08 and 2.6/2.2 = 1.18 match the 7-17 %
-  slowdown of Table 3);
+  slowest: the fastest/slowest ratios 2.6/2.4 = 1.08 and 2.6/2.2 = 1.18 come close to the
+  7-17 % slowdown of Table 3);
 - intra-cluster latency lower than any inter-cluster latency; UvA-MultimediaN (same
   building) the lowest inter-cluster pair; every pair involving Delft (1 Gb/s Ethernet
   only) the slowest, in latency and in bandwidth; Delft-Leiden unmeasured.

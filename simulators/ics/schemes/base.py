@@ -1,8 +1,9 @@
 """What every scheme shares: TS choice, FCFS least-loaded placement, no extra costs.
 
 A scheme is the pair (message-waiting action, message-handling action) of Table 1 of
-Yu, Kim and Maeng, plus, for PROC, HYBRID and GS, its own choice of the next process
-and, for GS and BATCH, its own placement.  The kernel calls these hooks; the defaults
+Yu, Kim and Maeng, plus, for PROC-B, HYBRID and GS, its own choice of the next process
+(PROC-S reorders in its periodic boost thread instead), for GS its own placement (a row
+of the matrix), and for BATCH an MPL of one.  The kernel calls these hooks; the defaults
 here are plain Solaris TS scheduling with nothing done on a message arrival (LOCAL).
 """
 
