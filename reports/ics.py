@@ -41,7 +41,7 @@ FIGURE_TITLES = {
     "fig12": "Fig. 12: fairness on wl5 (MPL 5, v = 0 %)",
     "fig13": "Fig. 13: NPB-like applications, one kind at a time (64 nodes, MPL 5, v = 10 %)",
     "fig14": "Fig. 14: mix of NPB-like applications at rising arrival rates (64 nodes, MPL 5)",
-    "compression": "Time-compression check: wl4 heavy at three compression factors",
+    "compression": "Time-compression check: wl4 heavy, all jobs at time 0 and arriving, at several compression factors",
 }
 
 # --- the paper's numbers (Yu, Kim and Maeng) ------------------------------------------
@@ -282,12 +282,14 @@ def npb_speedup_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def compression_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per factor: the schemes ordered by mean response (mean over seeds), and that response scaled to full length."""
+    """Per workload and factor: the schemes ordered by mean response (mean over seeds), and that response scaled
+    to full length."""
     rows = []
     for group in _groups(frame):
         part = frame[frame["group"] == group].sort_values("mean_response")
         factor = float(part["compression"].iloc[0])
-        row = {"factor": factor, "ranking of the seed means (best first)": " < ".join(str(s) for s in part["scheme"])}
+        row = {"group": group, "factor": factor,
+               "ranking of the seed means (best first)": " < ".join(str(s) for s in part["scheme"])}
         for _, r in part.iterrows():
             row[f"{r['scheme']} response x factor (s)"] = r["mean_response"] * factor
         rows.append(row)

@@ -16,8 +16,16 @@ import math
 import pandas as pd
 
 from reports.causes import Cause, measured_causes
-from reports.ics_claims import CLAIMS, ICS_SCHEMES, PROC_PAIRS, figure_runs, figure_schemes, per_seed_metric
-from reports.ledger import Results
+from reports.ics_claims import (
+    CLAIMS,
+    ICS_SCHEMES,
+    PROC_PAIRS,
+    figure_runs,
+    figure_schemes,
+    per_seed_metric,
+    reduction,
+)
+from reports.ledger import Results, interval
 
 BLOCKING = ("SB", "PROC-B", "HYBRID")
 SPINNING = ("PB", "PROC-S")
@@ -77,9 +85,29 @@ def series(figure: str, metric: str, schemes: tuple[str, ...], scale: float = 1.
     return cause
 
 
+ARRIVALS_PREFIX = "heavy arrivals, factor "
+
+
+def compression_gain(scheme: str, baseline: str) -> Cause:
+    """What ``scheme`` cuts from ``baseline``'s mean response in the compression check's heavy arrivals, per factor."""
+    def cause(results: Results, parameters: dict) -> str:
+        runs = results["runs"]
+        groups = [g for g in dict.fromkeys(runs.loc[runs["figure"] == "compression", "group"])
+                  if g.startswith(ARRIVALS_PREFIX)]
+        if not groups:
+            return ""
+        parts = []
+        for group in groups:
+            mean, low, high = interval(reduction(results, "compression", group, scheme, baseline, "mean_response"))
+            parts.append(f"{mean:.1f} [{low:.1f}, {high:.1f}] % at factor {group.removeprefix(ARRIVALS_PREFIX)}")
+        return (f"Compression check on Fig. 8's heavy arrivals, paired per seed: {scheme} cuts {baseline}'s mean "
+                f"response by " + ", ".join(parts) + ".")
+    return cause
+
+
 def both(*causes: Cause) -> Cause:
     def cause(results: Results, parameters: dict) -> str:
-        return " ".join(part(results, parameters) for part in causes)
+        return " ".join(filter(None, (part(results, parameters) for part in causes)))
     return cause
 
 
@@ -148,9 +176,9 @@ CAUSES: dict[str, Cause] = {
     "fig7-8-procb-best": LIGHT_AND_HEAVY,
     "fig8-ranking": response_split(*FIG8, ("PROC-B", "HYBRID", "SB", "PROC-S", "PB")),
     "fig8-local-dcs-batch-worst": response_split(*FIG8),
-    "fig8-procb-vs-sb": response_split(*FIG8, ("PROC-B", "SB")),
-    "fig8-procb-vs-hybrid": response_split(*FIG8, ("PROC-B", "HYBRID")),
-    "fig8-procs-vs-pb": response_split(*FIG8, ("PROC-S", "PB")),
+    "fig8-procb-vs-sb": both(response_split(*FIG8, ("PROC-B", "SB")), compression_gain("PROC-B", "SB")),
+    "fig8-procb-vs-hybrid": both(response_split(*FIG8, ("PROC-B", "HYBRID")), compression_gain("PROC-B", "HYBRID")),
+    "fig8-procs-vs-pb": both(response_split(*FIG8, ("PROC-S", "PB")), compression_gain("PROC-S", "PB")),
     "fig7-8-gain-grows-with-load": both(response_split("fig7", ("light",), ("PROC-B", "SB", "PROC-S", "PB")),
                                         response_split(*FIG8, ("PROC-B", "SB", "PROC-S", "PB"))),
     "fig8-fdr-halved": conflicts("fig8", "heavy", tuple(s for pair in PROC_PAIRS for s in pair)),

@@ -72,7 +72,7 @@ def _extreme(results: Results, figure: str, group: str, schemes, metric: str, ho
     return table.min(axis=1) if how == "min" else table.max(axis=1)
 
 
-def _reduction(results: Results, figure: str, group: str, scheme: str, baseline: str, metric: str) -> pd.Series:
+def reduction(results: Results, figure: str, group: str, scheme: str, baseline: str, metric: str) -> pd.Series:
     """Per seed, the per cent by which ``scheme`` lowers ``metric`` against ``baseline`` (NaN for 0 / 0)."""
     return -100.0 * paired(per_seed_metric(results, figure, group, scheme, metric),
                            per_seed_metric(results, figure, group, baseline, metric), "relative")
@@ -148,19 +148,19 @@ def local_dcs_batch_worst(results):
 
 def heavy_reduction(scheme, baseline):
     def compute(results):
-        return single(_reduction(results, "fig8", "heavy", scheme, baseline, "mean_response"), f"{scheme} vs {baseline}")
+        return single(reduction(results, "fig8", "heavy", scheme, baseline, "mean_response"), f"{scheme} vs {baseline}")
     return compute
 
 
 def gain_grows_with_load(results):
     return _parts(*((f"{scheme} vs {base}",
-                     _reduction(results, "fig8", "heavy", scheme, base, "mean_response")
-                     - _reduction(results, "fig7", "light", scheme, base, "mean_response"))
+                     reduction(results, "fig8", "heavy", scheme, base, "mean_response")
+                     - reduction(results, "fig7", "light", scheme, base, "mean_response"))
                     for scheme, base in PROC_PAIRS))
 
 
 def fdr_halved(results):
-    return _parts(*((f"{scheme} vs {base}", _reduction(results, "fig8", "heavy", scheme, base, "fdr"))
+    return _parts(*((f"{scheme} vs {base}", reduction(results, "fig8", "heavy", scheme, base, "fdr"))
                     for scheme, base in PROC_PAIRS))
 
 
@@ -203,7 +203,7 @@ def fairness_tiers(results):
 
 def wl3_reduction(baseline):
     def compute(results):
-        return single(_reduction(results, "fig9", "wl3", "PROC-B", baseline, "mean_response"), f"PROC-B vs {baseline}")
+        return single(reduction(results, "fig9", "wl3", "PROC-B", baseline, "mean_response"), f"PROC-B vs {baseline}")
     return compute
 
 
@@ -228,7 +228,7 @@ def response_falls_with_mpl(results):
 def mpl2_gain(results):
     group = _group_of(results, "fig10", "mpl", 2)
     comparisons = (("PROC-B", "SB"), ("PROC-B", "HYBRID"), ("PROC-S", "PB"))
-    table = pd.concat([_reduction(results, "fig10", group, a, b, "mean_response") for a, b in comparisons], axis=1)
+    table = pd.concat([reduction(results, "fig10", group, a, b, "mean_response") for a, b in comparisons], axis=1)
     return single(table.max(axis=1), "largest PROC reduction at MPL 2")
 
 
@@ -259,7 +259,7 @@ def bcr_with_skew(results):
 
 def npb_best_vs_batch(results):
     apps = list(dict.fromkeys(figure_runs(results, "fig13")["group"]))
-    table = pd.concat([_reduction(results, "fig13", app, "PROC-B", "BATCH", "turnaround") for app in apps], axis=1)
+    table = pd.concat([reduction(results, "fig13", app, "PROC-B", "BATCH", "turnaround") for app in apps], axis=1)
     return single(table.max(axis=1), "PROC-B vs BATCH, best application")
 
 
@@ -268,7 +268,7 @@ def npb_gain_rises_with_intensity(results):
     gains = pd.concat([
         pd.DataFrame({"intensity": APP_INTENSITY[app], "gain": gain.to_numpy(), "seed": gain.index})
         for app in apps
-        for gain in [_reduction(results, "fig13", app, "PROC-B", "SB", "turnaround")]
+        for gain in [reduction(results, "fig13", app, "PROC-B", "SB", "turnaround")]
     ], ignore_index=True)
     return single(slopes(gains, "intensity", "gain"), "slope of PROC-B's gain over SB")
 

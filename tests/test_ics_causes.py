@@ -82,3 +82,20 @@ def test_the_fairness_cause_says_when_no_job_is_a_quantum_long():
     parameters = {"model": {"costs_s": {"gang quantum": 0.1}, "synthetic": {"min_iterations": 2}}}
     cause = CAUSES["fig12-fairness-tiers"]({"runs": pd.DataFrame(rows), "schemes": SCHEMES}, parameters)
     assert cause.endswith("longer ones: SB 9.0, no job a quantum long.") and "nan" not in cause
+
+
+def test_the_reduction_cause_adds_the_compression_check_per_factor():
+    rows = fig8([0.95] * 5).to_dict("records")
+    for factor, procb in (("8000", 0.95), ("2000", [0.7, 0.8, 0.9, 1.0, 1.1])):
+        responses = procb if isinstance(procb, list) else [procb] * 5
+        for seed, response in zip(SEEDS, responses):
+            rows.append({"figure": "compression", "group": f"heavy arrivals, factor {factor}", "scheme": "PROC-B",
+                         "seed": seed, "mean_response": response})
+            rows.append({"figure": "compression", "group": f"heavy arrivals, factor {factor}", "scheme": "SB",
+                         "seed": seed, "mean_response": 1.0})
+    results = {"runs": pd.DataFrame(rows), "schemes": SCHEMES}
+    cause = CAUSES["fig8-procb-vs-sb"](results, {})
+    # at 2000 the cuts are 30, 20, 10, 0, -10 %: mean 10, t(4) 2.776 x 15.81 / sqrt 5 = 19.6
+    assert cause.endswith("Compression check on Fig. 8's heavy arrivals, paired per seed: PROC-B cuts SB's mean "
+                          "response by 5.0 [5.0, 5.0] % at factor 8000, 10.0 [-9.6, 29.6] % at factor 2000.")
+    assert cause.startswith("fig8 heavy: PROC-B 0.95 s")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import pytest
 
@@ -64,6 +66,19 @@ def test_every_profile_runs_every_point_on_at_least_five_common_seeds():
             keys = figure_points(profile, figure)
             assert {seed for _, _, seed in keys} == set(profile.seeds)
             assert all(point.seed == key[2] for key, point in keys.items())
+
+
+def test_the_compression_check_reruns_fig8_heavy_arrivals_at_lower_factors():
+    profile = PROFILES["paper"]
+    check = figure_points(profile, "compression")
+    heavy = figure_points(profile, "fig8")
+    for factor in (profile.compression, *profile.arrival_compression_factors):
+        for (group, scheme, seed), point in check.items():
+            if group == f"heavy arrivals, factor {factor:g}":
+                assert point == replace(heavy[("heavy", scheme, seed)], compression=factor)
+    # at the profile's own factor the check IS Fig. 8's heavy point: the pipeline runs it once
+    assert check[(f"heavy arrivals, factor {profile.compression:g}", "SB", 1)] == heavy[("heavy", "SB", 1)]
+    assert min(profile.arrival_compression_factors) < profile.compression
 
 
 def test_report_task_requires_each_point_once():

@@ -85,9 +85,13 @@ class Profile:
     npb_gaps: tuple[float, ...]
     """Fig. 14: mean inter-arrival times (seconds) of the NPB mix, one series point each."""
     compression_factors: tuple[float, ...]
+    """The compression check's factors for its workload submitted at time 0."""
     figures: tuple[str, ...]
     seeds: tuple[int, ...] = (1, 2, 3, 4, 5)
     """Every point runs once per seed; at least five, so that each claim can be judged."""
+    arrival_compression_factors: tuple[float, ...] = ()
+    """Lower factors at which the compression check also runs Fig. 8's heavy arrivals (beside the profile's own
+    factor, whose runs are Fig. 8's): does less compression change what PROC gains?"""
 
 
 ALL_FIGURES = ("fig7", "fig8", "fig9", "fig10", "fig11", "fig12", "fig13", "fig14", "compression")
@@ -95,11 +99,12 @@ PROFILES = {
     # every experiment at reduced size: fewer, more compressed jobs and 1/64 of each NPB application
     "quick": Profile(
         name="quick", n_jobs=40, compression=30000.0, npb_jobs=5, npb_mix_jobs=8, npb_share=1 / 64, npb_gaps=(0.6, 0.15),
-        compression_factors=(30000.0, 60000.0, 120000.0), figures=ALL_FIGURES,
+        compression_factors=(30000.0, 60000.0, 120000.0), figures=ALL_FIGURES, arrival_compression_factors=(15000.0,),
     ),
     "paper": Profile(
         name="paper", n_jobs=160, compression=8000.0, npb_jobs=5, npb_mix_jobs=8, npb_share=1.0, npb_gaps=(20.0, 10.0, 5.0),
         compression_factors=(8000.0, 16000.0, 32000.0), figures=ALL_FIGURES,
+        arrival_compression_factors=(4000.0, 2000.0),
     ),
 }
 
@@ -161,7 +166,13 @@ def _figure_layout(profile: Profile, figure: str) -> dict[tuple, Point]:
         small = replace(base, n_jobs=closed_batch_jobs(profile), simultaneous=True)
         for factor in profile.compression_factors:
             for scheme in ICS_SCHEMES:
-                points[(f"factor {factor:g}", scheme)] = replace(small, scheme=scheme, compression=factor)
+                points[(f"at time 0, factor {factor:g}", scheme)] = replace(small, scheme=scheme, compression=factor)
+        if profile.arrival_compression_factors:
+            for factor in (profile.compression, *profile.arrival_compression_factors):
+                for scheme in ICS_SCHEMES:
+                    points[(f"heavy arrivals, factor {factor:g}", scheme)] = replace(
+                        base, scheme=scheme, load="heavy", compression=factor
+                    )
     else:
         raise ValueError(f"unknown figure {figure!r}")
     return points
