@@ -338,15 +338,16 @@ def regime_facts(runs: pd.DataFrame) -> list[str]:
     return facts
 
 
-def job_length_facts(runs: pd.DataFrame, model: dict) -> list[str]:
-    """How short the compressed synthetic jobs arriving over time came out, from the runs."""
-    arriving = runs[(runs["family"] == "synthetic") & ~runs["simultaneous"].astype(bool)]
+def job_length_facts(runs: pd.DataFrame, parameters: dict) -> list[str]:
+    """How short the synthetic jobs arriving over time came out at the profile's compression, from the runs."""
+    model, compression = parameters["model"], parameters["profile"]["compression"]
+    arriving = runs[(runs["family"] == "synthetic") & ~runs["simultaneous"].astype(bool)
+                    & (runs["compression"] == compression)]
     if arriving.empty:
         return []
     quantum = model["costs_s"]["gang quantum"]
-    factors = " / ".join(f"{c:g}" for c in sorted(arriving["compression"].unique()))
     return [f"Job lengths: a synthetic job runs at least {model['synthetic']['min_iterations']} iterations. At "
-            f"compression {factors}, the workloads arriving over time lengthened "
+            f"compression {compression:g}, the workloads arriving over time lengthened "
             f"{100 * arriving['lengthened_job_fraction'].mean():.0f} % of their measured jobs to that floor, and "
             f"{100 * arriving['short_job_fraction'].mean():.0f} % run shorter than one gang quantum ({quantum:g} s) "
             "on a dedicated machine (means over those points, schemes and seeds); runs.csv holds, per run, the mean "
@@ -447,7 +448,7 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
         "time-averaged from the first to the last measured arrival. Workloads submitted at time 0 measure every job "
         "over the whole run. Turnaround, utilization, BCR, FDR and the CPU profile cover the whole run.",
         *regime_facts(runs),
-        *job_length_facts(runs, model),
+        *job_length_facts(runs, parameters),
         f"Job types (compute/communication/I-O %): {types}; workloads {mixes}.",
         f"Run-time estimates: {RUNTIME_ESTIMATES}.",
         f"NPB-like workloads (Figs. 13-14): {profile['npb_jobs']} jobs of {npb['nodes']} processes at time 0 (Fig. 13), "
