@@ -60,7 +60,7 @@ from simulators.cosched.experiments import (
     SERIES,
     Point,
     calibrate_min_runtime,
-    calibrate_run_time_scale,
+    calibrate_width_scale,
     confidence_table,
     grid,
     run_point,
@@ -73,8 +73,8 @@ from simulators.cosched.workloads import (
     INTREPID_PROCS,
     STANDIN_RUN_TIME_RANGE,
     intrepid_standin,
-    scale_run_times,
     trace_window,
+    widths_on_intrepid,
     window_start_day,
 )
 from workloads.load import offered_load
@@ -86,7 +86,9 @@ MACHINE_A_LOGS = ("ANL-Intrepid-2009-1", "ALCF-Theta-2023H2", "CEA-Curie-2011-2.
 """Machine A's real logs in order of preference: Intrepid itself (PWA), then Theta (ALCF, run
 by Cobalt like Intrepid: capability jobs of 128+ nodes for hours), then CEA Curie."""
 DEFAULT_ANALYSIS_MODEL = "KTH-SP2-1996-2.2"
-STANDIN_LOAD = 0.7
+STANDIN_LOAD = 0.9
+"""The stand-in's offered load before calibration: heavy enough that the calibration narrows its jobs
+(a job already one partition wide cannot widen by less than a partition, so widening is coarse)."""
 
 
 def machine_a_source(machine_a: str) -> str:
@@ -120,9 +122,9 @@ class CoschedSetup:
 class CoschedMachineA(CoschedSetup, SchedlabTask):
     """Machine A's workload, calibrated on its baseline: ``jobs.parquet`` and ``machine.json``.
 
-    A window of the profile's length from the log (or the stand-in), then every run and
-    requested time multiplied by the one factor whose no-coscheduling mean wait is the
-    paper's 61 minutes (``calibrate_run_time_scale``).  No coscheduling run is involved.
+    A window of the profile's length from the log (or the stand-in), its jobs' widths mapped
+    onto Intrepid's 40,960 nodes with the one factor whose no-coscheduling mean wait is the
+    paper's 61 minutes (``calibrate_width_scale``).  No coscheduling run is involved.
     """
 
     code_modules = ("simulators.cosched.workloads", "simulators.cosched.experiments")  # the profile's days, the calibration
@@ -160,16 +162,18 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
             description = (f"{profile.days:g} days from day {start_day:g} of the log{chosen} "
                            f"(real jobs, submit times kept)")
             estimate_source = "from the log (SWF field 9)"
-        self.set_status_message("calibrating A's run-time scale on its baseline")
-        factor, base_wait = calibrate_run_time_scale(jobs, procs)
-        calibrated = scale_run_times(jobs, factor)
+        self.set_status_message("calibrating A's job widths on its baseline")
+        factor, base_wait = calibrate_width_scale(jobs, procs)
+        calibrated = widths_on_intrepid(jobs, procs, factor)
         with self.writing_output() as directory:
             write_jobs(calibrated, directory / "jobs.parquet")
             write_json(directory / "machine.json", {
-                "source": source, "synthetic": source == STANDIN, "procs": int(procs),
-                "jobs": len(jobs), "description": description, "estimate_source": estimate_source,
-                "offered_load_of_source": offered_load(jobs, procs),
-                "run_time_scale": factor, "calibration_target_wait": PAPER_A_BASE_WAIT,
+                "source": source, "synthetic": source == STANDIN, "procs": INTREPID_PROCS,
+                "source_procs": int(procs), "jobs": len(jobs), "description": description,
+                "estimate_source": estimate_source, "offered_load_of_source": offered_load(jobs, procs),
+                "width_scale": factor, "partition_nodes": INTREPID_PARTITION,
+                "largest_job_nodes": INTREPID_PARTITION * INTREPID_LARGEST_PARTITIONS,
+                "calibration_target_wait": PAPER_A_BASE_WAIT,
                 "calibrated_base_wait": base_wait,
             })
 
@@ -263,7 +267,7 @@ class CoschedFigure(CoschedSetup, SchedlabTask):
         spec = self.spec()
         runs = runs_of(self.requires()["points"], PROFILES[self.profile].days)
         machine = read_json(self.requires()["a"].output_file("machine.json"))
-        names = {"A": f"A: {machine['procs']:,}-node compute machine ({machine['source']})",
+        names = {"A": f"A: {machine['procs']:,}-node compute machine ({machine['source']}'s jobs)",
                  "B": "B: 100-node analysis cluster"}
         with self.writing_output() as directory:
             save_figure(coscheduling_figure(runs, spec, names), directory, spec.stem)

@@ -100,11 +100,6 @@ def _machine_a_facts(parameters: dict) -> str:
 
 # --- one cause per claim -------------------------------------------------------------------------
 
-def a_base_slowdown(results: Results, parameters: dict) -> str:
-    scale = parameters["machine_a"]["run_time_scale"]
-    return f"Without coscheduling {slowdown_split(results, 'A', 'load', xs(results, 'load')[0])} (run times x {scale:g} by A's calibration)."
-
-
 def b_base_slowdown(results: Results, parameters: dict) -> str:
     splits = "; ".join(slowdown_split(results, "B", "load", x) for x in LOADS if x != CALIBRATION_LOAD)
     return (f"B's baseline slowdown is a mean over jobs whose shortest are at least "
@@ -257,7 +252,6 @@ def deadlock(results: Results, parameters: dict) -> str:
 
 
 CAUSES: dict[str, Cause] = {
-    "fig4-A-base-slowdown": a_base_slowdown,
     "fig4-B-base-slowdown": b_base_slowdown,
     "sec5d-paired-share": paired_share,
     "fig3-A-extra-075": a_extra_wait_at("load", 0.75),

@@ -50,6 +50,8 @@ PERCENT = 0.01
 SCHEMES = ("HH", "HY", "YH", "YY")
 LOADS = (0.25, 0.5, 0.75)
 CALIBRATION_LOAD = 0.5  # B's baseline slowdown is calibrated here (the stage's parameters.json says so)
+PAPER_A_BASE_SLOWDOWN = 6.1
+"""Intrepid's mean slowdown without coscheduling (Fig. 4(a), Sec. V-D)."""
 PAPER_B_BASE_SLOWDOWN = {0.25: 1.7, 0.5: 12.5, 0.75: 37.1}
 """Eureka's mean slowdown without coscheduling at each load (Fig. 4(b), Sec. V-D)."""
 LOW_RATIOS = (0.025, 0.05, 0.10)
@@ -253,17 +255,18 @@ CLAIMS = (
         "fig3-A-base-wait", "Fig. 3(a), Sec. V-D",
         "Without coscheduling, jobs on the compute machine wait about an hour on average.", "threshold", "61 min",
         "parameters: calibrated_base_wait of machine A",
-        not_attempted="calibration: machine A's run times are scaled by the one factor that gives this baseline "
+        not_attempted="calibration: machine A's job widths are scaled by the one factor that gives this baseline "
                       "(the factor and the wait it reached are in the setup), so the number chose a constant",
         link=WAIT_FIGURE_BY_LOAD,
     ),
-    _base_claim(
+    Claim(
         "fig4-A-base-slowdown", "Fig. 4(a), Sec. V-D",
-        "Without coscheduling, the compute machine's mean slowdown is about six.",
-        "6.1", "runs: mean_slowdown of base on A (first B load), relative deviation ours / 6.1 - 1",
-        lambda r: [part("A", relative_to_paper(metric(r, "mean_slowdown", "load", xs(r, "load")[0], "base", "A"),
-                                               6.1))],
-        SLOWDOWN_FIGURE_BY_LOAD,
+        "Without coscheduling, the compute machine's mean slowdown is about six.", "value",
+        f"{PAPER_A_BASE_SLOWDOWN:g}", "runs: mean_slowdown of base on A (the setup gives it)",
+        target=0.0, tolerance=TEXT_TOLERANCE, tolerance_why=TEXT_TOLERANCE_WHY,
+        not_attempted="calibration: machine A's load knob (job widths rather than run times) was chosen on this "
+                      "baseline slowdown, so the number chose a constant (the slowdown reached is in the setup)",
+        link=SLOWDOWN_FIGURE_BY_LOAD,
     ),
     _base_claim(
         "fig4-B-base-slowdown", "Fig. 4(b), Sec. V-D",

@@ -106,19 +106,21 @@ def test_range_claim_measures_the_distance_from_the_middle_of_the_paper_range():
 
 def test_baseline_value_is_judged_on_its_relative_deviation():
     def metrics(series, x, scheme, seed, machine):
-        return {"mean_slowdown": 6.1 + 0.01 * seed}  # within 10 % of 6.1
+        return {"mean_slowdown": {0.25: 1.7, 0.75: 37.1}.get(x, 12.5) * (1 + 0.001 * seed)}  # within 10 %
 
-    assert verdict("fig4-A-base-slowdown", make_runs(metrics)).verdict == "reproduced"
+    assert verdict("fig4-B-base-slowdown", make_runs(metrics)).verdict == "reproduced"
 
     def high(series, x, scheme, seed, machine):
-        return {"mean_slowdown": 8.0 + 0.01 * seed}  # about 31 % above 6.1
+        return {"mean_slowdown": {0.25: 2.2, 0.75: 48.0}.get(x, 12.5) + 0.01 * seed}  # about 30 % above both
 
-    assert verdict("fig4-A-base-slowdown", make_runs(high)).verdict == "not_reproduced"
+    assert verdict("fig4-B-base-slowdown", make_runs(high)).verdict == "not_reproduced"
 
 
 def test_calibration_targets_are_not_judged():
-    """A's baseline wait and B's baseline slowdown at 0.50 chose a constant each: no verdict on them."""
+    """A's baseline wait and slowdown (the width factor, the knob) and B's baseline slowdown at 0.50 (the cut)
+    chose a constant each: no verdict on them."""
     assert verdict("fig3-A-base-wait", make_runs()).verdict == "not_attempted"
+    assert verdict("fig4-A-base-slowdown", make_runs()).verdict == "not_attempted"
     assert CALIBRATION_LOAD == experiments.CALIBRATION_LOAD  # the claims skip the load the stage calibrates at
     b_base = verdict("fig4-B-base-slowdown", make_runs())
     assert "load 0.25" in b_base.reason and "load 0.75" in b_base.reason and "load 0.5" not in b_base.reason
@@ -159,7 +161,8 @@ PARAMETERS = {
                 "seeds": list(SEEDS), "deadlock_seeds": list(SEEDS)},
     "machine_a": {"source": "intrepid-standin", "synthetic": True, "procs": 40960, "jobs": 1536,
                   "description": "Intrepid-like", "estimate_source": "drawn from KTH's ratios",
-                  "offered_load_of_source": 0.93, "run_time_scale": 0.4321, "calibration_target_wait": 3660.0,
+                  "source_procs": 40960, "offered_load_of_source": 0.93, "width_scale": 0.4321, "partition_nodes": 512,
+                  "largest_job_nodes": 32768, "calibration_target_wait": 3660.0,
                   "calibrated_base_wait": 3630.0},
     "machine_b": {"procs": 100, "model_trace": "KTH-SP2-1996-2.2", "estimate_source": "drawn from KTH's ratios",
                   "min_runtime": 24, "calibration_load": 0.5, "calibration_target_slowdown": 12.5,
@@ -206,7 +209,8 @@ def test_setup_is_generated_from_the_parameters_and_says_what_is_synthetic():
     text = " ".join(setup_items(PARAMETERS, make_runs()))
     assert "synthetic stand-in (not a real log)" in text
     assert "offered load 0.500" in text and "1,536 jobs over 5 days" in text
-    assert "x 0.4321" in text and "offers load 0.930 unscaled" in text and "(reached: 60.5 min)" in text
+    assert "nodes x 0.4321 x 40,960 nodes, rounded up to whole 512-node partitions (at most 32,768" in text
+    assert "offers load 0.930 on its own machine" in text and "(reached: 60.5 min; baseline mean slowdown" in text
     assert "shorter than 24 s" in text and "seeds 1, 2" in text and "(reached: 12.49)" in text
     assert "mid-pass yields whatever its scheme" in text
     exact = make_runs(lambda series, x, scheme, seed, machine: {"exact_estimate_share": 1.0})

@@ -7,6 +7,7 @@ import os
 
 import luigi
 import pandas as pd
+import pytest
 
 from tests.conftest import shared_path
 
@@ -34,7 +35,12 @@ def test_quick_profile_report(tmp_path, monkeypatch):
         assert (out / f"{spec.stem}.png").is_file() and (out / f"{spec.stem}.svg").is_file()
     parameters = json.loads((out / "parameters.json").read_text())
     assert parameters["machine_a"]["source"] == "ALCF-Theta-2023H2" and not parameters["machine_a"]["synthetic"]
-    assert abs(parameters["machine_a"]["calibrated_base_wait"] / 60 - 61) < 1  # the calibration reached its target
+    # The calibration reached its target, as near as whole 512-node partitions let it (the wait is a step
+    # function of the width factor: near the target, not on it).
+    assert parameters["machine_a"]["calibrated_base_wait"] / 60 == pytest.approx(61, rel=0.05)
+    assert parameters["machine_a"]["procs"] == 40960 and parameters["machine_a"]["source_procs"] == 4360
+    a_jobs = pd.read_parquet(report.requires()["a"].output_file("jobs.parquet"))
+    assert (a_jobs["allocated_procs"] % 512 == 0).all() and a_jobs["allocated_procs"].between(512, 32768).all()
     runs = pd.read_csv(out / "runs.csv")
     b_loads = runs[(runs["series"] == "load") & (runs["machine"] == "B")]
     assert ((b_loads["offered_load"] - b_loads["x"]).abs() <= 0.03).all()  # points are what their labels say

@@ -13,7 +13,7 @@ from reports.figures import save_figure
 from schedlab.errors import SchedlabError
 from simulators.cosched.experiments import (
     PROFILES,
-    calibrate_run_time_scale,
+    calibrate_width_scale,
     confidence_table,
     grid,
     job_diagnostics,
@@ -23,9 +23,10 @@ from simulators.cosched.run import baseline_metrics
 from simulators.cosched.workloads import (
     analysis_by_load,
     analysis_like,
+    INTREPID_PROCS,
     intrepid_standin,
-    scale_run_times,
     trace_window,
+    widths_on_intrepid,
     window_start_day,
 )
 from workloads.load import offered_load
@@ -83,13 +84,29 @@ def test_analysis_by_load_offers_its_label_over_a_window_like_a():
         assert (jobs["run_time"] >= 30).all()
 
 
-def test_run_time_calibration_reaches_the_baseline_wait_it_is_asked_for():
+def test_widths_map_a_share_of_the_log_onto_whole_intrepid_partitions():
+    jobs = pd.DataFrame({"job_id": [1, 2, 3, 4, 5], "submit_time": [0.0, 1.0, 2.0, 3.0, 4.0],
+                         "run_time": [100.0, 200.0, 300.0, 400.0, 500.0],
+                         "requested_time": [150.0, 250.0, 350.0, 450.0, 550.0],
+                         "allocated_procs": [128, 1000, 4000, -1, 1], "requested_procs": [128, 1000, 4000, 300, 1]})
+    mapped = widths_on_intrepid(jobs, 4000, 0.5)
+    # 128/4000 x 0.5 x 40,960 = 655.4 nodes -> 2 partitions; 1000 -> 5120 nodes, exactly 10; 4000 -> 20,480,
+    # exactly 40; the unknown allocation falls back on the request: 300 -> 1536, exactly 3; 1 node -> 1 partition.
+    assert list(mapped["allocated_procs"]) == [1024, 5120, 20480, 1536, 512]
+    assert list(mapped["requested_procs"]) == [1024, 5120, 20480, 1536, 512]
+    for column in ("submit_time", "run_time", "requested_time"):
+        assert (mapped[column] == jobs[column]).all()
+    # Never wider than Intrepid's largest job, 64 partitions.
+    assert widths_on_intrepid(jobs, 4000, 2.0)["allocated_procs"].max() == 32768
+
+
+def test_width_calibration_reaches_the_baseline_wait_it_is_asked_for():
     model = builtin_lublin_feitelson_model()
     jobs = analysis_by_load(model, 100, 0.8, pd.DataFrame({"submit_time": [0.0, 30 * 86400.0]}), seed=2)
     for target in (600.0, 1800.0):
-        factor, wait = calibrate_run_time_scale(jobs, 100, target)
+        factor, wait = calibrate_width_scale(jobs, 100, target)
         assert wait == pytest.approx(target, rel=0.05)  # a step function of the factor: near, not on
-        assert baseline_metrics(scale_run_times(jobs, factor), 100)["mean_wait"] == wait
+        assert baseline_metrics(widths_on_intrepid(jobs, 100, factor), INTREPID_PROCS)["mean_wait"] == wait
 
 
 def test_analysis_like_keeps_count_span_and_load():

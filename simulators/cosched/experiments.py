@@ -31,11 +31,12 @@ from schedlab.errors import SchedlabError
 from simulators.cosched.coscheduler import HOLD, YIELD, CoschedSettings
 from simulators.cosched.run import MACHINE_NAMES, SECONDS_PER_HOUR, baseline_metrics, cosimulate
 from simulators.cosched.workloads import (
+    INTREPID_PROCS,
     SECONDS_PER_DAY,
     analysis_by_load,
     analysis_like,
     make_pairs,
-    scale_run_times,
+    widths_on_intrepid,
 )
 from workloads.load import offered_load
 
@@ -130,19 +131,20 @@ PAPER_B_BASE_SLOWDOWN = 12.5
 CALIBRATION_LOAD = 0.5
 
 
-def calibrate_run_time_scale(jobs: pd.DataFrame, procs: int, target_wait: float = PAPER_A_BASE_WAIT,
-                             steps: int = 24) -> tuple[float, float]:
-    """The factor on A's run and requested times whose no-coscheduling mean wait is ``target_wait``.
+def calibrate_width_scale(jobs: pd.DataFrame, source_procs: int, target_wait: float = PAPER_A_BASE_WAIT,
+                          steps: int = 24) -> tuple[float, float]:
+    """The factor on A's job widths (``widths_on_intrepid``) whose no-coscheduling mean wait
+    on Intrepid's nodes is ``target_wait``.
 
-    Bisection on the log of the factor in [0.02, 2]: a shorter-running month is a lighter
-    one, and its queue shrinks with it.  Returns the factor (4 significant digits) and the
+    Bisection on the log of the factor in [0.02, 2]: narrower jobs make a lighter month,
+    and its queue shrinks with it.  Returns the factor (4 significant digits) and the
     mean wait it gives (the wait is a step function of the factor, so it lands near the
     target, not on it); at a bound, the bound (the target is then out of reach, and the
     returned wait says by how much).
     """
     @functools.cache  # the bisection and the final choice ask for the same factors again
     def wait(factor: float) -> float:
-        return baseline_metrics(scale_run_times(jobs, factor), procs)["mean_wait"]
+        return baseline_metrics(widths_on_intrepid(jobs, source_procs, factor), INTREPID_PROCS)["mean_wait"]
 
     low, high = np.log(0.02), np.log(2.0)
     if wait(np.exp(high)) <= target_wait or wait(np.exp(low)) >= target_wait:

@@ -24,7 +24,8 @@ model fitted on a real trace of a machine that size
 
 Both take ``min_runtime``: B's jobs shorter than it are left out of the stream (B's
 baseline calibration, ``simulators.cosched.experiments.calibrate_min_runtime``).
-``scale_run_times`` is A's load knob (its baseline calibration).
+``widths_on_intrepid`` is A's load knob (its baseline calibration): A runs on Intrepid's
+40,960 nodes whatever log its jobs come from.
 
 Pairs come from ``workloads.pairing``: by submit-time window (2 minutes) or by ratio.
 """
@@ -139,17 +140,32 @@ def analysis_like(
     return scaled
 
 
-def scale_run_times(jobs: pd.DataFrame, factor: float) -> pd.DataFrame:
-    """Run and requested times multiplied by ``factor`` (whole seconds, at least 1): A's load knob.
+INTREPID_PROCS = 40_960
+INTREPID_PARTITION = 512
+INTREPID_LARGEST_PARTITIONS = 64  # 32,768 nodes, Intrepid's largest job
+STANDIN_RUN_TIME_RANGE = (600.0, 43_200.0)
+"""Our choice for the stand-in's run times, log-uniform: 10 minutes to 12 hours (capability jobs run for hours)."""
 
-    Submit times stay, so the month, its job count and its arrival pattern (hence the
-    pairs a 2-minute window makes) are the log's; only how long jobs hold nodes changes.
+
+def widths_on_intrepid(jobs: pd.DataFrame, source_procs: int, factor: float) -> pd.DataFrame:
+    """Each job's width mapped onto Intrepid: A's load knob.
+
+    A job's share of its own machine (``source_procs`` nodes) times ``factor`` times
+    Intrepid's 40,960 nodes, rounded up to whole 512-node partitions (a Blue Gene/P job
+    gets the smallest block that holds it) and kept within Intrepid's 512 to 32,768.
+    Submit, run and requested times stay the log's: the month, its job count, its
+    arrival pattern (hence the pairs a 2-minute window makes) and every job's length
+    (hence what a slowdown divides by) are real; only how much of the machine a job
+    takes changes.
     """
-    scaled = jobs.copy()
-    for column in ("run_time", "requested_time"):
-        values = scaled[column].to_numpy(dtype=float)
-        scaled[column] = np.where(values > 0, np.maximum(np.round(values * factor), 1.0), values)
-    return scaled
+    mapped = jobs.copy()
+    allocated = mapped["allocated_procs"].to_numpy(dtype=float)
+    width = np.where(allocated > 0, allocated, mapped["requested_procs"].to_numpy(dtype=float))
+    partitions = np.ceil(width / source_procs * factor * INTREPID_PROCS / INTREPID_PARTITION)
+    nodes = INTREPID_PARTITION * np.clip(partitions, 1, INTREPID_LARGEST_PARTITIONS)
+    mapped["allocated_procs"] = nodes.astype(np.int64)
+    mapped["requested_procs"] = nodes.astype(np.int64)
+    return mapped
 
 
 def make_pairs(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, mode: str, value: float) -> Pairing:
@@ -159,13 +175,6 @@ def make_pairs(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, mode: str, value: flo
     if mode == "ratio":
         return pair_by_ratio(jobs_a, jobs_b, value)
     raise SchedlabError(f"pairing mode must be one of {', '.join(PAIRING_MODES)}, got {mode!r}")
-
-
-INTREPID_PROCS = 40_960
-INTREPID_PARTITION = 512
-INTREPID_LARGEST_PARTITIONS = 64  # 32,768 nodes, Intrepid's largest job
-STANDIN_RUN_TIME_RANGE = (600.0, 43_200.0)
-"""Our choice for the stand-in's run times, log-uniform: 10 minutes to 12 hours (capability jobs run for hours)."""
 
 
 def intrepid_standin(accuracy_model: dict, load: float, seed: int, days: float = 30.0) -> pd.DataFrame:
