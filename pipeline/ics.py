@@ -29,7 +29,7 @@ from reports import ics as report
 from simulators.ics import kernel, metrics, network, tstable, workload
 from simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point, Profile, profile_points
 from simulators.ics.run import IcsResult
-from simulators.ics.schemes import BLOCKING, SPINNING, base, boosts_a_spinner, gang, proc, spinning
+from simulators.ics.schemes import BLOCKING, SCHEMES, SPINNING, base, boosts_a_spinner, gang, proc, spinning
 from simulators.ics.state import CPU_CATEGORIES
 
 logger = logging.getLogger("luigi-interface")
@@ -119,7 +119,8 @@ def model_parameters() -> dict:
         "scheduler": {"levels": tstable.LEVELS, "quantum_s_min": min(tstable.QUANTUM),
                       "quantum_s_max": max(tstable.QUANTUM), "ewma_weight": kernel.EWMA_WEIGHT,
                       "periodic_boost_position": {scheme.name: "front" if scheme.boost_first else "back"
-                                                  for scheme in (spinning.PeriodicBoost, proc.ProcSpinning)}},
+                                                  for scheme in (spinning.PeriodicBoost, proc.ProcSpinning)},
+                      "message_handling": {name: SCHEMES[name].message_handling for name in ALL_SCHEMES}},
         "synthetic": {
             "mean_interarrival_s": dict(workload.MEAN_INTERARRIVAL), "mean_runtime_s": workload.MEAN_RUNTIME,
             "sizes": [workload.MIN_SIZE, workload.MAX_SIZE], "min_iterations": workload.MIN_ITERATIONS,

@@ -354,6 +354,15 @@ def job_length_facts(runs: pd.DataFrame, parameters: dict) -> list[str]:
             "slowdown of the jobs shorter and longer than that quantum and the fairness CV over the longer ones."]
 
 
+def message_handling_text(handling: dict[str, str]) -> str:
+    """What each scheme's kernel does on a message for a process that is not running, as the model set it."""
+    by_rule: dict[str, list[str]] = {}
+    for scheme, rule in handling.items():
+        by_rule.setdefault(rule, []).append(scheme)
+    return "On a message for a process that is not running: " + "; ".join(
+        f"{', '.join(schemes)}: {rule}" for rule, schemes in by_rule.items()) + " (Table 1)."
+
+
 def boost_rule_text(runs: pd.DataFrame) -> str:
     """Which process a boost preempts, as the runs set it (``boost_preempts_spinner`` of each point)."""
     rule = runs["boost_preempts_spinner"].astype(bool)
@@ -460,6 +469,7 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
         "send interface per node.",
         f"Costs: {costs}; {model['scheduler']['levels']} priority levels, quanta {1e3 * model['scheduler']['quantum_s_min']:g}-"
         f"{1e3 * model['scheduler']['quantum_s_max']:g} ms; PROC's EWMA weight {model['scheduler']['ewma_weight']:g}.",
+        message_handling_text(model["scheduler"]["message_handling"]),
         boost_rule_text(runs) + boost_position_text(model["scheduler"]["periodic_boost_position"]),
         "BCR counts, at every scheduling decision (context switch or not: PROC-B keeping its runner decides too), "
         "whether two or more ready processes have pending messages; FDR, among those conflicts, the choices that do "

@@ -144,11 +144,11 @@ def test_a_job_wider_than_the_cluster_fails_as_in_the_reference():
 
 
 def test_messages_further_ahead_than_the_ring_holds_fail_loudly(monkeypatch):
-    """MG lets SB ranks get ten iterations ahead; a ring of four pending iterations must refuse, not wrap."""
+    """MG lets DCS ranks get seven iterations ahead; a ring of four pending iterations must refuse, not wrap."""
     make_jobs, nodes, mpl = WORKLOADS["npb-mg"]
     monkeypatch.setattr(compiled, "PENDING_DEPTH", 4)
-    with pytest.raises(InvariantError, match="iterations ahead.*PENDING_DEPTH = 4"):
-        run_compiled(make_jobs(), nodes, mpl, "SB")
+    with pytest.raises(InvariantError, match="7 iterations ahead.*PENDING_DEPTH = 4"):
+        run_compiled(make_jobs(), nodes, mpl, "DCS")
 
 
 def test_unknown_scheme_and_too_large_mpl_are_refused():

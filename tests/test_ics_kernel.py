@@ -105,6 +105,24 @@ def test_a_boost_joins_the_back_of_the_top_level_or_with_first_its_front(first):
     assert highest_priority(node.ready) is (boosted if first else earlier)
 
 
+@pytest.mark.parametrize("scheme, boosted", [("DCS", True), ("SB", False), ("PROC-B", False)])
+def test_a_message_for_a_ready_process_is_boosted_by_dcs_only(scheme, boosted):
+    """DCS interrupts and boosts any destination that does not run; SB and PROC-B wake a blocked receiver
+    only (Sect. 2: the interrupt wakes "the awakened process"): a ready one finds its message when it next runs."""
+    jobs = [single_process_job(0, 1.0), single_process_job(1, 1.0)]
+    kernel = Kernel(jobs, 1, 5, make_scheme(scheme))
+    kernel.start_job(jobs[0], [0], 0.0)
+    kernel.start_job(jobs[1], [0], 0.0)
+    node, first, second = kernel.nodes[0], jobs[0].processes[0], jobs[1].processes[0]
+    assert node.running is first and second.state == READY
+    kernel.deliver(second, (0, 0, 0.0, 0.0), 0.001)
+    if boosted:
+        assert node.running is second and second.level == TOP_LEVEL
+        assert node.resume_at == pytest.approx(0.001 + 50e-6 + SWITCH)  # the interrupt, then the switch
+    else:
+        assert node.running is first and second.state == READY and second.level == START_LEVEL
+
+
 def test_spin_block_spins_one_latency_then_blocks():
     """SB: rank 0 waits 9 ms for rank 1; it spins 229.9 us, blocks, and is woken by an interrupt."""
     job = Job(0, 1, "J2-NN", 0.0, [[1e-3], [10e-3]], [[0.0], [0.0]], [16384.0], [False], 10e-3)

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from pipeline.ics import IcsPoint, IcsReport, point_summary, run_row, write_results
+from pipeline.ics import IcsPoint, IcsReport, model_parameters, point_summary, run_row, write_results
 from reports import ics as report
 from simulators.ics.experiments import PROFILES, Profile, figure_points, profile_points
 from tests.conftest import layout_faults
@@ -113,3 +113,11 @@ def test_the_boost_rule_is_named_per_scheme_when_the_runs_mix_rules():
     mixed = text({"PB": [False, False], "SB": [False], "GS": [True, True]})
     assert "In the runs of PB, SB only that" in mixed and "In the runs of GS also a busy-waiting runner" in mixed
     assert "in 2 of 4 runs" in text({"PB": [False, True], "GS": [True, False]})
+
+
+def test_the_setup_says_which_process_each_scheme_wakes_on_a_message():
+    text = report.message_handling_text(model_parameters()["scheduler"]["message_handling"])
+    assert "SB, PROC-B: if the process is blocked, an interrupt wakes it with a boost to the top level, else nothing" \
+        in text
+    assert "DCS: an interrupt, then a boost to the top level, whatever the process is doing" in text
+    assert "HYBRID: if the process is blocked" in text and "LOCAL, GS, BATCH: nothing" in text

@@ -83,16 +83,3 @@ def test_batch_runs_one_process_per_node():
     scheme = make_scheme("BATCH")
     kernel = Kernel([], 4, 5, scheme)
     assert kernel.mpl == 1
-
-
-def test_spin_block_schemes_beat_spinning_ones_at_every_compression_factor():
-    """Time compression keeps a family ranking: SB and PROC-B respond faster than PB and PROC-S at both factors."""
-    from simulators.ics.experiments import Point
-
-    for factor in (20000.0, 60000.0):
-        response = {
-            scheme: Point(scheme=scheme, n_jobs=8, compression=factor, simultaneous=True).run().summary["mean_response"]
-            for scheme in ("PB", "PROC-S", "SB", "PROC-B")
-        }
-        assert max(response[s] for s in ("SB", "PROC-B")) < min(response[s] for s in ("PB", "PROC-S")), (
-            factor, response)

@@ -82,7 +82,7 @@ ED, ENP, STAMP = 0, 1, 2
 """Columns of a GT row; a PT row uses ENP -> 0 and stamp -> 1 as in ``schemes.proc``."""
 
 WAIT_SPIN, WAIT_BLOCK, WAIT_SPIN_BLOCK = range(3)
-ON_MESSAGE_NOTHING, ON_MESSAGE_BOOST, ON_MESSAGE_HYBRID = range(3)
+ON_MESSAGE_NOTHING, ON_MESSAGE_BOOST, ON_MESSAGE_WAKE, ON_MESSAGE_HYBRID = range(4)
 PICK_TS, PICK_HYBRID, PICK_PROC, PICK_GANG = range(4)
 TICK_ROUND_ROBIN, TICK_REORDER = range(2)
 ALLOCATE_LEAST_LOADED, ALLOCATE_GANG = range(2)
@@ -96,9 +96,9 @@ SCHEME_BEHAVIOUR = {  # (on a message for a process not running, pick, boost thr
     "DCS": (ON_MESSAGE_BOOST, PICK_TS, TICK_ROUND_ROBIN, ALLOCATE_LEAST_LOADED, False),
     "PB": (ON_MESSAGE_NOTHING, PICK_TS, TICK_ROUND_ROBIN, ALLOCATE_LEAST_LOADED, False),
     "PROC-S": (ON_MESSAGE_NOTHING, PICK_TS, TICK_REORDER, ALLOCATE_LEAST_LOADED, True),
-    "SB": (ON_MESSAGE_BOOST, PICK_TS, TICK_ROUND_ROBIN, ALLOCATE_LEAST_LOADED, False),
+    "SB": (ON_MESSAGE_WAKE, PICK_TS, TICK_ROUND_ROBIN, ALLOCATE_LEAST_LOADED, False),
     "HYBRID": (ON_MESSAGE_HYBRID, PICK_HYBRID, TICK_ROUND_ROBIN, ALLOCATE_LEAST_LOADED, False),
-    "PROC-B": (ON_MESSAGE_BOOST, PICK_PROC, TICK_ROUND_ROBIN, ALLOCATE_LEAST_LOADED, True),
+    "PROC-B": (ON_MESSAGE_WAKE, PICK_PROC, TICK_ROUND_ROBIN, ALLOCATE_LEAST_LOADED, True),
     "GS": (ON_MESSAGE_NOTHING, PICK_GANG, TICK_ROUND_ROBIN, ALLOCATE_GANG, False),
     "BATCH": (ON_MESSAGE_NOTHING, PICK_TS, TICK_ROUND_ROBIN, ALLOCATE_LEAST_LOADED, False),
 }
@@ -874,7 +874,8 @@ def _deliver(s, p, source, iteration, execution_duration, enp, t):
         if process.activity == SPIN and ahead == 0:
             _settle(s, n, t)
             return STEP_RECEIVE
-    elif g.on_message == ON_MESSAGE_BOOST:  # DCS, SB, PROC-B: interrupt, boost to the top
+    elif g.on_message == ON_MESSAGE_BOOST or (g.on_message == ON_MESSAGE_WAKE and process.state == BLOCKED):
+        # DCS whatever does not run, SB and PROC-B a blocked receiver: interrupt, boost to the top
         _steal(s, n, t, g.interrupt_cost, CAT_OVERHEAD)
         _boost(s, n, p, t, g.top_level, False)
     elif g.on_message == ON_MESSAGE_HYBRID and process.state == BLOCKED:  # wake at the TS wake-up level

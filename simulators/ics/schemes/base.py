@@ -28,6 +28,8 @@ class Scheme:
     boost_period: float | None = None
     mpl: int | None = None
     marks_collectives = False
+    message_handling = "nothing (the process finds the message when it next runs)"
+    """What the kernel does when a message arrives for a process that is not running (Table 1)."""
     time_sharing = True
     """Nodes follow the TS table, its starvation update included (GS replaces TS with its own matrix)."""
     boost_preempts_spinner = True

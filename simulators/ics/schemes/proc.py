@@ -16,8 +16,9 @@ time since the stamp; the smallest wins, the first of equal ones.
 - PROC-S spins like PB; its 1 ms kernel thread boosts the process Algorithm 1 picks
   instead of the round-robin one, to the front of the top level: the algorithm's output
   is the process to run next.
-- PROC-B blocks immediately at sender and receiver, interrupts and boosts on arrival
-  like SB, and applies Algorithm 1 at every context switch.
+- PROC-B blocks immediately at sender and receiver, wakes a blocked receiver with an
+  interrupt and a boost on arrival like SB, and applies Algorithm 1 at every context
+  switch.
 
 Costs (Fig. 5b): checking a process for pending messages 2 us, updating and comparing
 a PT entry 0.5 us, moving a process in the queue 3 us.
@@ -29,7 +30,7 @@ import math
 
 from simulators.ics.kernel import BLOCK_WAIT, highest_priority
 from simulators.ics.schemes.base import CHECK_COST, MOVE_COST
-from simulators.ics.schemes.blocking import InterruptAndBoost
+from simulators.ics.schemes.blocking import WakeAndBoost
 from simulators.ics.schemes.spinning import PeriodicBoost
 
 UPLOAD_COST = 2e-6
@@ -95,7 +96,7 @@ class ProcSpinning(Piggyback, PeriodicBoost):
         return self.reorder(kernel, node, candidates, t)
 
 
-class ProcBlocking(Piggyback, InterruptAndBoost):
+class ProcBlocking(Piggyback, WakeAndBoost):
     name = "PROC-B"
     wait = BLOCK_WAIT
 

@@ -24,6 +24,7 @@ class Local(Scheme):
 
 class DynamicCoscheduling(Scheme):
     name = "DCS"
+    message_handling = "an interrupt, then a boost to the top level, whatever the process is doing"
 
     def on_message(self, kernel, node, process, t) -> None:
         kernel.interrupt(node, t)
@@ -33,6 +34,7 @@ class DynamicCoscheduling(Scheme):
 class PeriodicBoost(Scheme):
     name = "PB"
     boost_period = 1e-3
+    message_handling = "nothing at once (the 1 ms boost thread raises one process with pending messages)"
     boost_first = False
     """The boosted process joins the back of the top level (a TS boost), or its front (PROC-S)."""
 
