@@ -354,6 +354,12 @@ def job_length_facts(runs: pd.DataFrame, parameters: dict) -> list[str]:
             "slowdown of the jobs shorter and longer than that quantum and the fairness CV over the longer ones."]
 
 
+def _seed_text(seeds) -> str:
+    seeds = list(seeds)
+    consecutive = seeds == list(range(seeds[0], seeds[0] + len(seeds)))
+    return f"{seeds[0]}-{seeds[-1]}" if consecutive and len(seeds) > 2 else ", ".join(str(s) for s in seeds)
+
+
 def message_handling_text(handling: dict[str, str]) -> str:
     """What each scheme's kernel does on a message for a process that is not running, as the model set it."""
     by_rule: dict[str, list[str]] = {}
@@ -441,8 +447,9 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
     means = synthetic["model_means"]
     iterations = ", ".join(f"{name} {count:,}" for name, count in npb["iterations"].items())
     facts = [
-        f"Profile {profile['name']}: seeds {', '.join(str(s) for s in profile['seeds'])} for every point and every "
-        f"scheme (common random numbers); figures run: {', '.join(profile['figures'])}.",
+        f"Profile {profile['name']}: seeds {_seed_text(profile['seeds'])} for every synthetic point and "
+        f"{_seed_text(profile['npb_seeds'])} for every NPB point, every scheme on the same seeds (common random "
+        f"numbers); figures run: {', '.join(profile['figures'])}.",
         f"Synthetic workloads: {profile['n_jobs']} jobs arriving over time, job lengths and inter-arrival times "
         f"divided by {profile['compression']:g} (compressed seconds; per-iteration costs, quanta and latencies kept). "
         f"Arrivals: {synthetic['arrivals']} ({synthetic['mean_interarrival_s']['heavy']:g} s heavy, "
