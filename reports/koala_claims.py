@@ -182,7 +182,9 @@ def _saturation_part(runs, where, low, high, label) -> Part:
     """First saturated load minus the middle of the paper's interval (low, high], per seed."""
     first, last, step = first_saturated_load(runs, where)
     censored = first.isna()
-    if censored.any() and high >= last - 1e-9:
+    # A seed not saturated by the grid's end saturates beyond it: undecided only where the interval reaches
+    # past that end; ending on it, the seed lies outside.
+    if censored.any() and high > last + 1e-9:
         return _undecided(f"{label}: {int(censored.sum())} seed(s) not saturated by {load_percent(last)}, "
                           "the grid's end, so the interval cannot be placed", first.index)
     # Rounded so that a grid load on the interval's edge is not pushed out of it by float error.

@@ -81,6 +81,16 @@ def test_saturation_interval_and_censoring():
     assert verdict("table4-prime-fcm-saturates-later", _prime_saturating(None, None)).verdict == "inconclusive"
 
 
+def test_a_seed_never_saturated_lies_outside_an_interval_ending_on_the_grids_end():
+    """FCM's 90-95 % on a grid ending at 95 %: a seed stable at 95 % saturates above the interval."""
+    grid = (0.85, 0.9, 0.95)
+    rows = [row("prime", policy, load, seed, 100.0, saturated=policy == "WF" and load >= 0.9)
+            for policy in ("WF", "FCM") for load in grid for seed in SEEDS]
+    table4 = verdict("table4-prime-saturation", rows)
+    assert "WF (85-90 %): reproduced" in table4.reason and "FCM (90-95 %): not_reproduced" in table4.reason
+    assert table4.verdict in ("partial", "not_reproduced")
+
+
 def _wave_with_saturated_fcm(fcm_growth, wf_growth=(0.0,) * 5, saturated_seeds=SEEDS):
     """Wave at 50 % (FCM 3x WF, nothing saturated) and 90 % (FCM saturated on ``saturated_seeds``),
     the placement queue growing by the given jobs per seed at 90 %."""
