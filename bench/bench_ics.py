@@ -9,8 +9,8 @@ compiled call (numba compilation or cache load) is timed apart.
 
 The paper-profile estimate: a run's cost is its message count (known from its jobs
 before simulating) times the events per message and over the events per second that
-its scheme showed here; summed over every point of the paper profile (each on its 5
-seeds) and divided by 2 workers.  Measure the real thing with
+its scheme showed here; summed over every point of the paper profile (each on its figure's
+seeds: ten synthetic, five NPB) and divided by 2 workers.  Measure the real thing with
 ``luigi --module pipeline.ics IcsReport --profile paper --workers 2 --local-scheduler``.
 """
 
