@@ -1,37 +1,62 @@
-"""The claims ledger: every checkable claim of a paper as one record, judged by one engine.
+"""The claims ledger: every checkable statement of a paper as one record, judged by one engine.
 
-A ``Claim`` says what the paper reports (where, in our words, its value), what kind of
-test decides it and with what tolerance, and how our number is computed from a stage's
-result tables (``compute``).  ``compute`` returns a ``Measurement``: one or more
-``Part``s, each a statistic per seed.  The statistic is whatever the claim is about: a
-value (a mean wait), a paired per-seed difference between two policies run on the same
-seeds (common random numbers), or a per-seed slope over a swept parameter.  A claim
-that holds "at every load" has one part per load.
+A ``Claim`` is one statement of the paper (a sentence, a figure panel, a table cell),
+counted once: where it is, the statement in our words, the paper's value, what kind of
+test decides it, and how our number is computed from a stage's result tables
+(``compute``).  ``compute`` returns a ``Measurement``: one or more ``Part``s (the loads,
+schemes or workloads the statement covers, every one of them tested), each a statistic
+per seed in the claim's ``unit``, the paper's own unit.  The statistic is the claim's
+own quantity (a mean wait in minutes, a cut in %, a saturation load in % of capacity), a
+paired per-seed difference between policies run on the same seeds (common random
+numbers), or a per-seed slope over a swept parameter.
 
-Verdicts (``judge``) come from the 95 % Student-t interval of the mean of each part's
-per-seed values (seeds are independent replications, so the t interval of their mean is
-the textbook one; paired differences make it an interval of the paired t test):
+The rules (stated in the README too):
 
-``value``      the paper's value ``target`` within ``tolerance``: reproduced when the
-               interval lies inside the band ``target +- tolerance``; when it lies
-               wholly outside, ``partial`` if it has the paper's sign (direction right,
-               size off), else ``not_reproduced``; ``inconclusive`` when it straddles a
-               band edge.
+Each part is judged on the 95 % Student-t interval of the mean of its per-seed values
+(``interval``), or, for a part of ``ordered`` outcomes (a saturation or censoring: a
+seed that never saturated on the grid has no number, only a side), on an exact sign test
+over the seeds.
+
+``value``      the paper's value as a band: the paper's own range (``band``), or its
+               number ``target`` +- a tolerance relative to it (``relative_tolerance``,
+               or an absolute ``tolerance`` where the paper's value is 0), stated per claim
+               with its reason (``tolerance_why``) and clipped to the range the quantity
+               can take (``possible``).  Reproduced when the interval lies inside the
+               band, not reproduced when it lies wholly outside, inconclusive when it
+               straddles an edge.  A value has no direction: outside is outside.
 ``ordering``,  the statistic lies on ``side`` ("above" or "below") of ``bound`` (0 for a
-``trend``,     paired difference or a slope): the claim holds when the whole interval
-``threshold``  does, is broken (``not_reproduced``) when the whole interval lies on the
-               other side, else ``inconclusive``.  With a ``target`` too (the paper's
-               size of the effect), a holding claim is ``reproduced`` when the interval
-               lies inside the band, ``partial`` when outside, ``inconclusive`` between.
+``trend``,     paired difference or a slope).  The bound must lie strictly inside
+``threshold``  ``possible``: a check whose quantity cannot fall on the wrong side is
+               refused when the claim is defined.  Holds when the whole interval lies on
+               the claimed side, broken (not reproduced) when it lies wholly on the other
+               side, else inconclusive.  With a paper size too (``target`` or ``band``), a
+               holding part is reproduced inside the band, partial (direction right, size
+               off) outside it, inconclusive across its edge.
+ordered parts  per seed the side of the bound (or of the band, for a value) it lies on,
+               infinite values standing for censored seeds (never saturated on the grid:
+               ``+inf``).  A side is decided when the one-sided exact sign test gives
+               p < 0.05 (with 5 seeds: all five on it).
 
-A stochastic part with fewer than ``MIN_SEEDS`` seeds is ``inconclusive`` whatever its
+A stochastic part with fewer than ``MIN_SEEDS`` seeds is inconclusive whatever its
 values.  Deterministic measurements (``stochastic=False``, one value each) are judged on
-the value itself.  Parts combine as: all reproduced -> reproduced; some holding (reproduced
-or partial) and some broken -> partial, naming where it holds; none holding and some
-broken -> not_reproduced; otherwise (some undecided, none broken) inconclusive, or
-partial if a part is partial.  ``compute`` raising ``NotMeasured`` gives ``not_attempted``
-with its message; so does a claim with ``not_attempted`` set (measured on real hardware,
-say).  Any other error propagates: a broken measurement fails the report loudly.
+the value itself.  Parts combine into the claim's verdict:
+
+- every part reproduced: reproduced;
+- a part significantly against the claim (not reproduced): not reproduced, unless the
+  paper itself allows exceptions (``exceptions``: how many, and the paper's words);
+- the claimed direction holding (reproduced or partial) on a strict majority of the parts,
+  or on every part of a subset the paper itself names (``named_subset``): partial;
+- otherwise inconclusive.
+
+``compute`` raising ``NotMeasured`` gives ``not_attempted`` with its message; so does a
+claim with ``not_attempted`` set (measured on real hardware, say).  Any other error
+propagates: a broken measurement fails the report loudly.
+
+Two kinds of row are judged but not counted among the results (``basis``): a
+``calibration`` row, whose number chose a constant of the model (its value is still shown
+and judged, so a calibration that misses its target is seen), and an ``invariant`` row,
+whose statement the simulator enforces on every run (a violation stops the run, so the
+row can crash but never fail; the row says so).
 """
 
 from __future__ import annotations
@@ -50,17 +75,33 @@ from reports.tables import write_table
 VERDICTS = ("reproduced", "partial", "not_reproduced", "inconclusive", "not_attempted")
 KINDS = ("value", "ordering", "trend", "threshold")
 SIDES = ("above", "below")
+BASES = ("result", "calibration", "invariant")
+"""What a row is: a result of the runs (counted), or judged but not counted (see the module docstring)."""
 MIN_SEEDS = 5
 """Fewest seeds on which a stochastic claim may be decided."""
 CONFIDENCE = 0.95
+SIGN_TEST_LEVEL = 0.05
+"""One-sided exact sign test on ordered (censored) outcomes: with 5 seeds, all five must agree."""
 INTERVAL_METHOD = "Student-t 95 % interval of the mean of per-seed values (paired per seed where two runs are compared)"
+EVERYTHING = (-math.inf, math.inf)
+
+# The project's tolerances for a paper number, relative to it, one per kind of number: a claim
+# takes the one that says how the paper gives its value, never one chosen for its verdict.
+TEXT_NUMBER_TOLERANCE = 0.10
+TEXT_NUMBER_WHY = "a number printed in the paper's text or a table, from its runs, no spread given: 10 % of it"
+FIGURE_READING_TOLERANCE = 0.20
+FIGURE_READING_WHY = "a value read off a figure of the paper, no number printed: 20 % of it"
+APPROXIMATE_WORDS_TOLERANCE = 0.25
+APPROXIMATE_WORDS_WHY = "the paper's words only approximate the number ('about', 'roughly'): 25 % of it"
 
 LEDGER_COLUMNS = (
     "paper", "claim_id", "location", "statement", "kind", "paper_value",
     "ours", "low", "high", "seeds", "profile", "verdict", "reason",
 )
 """The columns every ledger starts with; ``EXTRA_COLUMNS`` follow."""
-EXTRA_COLUMNS = ("tolerance", "measure", "link")
+EXTRA_COLUMNS = ("tolerance", "measure", "link", "unit", "paper_low", "paper_high", "basis")
+"""``paper_low``/``paper_high``: the paper's value as an interval in ``unit`` (the band a value must lie in, or
+the side of the bound an ordering claims: an open end is infinite); what the forest plots draw."""
 OTHER_PROFILE_VERDICT = "other_profile_verdict"
 """Optional column: the same claim's verdict at the other profile (quick vs paper), shown and flagged when it differs."""
 
@@ -71,11 +112,15 @@ class NotMeasured(Exception):
 
 @dataclass(frozen=True)
 class Part:
-    """One statistic, one value per seed (``seeds`` name them, in the same order)."""
+    """One statistic, one value per seed (``seeds`` name them, in the same order).
+
+    ``ordered``: the values are judged only by the side they lie on (a censored seed is
+    ``+inf`` or ``-inf``), with a sign test across seeds instead of an interval."""
 
     label: str
     values: tuple[float, ...]
     seeds: tuple[int, ...] = ()
+    ordered: bool = False
 
     def __post_init__(self):
         if self.seeds and len(self.seeds) != len(self.values):
@@ -98,11 +143,12 @@ Results = Mapping[str, pd.DataFrame]
 
 @dataclass(frozen=True)
 class Claim:
-    """One checkable claim of a paper's evaluation.
+    """One statement of a paper's evaluation, counted once.
 
-    ``target`` and ``tolerance`` are in the unit of our statistic; ``paper_value`` is the
-    paper's own wording of the number(s) (its unit).  ``link`` names the file of the stage
-    report (figure or table) where the reader sees the claim's data.
+    ``unit`` is the unit of our statistic and of ``target``, ``band``, ``tolerance`` and
+    ``bound`` (the paper's unit: "min", "%", "% of capacity", "s per MPL step");
+    ``paper_value`` is the paper's own wording of the number(s).  ``link`` names the file
+    of the stage report (figure or table) where the reader sees the claim's data.
     """
 
     claim_id: str
@@ -112,30 +158,93 @@ class Claim:
     paper_value: str
     measure: str
     compute: Callable[[Results], Measurement] | None = None
+    unit: str = ""
     target: float | None = None
+    band: tuple[float, float] | None = None
+    relative_tolerance: float | None = None
     tolerance: float | None = None
     tolerance_why: str = ""
+    possible: tuple[float, float] = EVERYTHING
     side: str = "above"
     bound: float = 0.0
+    exceptions: int = 0
+    exceptions_why: str = ""
+    named_subset: tuple[str, ...] = ()
+    named_subset_why: str = ""
     link: str = ""
     not_attempted: str = ""
+    basis: str = "result"
+    basis_why: str = ""
 
     def __post_init__(self):
+        def refuse(why):
+            raise ValueError(f"claim {self.claim_id}: {why}")
         if self.kind not in KINDS:
-            raise ValueError(f"claim {self.claim_id}: kind {self.kind!r} is not one of {KINDS}")
+            refuse(f"kind {self.kind!r} is not one of {KINDS}")
         if self.side not in SIDES:
-            raise ValueError(f"claim {self.claim_id}: side {self.side!r} is not one of {SIDES}")
-        if self.kind == "value" and (self.target is None or self.tolerance is None):
-            raise ValueError(f"claim {self.claim_id}: a value claim needs a target and a tolerance")
-        if (self.target is None) != (self.tolerance is None):
-            raise ValueError(f"claim {self.claim_id}: target and tolerance go together")
+            refuse(f"side {self.side!r} is not one of {SIDES}")
+        if self.basis not in BASES:
+            refuse(f"basis {self.basis!r} is not one of {BASES}")
+        if self.basis != "result" and not self.basis_why:
+            refuse(f"a {self.basis} row says why (basis_why)")
+        low, high = self.possible
+        if not low < high:
+            refuse(f"possible range {self.possible} is empty")
+        if self.target is not None and self.band is not None:
+            refuse("the paper's size is a target or a band, not both")
+        if self.relative_tolerance is not None and self.tolerance is not None:
+            refuse("a tolerance is relative or absolute, not both")
+        has_tolerance = self.relative_tolerance is not None or self.tolerance is not None
+        if self.target is not None and not has_tolerance:
+            refuse("a target needs a tolerance (relative_tolerance, or tolerance where the target is 0)")
+        if has_tolerance and self.target is None and self.band is None:
+            refuse("a tolerance needs a target or a band")
+        if has_tolerance and not self.tolerance_why:
+            refuse("a tolerance states its reason (tolerance_why)")
+        if self.relative_tolerance is not None and not 0 < self.relative_tolerance < 1:
+            refuse(f"relative tolerance {self.relative_tolerance} is not a fraction in (0, 1)")
+        if self.tolerance is not None and self.target is not None and self.target != 0 and self.band is None:
+            refuse("a nonzero target takes a relative tolerance (the absolute one is for a paper value of 0)")
+        if self.band is not None and not self.band[0] <= self.band[1]:
+            refuse(f"band {self.band} is reversed")
+        if self.kind == "value" and self.target is None and self.band is None:
+            refuse("a value claim needs the paper's value (target or band)")
+        if self.kind != "value" and not low < self.bound < high:
+            refuse(f"bound {self.bound} does not lie strictly inside the possible range {self.possible}: "
+                   "the check could not fail")
+        if self.exceptions and not self.exceptions_why:
+            refuse("exceptions the paper allows are quoted (exceptions_why)")
+        if self.named_subset and not self.named_subset_why:
+            refuse("a subset the paper names is quoted (named_subset_why)")
         if self.compute is None and not self.not_attempted:
-            raise ValueError(f"claim {self.claim_id}: no compute and no reason for not attempting it")
+            refuse("no compute and no reason for not attempting it")
+
+    def paper_band(self) -> tuple[float, float] | None:
+        """The paper's size as an interval in ``unit``, widened by the tolerance, clipped to ``possible``."""
+        if self.band is None and self.target is None:
+            return None
+        low, high = self.band if self.band is not None else (self.target, self.target)
+        if self.relative_tolerance is not None:
+            reference = abs(self.target) if self.target is not None else max(abs(low), abs(high))
+            low, high = low - self.relative_tolerance * reference, high + self.relative_tolerance * reference
+        elif self.tolerance is not None:
+            low, high = low - self.tolerance, high + self.tolerance
+        return max(low, self.possible[0]), min(high, self.possible[1])
+
+    def paper_interval(self) -> tuple[float, float]:
+        """What the forest plots draw: the band, or for an ordering without a size the claimed side of the bound."""
+        band = self.paper_band()
+        if band is not None:
+            return band
+        return (self.bound, math.inf) if self.side == "above" else (-math.inf, self.bound)
 
     def tolerance_text(self) -> str:
-        if self.tolerance is None:
+        if self.relative_tolerance is not None:
+            text = f"+-{100 * self.relative_tolerance:.0f} % of the paper's value"
+        elif self.tolerance is not None:
+            text = f"+-{_number(self.tolerance)}{_unit(self.unit)}"
+        else:
             return ""
-        text = f"+-{_number(self.tolerance)}"
         return f"{text} ({self.tolerance_why})" if self.tolerance_why else text
 
 
@@ -162,9 +271,38 @@ def interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple[f
 
 
 def _number(value: float) -> str:
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
     if not math.isfinite(value):
         return "nan"
-    return f"{value:.3g}" if abs(value) < 1e4 else f"{value:.0f}"
+    return f"{value:.3g}" if abs(value) < 1e4 else f"{value:,.0f}"
+
+
+def _unit(unit: str) -> str:
+    """A unit after a number, a space between them as the pages write "26.5 %"."""
+    return f" {unit}" if unit else ""
+
+
+def quantity(value: float, unit: str) -> str:
+    """A number with its unit, as the ledger writes it ("7.27 min", "26.5 %")."""
+    return f"{_number(value)}{_unit(unit)}"
+
+
+def interval_text(mean: float, low: float, high: float, unit: str) -> str:
+    """"26.5 % [20.5, 32.5]": the mean with its unit, then the interval."""
+    text = quantity(mean, unit)
+    return f"{text} [{_number(low)}, {_number(high)}]" if math.isfinite(low) and math.isfinite(high) else text
+
+
+def _band_text(band: tuple[float, float], unit: str) -> str:
+    low, high = band
+    if low == high:
+        return quantity(low, unit)
+    if math.isinf(high):
+        return f">= {quantity(low, unit)}"
+    if math.isinf(low):
+        return f"<= {quantity(high, unit)}"
+    return f"{_number(low)}-{quantity(high, unit)}"
 
 
 def _side_of(low: float, high: float, bound: float) -> str:
@@ -176,18 +314,74 @@ def _side_of(low: float, high: float, bound: float) -> str:
     return "across"
 
 
-def _band_check(low: float, high: float, target: float, tolerance: float) -> str:
-    """'inside', 'outside' or 'across' the band ``target +- tolerance``."""
-    if low >= target - tolerance and high <= target + tolerance:
+def _band_check(low: float, high: float, band: tuple[float, float]) -> str:
+    """'inside', 'outside' or 'across' the band."""
+    if low >= band[0] and high <= band[1]:
         return "inside"
-    if high < target - tolerance or low > target + tolerance:
+    if high < band[0] or low > band[1]:
         return "outside"
     return "across"
 
 
+def sign_test_decides(count: int, total: int) -> bool:
+    """True when ``count`` of ``total`` seeds on one side is beyond chance: the one-sided exact
+    binomial test of "either side equally likely" gives p < ``SIGN_TEST_LEVEL``."""
+    return total > 0 and float(stats.binom.sf(count - 1, total, 0.5)) < SIGN_TEST_LEVEL
+
+
+def _judge_ordered(claim: Claim, part: Part) -> Verdict:
+    """A part of ordered (possibly censored) outcomes: each seed counts by the side it lies on."""
+    values = np.asarray(part.values, dtype=float)
+    n = values.size
+    if np.isnan(values).any():
+        raise ValueError(f"claim {claim.claim_id}, part {part.label!r}: an ordered outcome is never NaN")
+    finite = values[np.isfinite(values)]
+    middle = float(np.median(values))
+    ours = middle if math.isfinite(middle) else math.nan
+    unit = claim.unit
+    if n < MIN_SEEDS:
+        return Verdict("inconclusive", ours, math.nan, math.nan, n, f"{n} seed(s): at least {MIN_SEEDS} are needed")
+    censored = n - finite.size
+    censored_text = f" ({censored} censored: beyond the runs' range)" if censored else ""
+    band = claim.paper_band()
+    if claim.kind == "value":
+        below, above = int((values < band[0]).sum()), int((values > band[1]).sum())
+        inside = n - below - above
+        counts = (f"{inside} of {n} seeds inside the paper's {_band_text(band, unit)}, {below} below, {above} above"
+                  f"{censored_text}")
+        if sign_test_decides(inside, n):
+            return Verdict("reproduced", ours, math.nan, math.nan, n, counts)
+        if sign_test_decides(below, n) or sign_test_decides(above, n):
+            return Verdict("not_reproduced", ours, math.nan, math.nan, n, counts)
+        return Verdict("inconclusive", ours, math.nan, math.nan, n, counts)
+    on_side = int((values > claim.bound).sum() if claim.side == "above" else (values < claim.bound).sum())
+    against = int((values < claim.bound).sum() if claim.side == "above" else (values > claim.bound).sum())
+    other = "below" if claim.side == "above" else "above"
+    counts = (f"{on_side} of {n} seeds {claim.side} {quantity(claim.bound, unit)}, {against} {other}, "
+              f"{n - on_side - against} level{censored_text}")
+    if sign_test_decides(against, n):
+        return Verdict("not_reproduced", ours, math.nan, math.nan, n, counts)
+    if not sign_test_decides(on_side, n):
+        return Verdict("inconclusive", ours, math.nan, math.nan, n, counts)
+    if band is None:
+        return Verdict("reproduced", ours, math.nan, math.nan, n, counts)
+    inside = int(((values >= band[0]) & (values <= band[1])).sum())
+    if sign_test_decides(inside, n):
+        return Verdict("reproduced", ours, math.nan, math.nan, n, f"{counts}; {inside} inside the paper's "
+                       f"{_band_text(band, unit)}")
+    if sign_test_decides(n - inside, n):
+        return Verdict("partial", ours, math.nan, math.nan, n, f"{counts} (direction right); {n - inside} outside "
+                       f"the paper's {_band_text(band, unit)}")
+    return Verdict("inconclusive", ours, math.nan, math.nan, n, f"{counts}; the size is undecided against the "
+                   f"paper's {_band_text(band, unit)}")
+
+
 def _judge_part(claim: Claim, part: Part, stochastic: bool) -> Verdict:
+    if part.ordered:
+        return _judge_ordered(claim, part)
     n = len(part.values)
     mean, low, high = interval(part.values)
+    unit = claim.unit
     if not stochastic:
         if n != 1:
             raise ValueError(f"claim {claim.claim_id}: a deterministic part has one value, got {n}")
@@ -196,42 +390,43 @@ def _judge_part(claim: Claim, part: Part, stochastic: bool) -> Verdict:
         return Verdict("inconclusive", mean, low, high, n, "no finite value to judge")
     elif n < MIN_SEEDS:
         return Verdict("inconclusive", mean, low, high, n, f"{n} seed(s): at least {MIN_SEEDS} are needed to decide")
-    where = f"{_number(mean)} [{_number(low)}, {_number(high)}]" if stochastic else _number(mean)
-    band = None if claim.target is None else f"{_number(claim.target)} +- {_number(claim.tolerance)}"
+    where = interval_text(mean, low, high, unit) if stochastic else quantity(mean, unit)
+    band = claim.paper_band()
+    paper = None if band is None else f"the paper's {_band_text(band, unit)}"
 
     if claim.kind == "value":
-        fit = _band_check(low, high, claim.target, claim.tolerance)
+        fit = _band_check(low, high, band)
         if fit == "inside":
-            return Verdict("reproduced", mean, low, high, n, f"{where} inside {band}")
+            return Verdict("reproduced", mean, low, high, n, f"{where}, inside {paper}")
         if fit == "across":
-            return Verdict("inconclusive", mean, low, high, n, f"{where} straddles the edge of {band}")
-        same_sign = claim.target != 0 and _side_of(low, high, 0.0) == ("above" if claim.target > 0 else "below")
-        if same_sign:
-            return Verdict("partial", mean, low, high, n, f"{where} has the paper's sign but lies outside {band}")
-        return Verdict("not_reproduced", mean, low, high, n, f"{where} lies outside {band}")
+            return Verdict("inconclusive", mean, low, high, n, f"{where}, across the edge of {paper}")
+        direction = "above" if low > band[1] else "below"
+        return Verdict("not_reproduced", mean, low, high, n, f"{where}, {direction} {paper}")
 
-    claimed = f"{claim.side} {_number(claim.bound)}"
+    claimed = f"{claim.side} {quantity(claim.bound, unit)}"
     side = _side_of(low, high, claim.bound)
     if side == "across" and not stochastic:  # a single value equal to the bound: a strict claim fails
-        return Verdict("not_reproduced", mean, low, high, n, f"{where} equals {_number(claim.bound)}, not {claimed}")
+        return Verdict("not_reproduced", mean, low, high, n, f"{where}, equal to {quantity(claim.bound, unit)}, "
+                       f"not {claimed}")
     if side == "across":
-        return Verdict("inconclusive", mean, low, high, n, f"{where} is not wholly {claimed}")
+        return Verdict("inconclusive", mean, low, high, n, f"{where}, not wholly {claimed}")
     if side != claim.side:
-        return Verdict("not_reproduced", mean, low, high, n, f"{where} lies {side} {_number(claim.bound)}, not {claimed}")
-    if claim.target is None:
-        return Verdict("reproduced", mean, low, high, n, f"{where} lies {claimed}")
-    fit = _band_check(low, high, claim.target, claim.tolerance)
+        return Verdict("not_reproduced", mean, low, high, n, f"{where}, {side} {quantity(claim.bound, unit)}, "
+                       f"not {claimed}")
+    if band is None:
+        return Verdict("reproduced", mean, low, high, n, f"{where}, {claimed}")
+    fit = _band_check(low, high, band)
     if fit == "inside":
-        return Verdict("reproduced", mean, low, high, n, f"{where} lies {claimed}, inside {band}")
+        return Verdict("reproduced", mean, low, high, n, f"{where}, {claimed} and inside {paper}")
     if fit == "outside":
-        return Verdict("partial", mean, low, high, n, f"{where} lies {claimed} (direction right) but outside {band}")
-    return Verdict("inconclusive", mean, low, high, n, f"{where} lies {claimed}; its size straddles the edge of {band}")
+        return Verdict("partial", mean, low, high, n, f"{where}, {claimed} (direction right) but outside {paper}")
+    return Verdict("inconclusive", mean, low, high, n, f"{where}, {claimed}; its size is across the edge of {paper}")
 
 
 HOLDING = ("reproduced", "partial")
 
 
-def _combine(parts: Sequence[tuple[Part, Verdict]]) -> Verdict:
+def _combine(claim: Claim, parts: Sequence[tuple[Part, Verdict]]) -> Verdict:
     if len(parts) == 1:
         part_, verdict = parts[0]
         if not part_.label:
@@ -241,23 +436,34 @@ def _combine(parts: Sequence[tuple[Part, Verdict]]) -> Verdict:
     verdicts = [v.verdict for _, v in parts]
     holding = [p.label for p, v in parts if v.verdict in HOLDING]
     broken = [p.label for p, v in parts if v.verdict == "not_reproduced"]
+    allowed = len(broken) <= claim.exceptions
+    subset_holds = bool(claim.named_subset) and all(
+        v.verdict in HOLDING for p, v in parts if p.label in claim.named_subset)
+    summary = ""
     if all(v == "reproduced" for v in verdicts):
         overall = "reproduced"
-    elif holding and broken:
-        overall = "partial"
-    elif broken:
+    elif broken and not allowed:
         overall = "not_reproduced"
-    elif "partial" in verdicts:
+        summary = f"against the claim at {', '.join(broken)}"
+    elif 2 * len(holding) > len(parts):
         overall = "partial"
+        summary = f"holds at {len(holding)} of {len(parts)}"
+    elif subset_holds:
+        overall = "partial"
+        summary = f"holds on the subset the paper names ({claim.named_subset_why})"
     else:
         overall = "inconclusive"
-    # The part shown in ours/low/high is the first whose verdict is the claim's, else the first broken one.
+        summary = f"holds at {len(holding)} of {len(parts)}, too few to decide"
+    if broken and allowed and overall != "not_reproduced":
+        summary += (f"; {len(broken)} exception(s), which the paper allows ({claim.exceptions_why}): "
+                    f"{', '.join(broken)}")
+    # The part shown in ours/low/high is the first whose verdict is the claim's, else the first not reproduced.
     shown = next((v for _, v in parts if v.verdict == overall), None) or next(
-        v for _, v in parts if v.verdict != "reproduced"
-    )
-    details = "; ".join(f"{p.label}: {v.verdict} ({v.reason})" for p, v in parts)
-    summary = f"holds at {', '.join(holding)}; " if overall == "partial" and broken else ""
-    return Verdict(overall, shown.ours, shown.low, shown.high, min(v.seeds for _, v in parts), summary + details)
+        (v for _, v in parts if v.verdict != "reproduced"), parts[0][1])
+    details = "; ".join(f"{p.label}: {v.reason}" + ("" if v.verdict == overall else f" [{v.verdict.replace('_', ' ')}]")
+                        for p, v in parts)
+    return Verdict(overall, shown.ours, shown.low, shown.high, min(v.seeds for _, v in parts),
+                   f"{summary}. {details}" if summary else details)
 
 
 def judge(claim: Claim, results: Results) -> Verdict:
@@ -269,7 +475,11 @@ def judge(claim: Claim, results: Results) -> Verdict:
     except NotMeasured as missing:
         return Verdict("not_attempted", math.nan, math.nan, math.nan, 0, str(missing))
     judged = [(part, _judge_part(claim, part, measurement.stochastic)) for part in measurement.parts]
-    return _combine(judged)
+    verdict = _combine(claim, judged)
+    if claim.basis == "result":
+        return verdict
+    return Verdict(verdict.verdict, verdict.ours, verdict.low, verdict.high, verdict.seeds,
+                   f"{claim.basis} ({claim.basis_why}): {verdict.reason}")
 
 
 def ledger(paper: str, claims: Sequence[Claim], results: Results, profile: str) -> pd.DataFrame:
@@ -280,6 +490,7 @@ def ledger(paper: str, claims: Sequence[Claim], results: Results, profile: str) 
     rows = []
     for claim in claims:
         verdict = judge(claim, results)
+        paper_low, paper_high = claim.paper_interval()
         rows.append({
             "paper": paper,
             "claim_id": claim.claim_id,
@@ -297,6 +508,10 @@ def ledger(paper: str, claims: Sequence[Claim], results: Results, profile: str) 
             "tolerance": claim.tolerance_text(),
             "measure": claim.measure,
             "link": claim.link,
+            "unit": claim.unit,
+            "paper_low": paper_low,
+            "paper_high": paper_high,
+            "basis": claim.basis,
         })
     return pd.DataFrame(rows, columns=[*LEDGER_COLUMNS, *EXTRA_COLUMNS])
 
@@ -307,7 +522,7 @@ def unattempted_ledger(paper: str, claims: Sequence[Claim], profile: str, reason
     return ledger(paper, unmeasured, {}, profile)
 
 
-NUMBER_COLUMNS = ("ours", "low", "high")
+NUMBER_COLUMNS = ("ours", "low", "high", "paper_low", "paper_high")
 
 
 def read_ledger(path) -> pd.DataFrame:
@@ -320,11 +535,21 @@ def read_ledger(path) -> pd.DataFrame:
 
 
 def verdict_counts(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per paper, how many claims got each verdict (every verdict a column, in ``VERDICTS`` order)."""
-    counts = pd.crosstab(frame["paper"], frame["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
-    counts = counts.reindex(list(dict.fromkeys(frame["paper"])))
+    """Per paper, how many result rows got each verdict (every verdict a column, in ``VERDICTS`` order),
+    ``claims`` their sum, then how many calibration and invariant rows it has (judged, not counted)."""
+    papers = list(dict.fromkeys(frame["paper"]))
+    basis = frame["basis"] if "basis" in frame.columns else pd.Series("result", index=frame.index)
+    results = frame[basis == "result"]
+    counts = pd.crosstab(results["paper"], results["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    counts = counts.reindex(papers, fill_value=0)
     counts["claims"] = counts.sum(axis=1)
+    for kind in NOT_COUNTED:
+        counts[kind] = frame[basis == kind].groupby("paper").size().reindex(papers, fill_value=0)
+    counts.index.name = "paper"
     return counts.reset_index()
+
+
+NOT_COUNTED = tuple(basis for basis in BASES if basis != "result")
 
 
 # Helpers for ``compute`` functions: tidy result tables in, per-seed statistics out.
@@ -410,15 +635,35 @@ def write_ledger(directory, frame: pd.DataFrame, title: str = "Claims ledger") -
 def _interval_text(row) -> str:
     if not math.isfinite(row.ours):
         return ""
-    if math.isfinite(row.low):
-        return f"{_number(row.ours)} [{_number(row.low)}, {_number(row.high)}]"
-    return _number(row.ours)
+    return interval_text(row.ours, row.low, row.high, getattr(row, "unit", ""))
 
 
 def counts_sentence(frame: pd.DataFrame) -> str:
-    counts = frame["verdict"].value_counts()
+    basis = frame["basis"] if "basis" in frame.columns else pd.Series("result", index=frame.index)
+    counts = frame.loc[basis == "result", "verdict"].value_counts()
     parts = [f"{int(counts[v])} {v.replace('_', ' ')}" for v in VERDICTS if v in counts]
-    return f"{len(frame)} claims: " + ", ".join(parts) + "."
+    sentence = f"{int(counts.sum())} claims: " + ", ".join(parts)
+    aside = [f"{int((basis == kind).sum())} {kind} row(s)" for kind in NOT_COUNTED if (basis == kind).any()]
+    if aside:
+        sentence += f" (and {' and '.join(aside)}, judged but not counted)"
+    return sentence + "."
+
+
+VERDICT_RULES = (
+    f"Each verdict is computed from the result tables: {INTERVAL_METHOD}; a stochastic claim needs at least "
+    f"{MIN_SEEDS} seeds to be decided. A value claim is reproduced when the interval lies inside the paper's value "
+    "(its range, or its number +- a tolerance relative to it, clipped to what the quantity can take), not reproduced "
+    "when it lies wholly outside, inconclusive across an edge. A direction claim (ordering, trend, threshold) holds "
+    "when the whole interval lies on the claimed side of a bound the quantity could cross, and with a paper size is "
+    "partial when the direction holds but the size lies outside the paper's. A saturation or censored outcome counts "
+    "per seed by its side, decided by a one-sided exact sign test (p < 0.05: with 5 seeds, all five). A claim's parts "
+    "(loads, schemes, workloads) combine: all reproduced, reproduced; any part significantly against the claim, not "
+    "reproduced (unless the paper allows exceptions); the direction holding on a majority of parts, or on a subset "
+    "the paper names, partial; otherwise inconclusive. Not attempted: measured on hardware we do not simulate, or "
+    "not run at this profile (reason given). Calibration rows (a model constant was chosen on this number) and "
+    "invariant rows (the simulator enforces the statement on every run) are judged and shown but not counted."
+)
+"""The verdict rules in one paragraph, as every ledger page and the README state them."""
 
 
 def ledger_blocks(frame: pd.DataFrame, link_prefix: str = "", heading: str = "Claims ledger",
@@ -430,19 +675,14 @@ def ledger_blocks(frame: pd.DataFrame, link_prefix: str = "", heading: str = "Cl
     for row in frame.itertuples(index=False):
         name = f"{row.paper} {row.claim_id}" if name_with_paper else row.claim_id
         cell = Link(name, f"{link_prefix}{row.link}") if row.link else name
+        basis = getattr(row, "basis", "result")
+        verdict = row.verdict.replace("_", " ")
         cells = [cell, row.location, row.statement, row.paper_value, _interval_text(row),
-                 str(row.seeds), row.verdict.replace("_", " ")]
+                 str(row.seeds), verdict if basis in ("", "result") else f"{verdict} ({basis})"]
         if other_profile:
             other = getattr(row, OTHER_PROFILE_VERDICT).replace("_", " ")
-            cells.append(f"{other} (differs)" if other and other != cells[-1] else other)
+            cells.append(f"{other} (differs)" if other and other != verdict else other)
         rows.append((*cells, row.reason))
     header = ("claim", "where", "claim (our words)", "paper", "ours [95 % interval]", "seeds", "verdict",
               *(("verdict at the other profile",) if other_profile else ()), "why")
-    method = (
-        f"Each verdict is computed from the result tables: {INTERVAL_METHOD}; a stochastic claim needs at least "
-        f"{MIN_SEEDS} seeds to be decided. reproduced: inside the paper's value +- the tolerance, or the claimed "
-        "direction holds over the whole interval; partial: direction right but size off, or holds on a named subset "
-        "only; not reproduced: the interval excludes the claim; inconclusive: the interval is too wide to decide; "
-        "not attempted: measured on hardware we do not simulate, or not run at this profile (reason given)."
-    )
-    return [Heading(heading), paragraph(counts_sentence(frame)), paragraph(method), table(header, rows, (4, 5))]
+    return [Heading(heading), paragraph(counts_sentence(frame)), paragraph(VERDICT_RULES), table(header, rows, (4, 5))]

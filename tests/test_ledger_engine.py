@@ -78,31 +78,99 @@ def test_fewer_than_five_seeds_never_decide():
     assert verdict.verdict == "inconclusive" and "at least 5" in verdict.reason
 
 
-def test_value_inside_the_band_is_reproduced():
+HIGH = (10.0, 11.0, 9.0, 10.5, 9.5)
+LOW = tuple(-v for v in HIGH)
+
+
+def test_value_inside_the_relative_band_is_reproduced():
     values = [50.0, 51.0, 49.0, 50.5, 49.5]
-    assert judge(claim(kind="value", target=52.5, tolerance=5.0, values=values), {}).verdict == "reproduced"
+    verdict = judge(claim(kind="value", target=52.5, relative_tolerance=0.1, tolerance_why="w", values=values,
+                          unit="%"), {})
+    assert verdict.verdict == "reproduced"
+    assert verdict.reason.startswith("50 % [49, 51], inside the paper's 47.2-57.8 %")
 
 
-def test_value_outside_the_band_with_the_papers_sign_is_partial():
+def test_value_outside_the_band_is_not_reproduced_whatever_its_sign():
+    # A value has no direction: 20 % against the paper's 52.5 % is a miss, not "direction right".
     values = [20.0, 21.0, 19.0, 20.5, 19.5]
-    verdict = judge(claim(kind="value", target=52.5, tolerance=5.0, values=values), {})
-    assert verdict.verdict == "partial" and "sign" in verdict.reason
-
-
-def test_value_of_the_opposite_sign_is_not_reproduced():
-    values = [-53.0, -52.0, -54.0, -53.5, -52.5]
-    assert judge(claim(kind="value", target=52.5, tolerance=5.0, values=values), {}).verdict == "not_reproduced"
+    verdict = judge(claim(kind="value", target=52.5, relative_tolerance=0.1, tolerance_why="w", values=values), {})
+    assert verdict.verdict == "not_reproduced" and "below the paper's" in verdict.reason
 
 
 def test_a_wide_interval_around_the_papers_value_is_inconclusive():
-    # The ICS case from the issue: five seeds from -41 % to +53 % around a paper value of 52.5 %.
+    # The ICS case: five seeds from -41 % to +53 % around a paper value of 52.5 %.
     values = [-41.0, 53.0, 10.0, 30.0, -5.0]
-    assert judge(claim(kind="value", target=52.5, tolerance=10.0, values=values), {}).verdict == "inconclusive"
+    verdict = judge(claim(kind="value", target=52.5, relative_tolerance=0.2, tolerance_why="w", values=values), {})
+    assert verdict.verdict == "inconclusive"
 
 
-def test_direction_right_size_off_is_partial():
-    verdict = judge(claim(target=50.0, tolerance=10.0, values=[10.0, 11.0, 9.0, 10.5, 9.5]), {})
+def test_a_band_is_clipped_to_what_the_quantity_can_take():
+    # +-50 % around a 72.5 % reduction would reach 108.75 %, impossible for a reduction.
+    reduction = claim(kind="value", target=72.5, relative_tolerance=0.5, tolerance_why="w", possible=(0.0, 100.0))
+    assert reduction.paper_band() == (36.25, 100.0)
+
+
+def test_the_papers_own_range_is_the_band():
+    inside = claim(kind="value", band=(5.0, 10.0), values=[6.0, 7.0, 8.0, 7.5, 6.5])
+    below = claim(kind="value", band=(5.0, 10.0), values=[3.0, 3.1, 2.9, 3.05, 2.95])
+    assert judge(inside, {}).verdict == "reproduced"
+    assert judge(below, {}).verdict == "not_reproduced"
+
+
+def test_ordering_with_a_size_direction_right_size_off_is_partial():
+    verdict = judge(claim(target=50.0, relative_tolerance=0.2, tolerance_why="w", values=HIGH), {})
     assert verdict.verdict == "partial" and "direction right" in verdict.reason
+
+
+def test_ordering_with_a_size_against_the_direction_is_not_reproduced():
+    verdict = judge(claim(target=50.0, relative_tolerance=0.2, tolerance_why="w", values=LOW), {})
+    assert verdict.verdict == "not_reproduced"
+
+
+@pytest.mark.parametrize("kind", ["ordering", "trend", "threshold"])
+@pytest.mark.parametrize("side", ["above", "below"])
+def test_every_direction_kind_reproduces_on_agreeing_data_and_fails_on_contrary_data(kind, side):
+    bound = 5.0 if kind == "threshold" else 0.0
+    agreeing = tuple(bound + (v if side == "above" else -v) for v in HIGH)
+    contrary = tuple(bound - (v if side == "above" else -v) for v in HIGH)
+    assert judge(claim(kind=kind, side=side, bound=bound, values=agreeing), {}).verdict == "reproduced"
+    assert judge(claim(kind=kind, side=side, bound=bound, values=contrary), {}).verdict == "not_reproduced"
+
+
+def test_the_value_kind_reproduces_on_agreeing_data_and_fails_on_contrary_data():
+    agreeing = claim(kind="value", target=10.0, relative_tolerance=0.2, tolerance_why="w", values=HIGH)
+    contrary = claim(kind="value", target=10.0, relative_tolerance=0.2, tolerance_why="w", values=tuple(3 * v for v in HIGH))
+    assert judge(agreeing, {}).verdict == "reproduced"
+    assert judge(contrary, {}).verdict == "not_reproduced"
+
+
+def test_a_check_that_cannot_fail_is_refused():
+    # A room that is positive by construction judged as "above 0" could never fail.
+    with pytest.raises(ValueError, match="could not fail"):
+        claim(kind="ordering", side="above", bound=0.0, possible=(0.0, math.inf))
+    with pytest.raises(ValueError, match="could not fail"):
+        claim(kind="threshold", side="below", bound=100.0, possible=(0.0, 100.0))
+
+
+def test_ordered_outcomes_are_decided_by_a_sign_test():
+    # A saturated seed has no mean to compare, only a side: all five seeds on the claimed side decide it.
+    every = Part("load 60 %", (math.inf, 3.0, math.inf, 1.0, 2.0), SEEDS, ordered=True)
+    assert judge(claim(parts=(every,)), {}).verdict == "reproduced"
+    against = Part("load 60 %", (-math.inf, -3.0, -math.inf, -1.0, -2.0), SEEDS, ordered=True)
+    assert judge(claim(parts=(against,)), {}).verdict == "not_reproduced"
+    four = Part("load 60 %", (math.inf, 3.0, -1.0, 1.0, 2.0), SEEDS, ordered=True)
+    assert judge(claim(parts=(four,)), {}).verdict == "inconclusive"
+
+
+def test_a_censored_value_outside_the_papers_band_is_not_reproduced():
+    # Saturation points: the paper says 75-80 % of capacity; every seed saturates at 50-55 %, or never.
+    early = Part("", (50.0, 55.0, 50.0, 50.0, 55.0), SEEDS, ordered=True)
+    never = Part("", (math.inf,) * 5, SEEDS, ordered=True)
+    right = Part("", (75.0, 80.0, 75.0, 75.0, 80.0), SEEDS, ordered=True)
+    saturation = dict(kind="value", band=(75.0, 80.0), unit="% of capacity")
+    assert judge(claim(parts=(early,), **saturation), {}).verdict == "not_reproduced"
+    assert judge(claim(parts=(never,), **saturation), {}).verdict == "not_reproduced"
+    assert judge(claim(parts=(right,), **saturation), {}).verdict == "reproduced"
 
 
 def test_deterministic_value_is_judged_on_itself():
@@ -110,21 +178,42 @@ def test_deterministic_value_is_judged_on_itself():
     assert judge(claim(values=[0.0], stochastic=False), {}).verdict == "not_reproduced"
 
 
-def test_parts_holding_on_a_subset_give_partial_and_name_it():
-    good = Part("load 0.25", (1.0, 1.1, 0.9, 1.0, 1.2), SEEDS)
-    bad = Part("load 0.75", (-1.0, -1.1, -0.9, -1.0, -1.2), SEEDS)
-    verdict = judge(claim(parts=(good, bad)), {})
-    assert verdict.verdict == "partial"
-    assert verdict.reason.startswith("holds at load 0.25;")
-    assert verdict.ours == pytest.approx(-1.04)
+GOOD = Part("load 0.25", HIGH, SEEDS)
+BAD = Part("load 0.75", LOW, SEEDS)
+UNSURE = Part("load 0.5", (1.0, -1.0, 0.5, -0.5, 0.2), SEEDS)
 
 
-def test_parts_all_broken_or_undecided_are_not_reproduced():
-    bad = Part("a", (-1.0, -1.1, -0.9, -1.0, -1.2), SEEDS)
-    unsure = Part("b", (1.0, -1.0, 0.5, -0.5, 0.2), SEEDS)
-    assert judge(claim(parts=(bad, unsure)), {}).verdict == "not_reproduced"
-    good = Part("c", (1.0, 1.1, 0.9, 1.0, 1.2), SEEDS)
-    assert judge(claim(parts=(good, unsure)), {}).verdict == "inconclusive"
+def test_one_part_against_the_claim_makes_it_not_reproduced():
+    verdict = judge(claim(parts=(GOOD, GOOD, GOOD, BAD)), {})
+    assert verdict.verdict == "not_reproduced"
+    assert verdict.reason.startswith("against the claim at load 0.75.")
+
+
+def test_an_exception_the_paper_allows_keeps_a_majority_partial():
+    verdict = judge(claim(parts=(GOOD, GOOD, GOOD, BAD), exceptions=1, exceptions_why="one near-tie"), {})
+    assert verdict.verdict == "partial" and "one near-tie" in verdict.reason
+
+
+def test_partial_needs_a_majority_of_the_parts():
+    assert judge(claim(parts=(GOOD, GOOD, UNSURE)), {}).verdict == "partial"
+    verdict = judge(claim(parts=(GOOD, UNSURE, UNSURE)), {})
+    assert verdict.verdict == "inconclusive" and "1 of 3" in verdict.reason
+
+
+def test_partial_on_a_subset_the_paper_names():
+    named = claim(parts=(GOOD, UNSURE, UNSURE), named_subset=("load 0.25",), named_subset_why="'at low load'")
+    assert judge(named, {}).verdict == "partial"
+
+
+def test_calibration_rows_are_judged_shown_and_not_counted():
+    calibrated = claim(claim_id="K", kind="value", target=6.1, relative_tolerance=0.1, tolerance_why="w",
+                       values=[7.27] * 5, unit="", basis="calibration", basis_why="the width factor was chosen on it")
+    verdict = judge(calibrated, {})
+    assert verdict.verdict == "not_reproduced" and verdict.ours == pytest.approx(7.27)
+    assert verdict.reason.startswith("calibration (the width factor was chosen on it)")
+    frame = ledger("demo", [calibrated, claim(claim_id="R", values=HIGH)], {}, "quick")
+    counts = verdict_counts(frame).iloc[0]
+    assert (counts["claims"], counts["reproduced"], counts["not_reproduced"], counts["calibration"]) == (1, 1, 0, 1)
 
 
 def test_not_measured_and_hardware_claims_are_not_attempted():
@@ -132,8 +221,8 @@ def test_not_measured_and_hardware_claims_are_not_attempted():
         raise NotMeasured("the quick profile does not run Fig. 9")
 
     assert judge(claim(compute=missing), {}).verdict == "not_attempted"
-    hardware = Claim("H1", "Table 2", "s", "value", "3 us", "m", target=3.0, tolerance=1.0,
-                     not_attempted="measured on the authors' cluster")
+    hardware = Claim("H1", "Table 2", "s", "value", "3 us", "m", target=3.0, relative_tolerance=0.3,
+                     tolerance_why="w", not_attempted="measured on the authors' cluster")
     verdict = judge(hardware, {})
     assert verdict.verdict == "not_attempted" and "cluster" in verdict.reason
 
@@ -201,7 +290,7 @@ def test_ledger_rows_and_counts():
     claims = [
         claim(claim_id="A", values=[1, 1.1, 0.9, 1, 1.2]),
         claim(claim_id="B", values=[-1, -1.1, -0.9, -1, -1.2]),
-        Claim("C", "Table 2", "s", "value", "3 us", "m", target=3.0, tolerance=1.0, not_attempted="hardware"),
+        Claim("C", "Table 2", "s", "value", "3 us", "m", band=(2.0, 4.0), not_attempted="hardware"),
     ]
     frame = ledger("demo", claims, {}, "quick")
     assert tuple(frame.columns[: len(LEDGER_COLUMNS)]) == LEDGER_COLUMNS
