@@ -12,8 +12,12 @@ Every task named below can be run on its own, e.g. ``luigi --module pipeline Cos
 --profile quick --local-scheduler``.
 """
 
-from pipeline import console  # noqa: F401 - its event handlers print the build's progress
-from pipeline.bandwidth import BandwidthReport
+from pipeline import luigi_defaults
+
+luigi_defaults.install()  # before luigi reads its exit codes and log level, whatever the working directory
+
+from pipeline import console  # noqa: E402, F401 - its event handlers print the build's progress
+from pipeline.bandwidth import BandwidthReport  # noqa: E402
 from pipeline.base import SchedlabTask
 from pipeline.bundle import ArchiveBundle
 from pipeline.cosched import CoschedReport

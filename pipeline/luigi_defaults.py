@@ -1,0 +1,25 @@
+"""schedlab's Luigi defaults (exit codes, log level), in force from any working directory.
+
+Luigi reads ``luigi.cfg`` from the working directory only, so a build started anywhere
+else exited 0 on failure and printed Luigi's DEBUG log.  ``install()`` puts the packaged
+``luigi-defaults.cfg`` first among Luigi's configuration paths: it applies everywhere,
+and every file Luigi reads after it (``/etc/luigi/luigi.cfg``, ``./luigi.cfg``,
+``LUIGI_CONFIG_PATH``) still overrides it.  ``luigi --module pipeline ...`` imports the
+package before it reads its exit codes and log level, so importing it is enough.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from luigi.configuration import LuigiConfigParser
+
+DEFAULTS = Path(__file__).with_name("luigi-defaults.cfg")
+
+
+def install() -> None:
+    """Put ``DEFAULTS`` first in Luigi's configuration paths and reread them (once per process)."""
+    if str(DEFAULTS) in LuigiConfigParser._config_paths:
+        return
+    LuigiConfigParser._config_paths.insert(0, str(DEFAULTS))
+    LuigiConfigParser.reload()
