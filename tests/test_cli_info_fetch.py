@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from schedlab.cli import main
-from schedlab.commands.fetch import MANIFEST_COLUMNS, RAW_TRACES, content_sha256, load_manifest
+from schedlab.commands.fetch import MANIFEST, MANIFEST_COLUMNS, content_sha256, load_manifest
 from tests.conftest import shared_path
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -242,7 +242,7 @@ def test_bad_manifest_rows_name_their_line(capsys, tmp_path, dest):
 
 
 def test_repository_manifest_lists_the_known_traces():
-    entries = load_manifest(RAW_TRACES / "manifest.csv")
+    entries = load_manifest(MANIFEST)
     for name in [
         "KTH-SP2-1996-2.2",
         "SDSC-SP2-1998-4.2-cln",
@@ -261,7 +261,7 @@ def test_repository_manifest_lists_the_known_traces():
 
 @pytest.mark.shared
 def test_repository_manifest_checksums_match_the_shared_traces():
-    listed = {entry.sha256 for entry in load_manifest(RAW_TRACES / "manifest.csv").values()}
+    listed = {entry.sha256 for entry in load_manifest(MANIFEST).values()}
     traces = shared_path("traces")
     for path in sorted(traces.iterdir()):
         assert content_sha256(path) in listed, path.name

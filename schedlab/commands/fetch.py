@@ -1,4 +1,4 @@
-"""``schedlab fetch NAME``: download a trace listed in ``raw_traces/manifest.csv``.
+"""``schedlab fetch NAME``: download a trace listed in the manifest shipped with schedlab (``schedlab/trace-manifest.csv``).
 
 Traces are data, not code, so git never holds them; the manifest says where each one
 comes from and, where known, the sha256 of its decompressed content, which is what a
@@ -25,7 +25,10 @@ from schedlab.atomic import atomic_path
 from schedlab.errors import InputError, SchedlabError
 from schedlab.progress import shows_progress
 
-RAW_TRACES = Path(__file__).resolve().parents[2] / "raw_traces"
+RAW_TRACES = Path("raw_traces")
+"""Where traces go by default: ``raw_traces/`` of the working directory, where the pipeline looks first."""
+MANIFEST = Path(__file__).resolve().parents[1] / "trace-manifest.csv"
+"""The known PWA traces, shipped with the package (so a regular install can fetch)."""
 MANIFEST_COLUMNS = ("name", "file", "url", "compressed_size", "sha256", "machine_procs", "notes")
 SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 CHUNK_BYTES = 1 << 20
@@ -98,7 +101,7 @@ def _manifest_entry(path: Path, line: int, row: dict) -> ManifestEntry:
     )
 
 #: The one-line summary ``schedlab --help`` lists.
-HELP = "download a trace listed in raw_traces/manifest.csv"
+HELP = "download a trace listed in the manifest shipped with schedlab"
 
 
 def register(subparsers) -> None:
@@ -112,7 +115,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("name", metavar="NAME", help="the trace's name in the manifest")
     parser.add_argument(
-        "--dest", type=Path, default=RAW_TRACES, help="directory to write into (default: the repo's raw_traces/)"
+        "--dest", type=Path, default=RAW_TRACES, help="directory to write into (default: raw_traces/ here, where the pipeline looks)"
     )
     parser.add_argument(
         "--base-url",
@@ -121,7 +124,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--force", action="store_true", help="download again even if the file is there")
     parser.add_argument(
-        "--manifest", type=Path, default=RAW_TRACES / "manifest.csv", help="manifest to read (default: %(default)s)"
+        "--manifest", type=Path, default=MANIFEST, help="manifest to read (default: the one shipped with schedlab)"
     )
     parser.set_defaults(handler=run)
 
