@@ -51,7 +51,8 @@ Writing a task::
 ``writing_output()`` hands out an empty staging directory next to the final one and
 renames it into place only when the block succeeds, so a killed run never leaves a
 directory that looks complete; it also adds ``task.json``, which records the task's
-parameters, code versions and requirement keys.  Every requirement must itself be a
+parameters, code versions and requirement keys, and the Python and library versions that
+ran it (``schedlab.versions``; recorded, not keyed).  Every requirement must itself be a
 ``SchedlabTask``.
 
 Progress: every task's ``run`` reports to the Luigi scheduler without writing a line for
@@ -89,6 +90,7 @@ import luigi
 from pipeline import settings
 from schedlab import progress
 from schedlab.errors import SchedlabError
+from schedlab.versions import dependency_versions
 
 KEY_LENGTH = 16
 """Hex digits of the key in a path: 64 bits, ample for the tasks of one work directory."""
@@ -438,7 +440,8 @@ class SchedlabTask(luigi.Task):
         staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.{writer}.", suffix=".tmp", dir=final.parent))
         try:
             yield staging
-            write_json(staging / "task.json", {"key": self.task_key(), **self.identity()})
+            write_json(staging / "task.json", {"key": self.task_key(), **self.identity(),
+                                               "environment": dependency_versions()})
             staging.chmod(0o755)  # mkdtemp makes it private to the user
             try:
                 os.rename(staging, final)

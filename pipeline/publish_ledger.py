@@ -62,6 +62,7 @@ from reports.document import Code, Document, Heading, Link, paragraph, render_ma
 from reports.headline import PUBLISHED_COLUMNS, differing, with_other_profile
 from reports.ledger import LEDGER_STEM, VERDICTS, ledger_blocks, read_ledger, verdict_counts
 from schedlab.atomic import atomic_path
+from schedlab.versions import versions_text
 
 RESULTS_DIR = PUBLISHED_LEDGER.parent
 EVENTS_FILE = "task-events.jsonl"
@@ -88,8 +89,12 @@ class TimedRun:
     groups: pd.DataFrame
     load_at_start: float
     """The 1-minute load average when the build started: above 0.5 or so, something else was running."""
+    versions: str = ""
+    """Python and the libraries the build ran with (``schedlab.versions.versions_text``)."""
     judged_commit: str = ""
     """Where the ledger was judged by a later build on this build's simulations (``--times-from``)."""
+    judged_versions: str = ""
+    """The software of that later build."""
 
     @classmethod
     def from_frame(cls, frame: pd.DataFrame) -> TimedRun:
@@ -98,7 +103,7 @@ class TimedRun:
         return cls(str(facts["run_date"]), str(facts["commit"]), int(facts["cpus"]), str(facts["machine"]),
                    int(facts["workers"]), str(facts["profile"]), float(facts["run_wall_seconds"]),
                    str(facts["command"]), frame[list(TIME_COLUMNS)].reset_index(drop=True),
-                   float(facts["load_at_start"]))
+                   float(facts["load_at_start"]), str(facts.get("versions", "")))
 
     def span(self, name: str) -> float:
         return float(self.groups.set_index("group").loc[name, "span_seconds"])
@@ -107,7 +112,7 @@ class TimedRun:
         """The rows of ``paper-times.csv``: one per group, the run's facts repeated on each."""
         facts = {"run_date": self.date, "commit": self.commit, "cpus": self.cpus, "machine": self.machine,
                  "load_at_start": round(self.load_at_start, 2), "workers": self.workers, "profile": self.profile,
-                 "run_wall_seconds": round(self.wall_seconds, 1)}
+                 "run_wall_seconds": round(self.wall_seconds, 1), "versions": self.versions}
         groups = self.groups.round({c: 1 for c in TIME_COLUMNS[2:]})
         return pd.DataFrame({**facts, **{c: groups[c] for c in TIME_COLUMNS}, "command": self.command})
 
@@ -151,7 +156,7 @@ def timed_full_report(report: FullReport, workers: int, command: str) -> TimedRu
         wall = time.monotonic() - clock
     groups = group_times(task_times(events), report_groups(report), [*report.stage_reports(), WORKLOAD_PAGES], started)
     return TimedRun(date, commit, os.cpu_count() or 0, machine_description(), workers, report.stage_profile,
-                    wall, command, groups, load)
+                    wall, command, groups, load, versions_text())
 
 
 def stage_ledger(name: str, profile: str, other_profile: str, run: TimedRun) -> pd.DataFrame:
@@ -174,7 +179,7 @@ def reused_run(report: FullReport, workers: int, command: str, timed: TimedRun) 
         raise SystemExit(f"--times-from: this build reran {rerun_seconds:.0f} task-seconds, more than "
                          f"{REUSE_LIMIT:.0%} of the timed build's {timed_seconds:.0f}: the simulations changed, so "
                          "their times must be measured again (publish without --times-from, in a new work directory)")
-    return dataclasses.replace(timed, judged_commit=rerun.commit)
+    return dataclasses.replace(timed, judged_commit=rerun.commit, judged_versions=rerun.versions)
 
 
 def publish_run(stages, workers: int, command: str, profile: str = "paper", other_profile: str = "quick",
@@ -237,6 +242,7 @@ def ledger_page(frame: pd.DataFrame, run: TimedRun) -> Document:
         *([paragraph(f"The verdicts were judged at commit {run.judged_commit} on the simulations of that timed build "
                      f"(commit {run.commit}), reused unchanged: only the report tasks reran.")]
           if run.judged_commit else []),
+        paragraph(f"Software of the build that judged them: {run.judged_versions or run.versions}."),
         paragraph(f"{len(differ)} claim(s) get a different verdict at the quick profile "
                   "(column 'verdict at the other profile')."),
         *ledger_blocks(frame.assign(link=""), name_with_paper=True),  # links name files of stage directories
@@ -256,7 +262,7 @@ def times_page(run: TimedRun) -> Document:
                   f"({run.wall_seconds / 60:.1f} min) of wall time on {run.workers} worker(s): {verdict} the "
                   f"{GOAL_SECONDS // 60}-minute goal of issue 23. Run on {run.date}, commit {run.commit}, on a "
                   f"machine with {run.cpus} CPU(s) ({run.machine}; 1-minute load average at the start "
-                  f"{run.load_at_start:.2f}), by"),
+                  f"{run.load_at_start:.2f}), with {run.versions or 'library versions not recorded'}, by"),
         paragraph(Code(run.command)),
         paragraph("It is one luigi.build of the FullReport in an empty work directory, timed from its start to "
                   "its end (task scheduling and completeness checks included). Each task's times come from Luigi's "
