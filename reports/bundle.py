@@ -49,7 +49,9 @@ from schedlab.errors import SchedlabError
 
 BUNDLE_ROOT = "schedlab-bundle"
 MANIFEST = "MANIFEST.sha256"
-SOURCE_SUFFIXES = (".py", ".c")  # the C: the replay's event loop, hashed into cache keys
+SOURCE_SUFFIXES = (".py", ".c", ".cfg", ".csv", ".json")
+"""Code (the C: the replay's event loop, hashed into cache keys) and the packages' data files (Luigi's
+defaults, the trace manifest, the shipped workload model): whatever a rerun from ``source/`` reads."""
 SOURCE_PACKAGES = ("parsers", "workloads", "simulators", "pipeline", "reports", "schedlab")
 SOURCE_FILES = ("pyproject.toml", "setup.py", "luigi.cfg", "docs/results/paper-ledger.csv")  # the last: shown by FullReport
 RUN_TIMES = "run-times.csv"

@@ -58,6 +58,7 @@ def test_bundle_holds_report_recipe_code_environment_and_manifest(bundle, tmp_pa
     left_out = json.loads((root / "recipe.json").read_text())["left_out"]
     assert len(left_out) == 12 and all(name.startswith("work/ReplayTrace/") for name in left_out)
     assert "source/simulators/batch/conservative.py" in names and "source/luigi.cfg" in names
+    assert "source/pipeline/luigi-defaults.cfg" in names and "source/workloads/models/kth-sp2-1996-2.2.json" in names
     code = (root / "code.json").read_text()
     assert '"source_sha256"' in code and '"commit"' in code
     assert '"pandas"' in (root / "environment.json").read_text()
