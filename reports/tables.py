@@ -13,25 +13,55 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.document import Document, render_markdown, table
+from reports.document import Code, Document, Link, render_markdown, table
 
 
-_LATEX_ESCAPES = {"\\": r"\textbackslash{}", "%": r"\%", "&": r"\&", "_": r"\_", "#": r"\#", "$": r"\$",
-                  "<": r"$<$", ">": r"$>$"}
+LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "<": r"$<$", ">": r"$>$", "|": r"\textbar{}",
+}
+"""Every character LaTeX reads as markup, and what typesets it as itself.  ``~`` would be a
+non-breaking space and ``^`` a superscript; ``<``, ``>`` and ``|`` are not markup, but in
+LaTeX's default (OT1) text fonts they print as other glyphs (an inverted exclamation mark, an
+em dash), so they are named too."""
+
+LATEX_SYMBOLS = {"±": r"$\pm$", "×": r"$\times$", "−": r"$-$", "≤": r"$\leq$", "≥": r"$\geq$",
+                 "≈": r"$\approx$", "→": r"$\rightarrow$"}
+"""Signs outside ASCII that the tables use, set in math (whose fonts have them in any text
+encoding); pdflatex's UTF-8 input sets up accented letters by itself, not these."""
+
+_LATEX_ESCAPES = {**LATEX_SPECIALS, **LATEX_SYMBOLS}
 
 
-def _latex_cell(value) -> str:
-    text = _cell(value)
+def latex_escape(text: str) -> str:
+    """``text`` as LaTeX that typesets every character as itself."""
     return "".join(_LATEX_ESCAPES.get(char, char) for char in text)
 
 
-def latex_table(frame: pd.DataFrame, labels: Mapping[str, str] | None = None) -> str:
-    align = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in frame.columns)
-    lines = [f"\\begin{{tabular}}{{{align}}}", "\\hline",
-             " & ".join(_latex_cell(c) for c in column_labels(frame, labels)) + r" \\", "\\hline"]
-    lines += [" & ".join(_latex_cell(v) for v in row) + r" \\" for row in frame.itertuples(index=False)]
+def _latex_cell(value) -> str:
+    if isinstance(value, Code):
+        return rf"\texttt{{{latex_escape(value.text)}}}"
+    return latex_escape(value.text if isinstance(value, Link) else _cell(value))
+
+
+def latex_tabular(header, rows, right_aligned=()) -> str:
+    """A LaTeX ``tabular`` of ``rows`` under ``header``, every cell escaped (``latex_escape``);
+    cells are text, numbers, or a document's ``Link`` (its text) or ``Code`` (typewriter);
+    ``right_aligned`` columns (numbers) align right.  The one LaTeX writer of every table."""
+    header = list(header)
+    right = set(right_aligned)
+    align = "".join("r" if i in right else "l" for i in range(len(header)))
+    lines = [f"\\begin{{tabular}}{{{align}}}", "\\hline", " & ".join(map(_latex_cell, header)) + r" \\", "\\hline"]
+    lines += [" & ".join(map(_latex_cell, row)) + r" \\" for row in rows]
     lines += ["\\hline", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+def latex_table(frame: pd.DataFrame, labels: Mapping[str, str] | None = None) -> str:
+    """``frame`` as a LaTeX ``tabular`` under its column labels, numeric columns right-aligned."""
+    numeric = [i for i, c in enumerate(frame.columns) if pd.api.types.is_numeric_dtype(frame[c])]
+    return latex_tabular(column_labels(frame, labels), frame.itertuples(index=False), numeric)
 
 
 def _cell(value) -> str:
