@@ -36,6 +36,7 @@ import io
 import json
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -46,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from schedlab.errors import SchedlabError
+from schedlab.versions import dependency_versions
 
 BUNDLE_ROOT = "schedlab-bundle"
 MANIFEST = "MANIFEST.sha256"
@@ -258,18 +260,80 @@ def shell_command(command: list[str], variables: Mapping[str, str], cwd: Path) -
     return f"cd {shlex.quote(str(cwd))} && {' '.join(assignments)} {shlex.join(command)}"
 
 
+def version_differences(root: Path) -> list[str]:
+    """Python and schedlab's libraries as the bundle recorded them (``environment.json``) against this
+    machine's, one line per difference: the first thing to suspect when bytes differ."""
+    bundled = json.loads((root / "environment.json").read_text(encoding="utf-8"))
+    packages = {re.sub(r"[-_.]+", "-", name).lower(): version for name, version in bundled["packages"].items()}
+    here = dependency_versions()
+    differences = []
+    bundled_python = bundled["python"].split()[0]
+    if bundled_python != here["python"]:
+        differences.append(f"Python {bundled_python} in the bundle, {here['python']} here")
+    for name, version in here.items():
+        if name != "python" and packages.get(name) != version:
+            differences.append(f"{name} {packages.get(name, 'absent')} in the bundle, {version} here")
+    return differences
+
+
+def _task_records(work: Path) -> dict[tuple[str, str], dict]:
+    """``(family, label)`` -> ``task.json`` of every output directory below ``work`` (``<Family>/<label>-<key>``)."""
+    records = {}
+    for record in work.glob("*/*/task.json"):
+        label = record.parent.name.rpartition("-")[0]
+        records[(record.parent.parent.name, label)] = json.loads(record.read_text(encoding="utf-8"))
+    return records
+
+
+def _what_changed(bundled: dict, rerun: dict | None) -> str:
+    if rerun is None:
+        return "the rerun made no task of this name (its parameters changed?)"
+    causes = []
+    old_code, new_code = bundled.get("code_versions", {}), rerun.get("code_versions", {})
+    changed = sorted(name for name in old_code.keys() | new_code.keys() if old_code.get(name) != new_code.get(name))
+    if changed:
+        causes.append("code changed in " + ", ".join(
+            f"{name} ({old_code.get(name, 'absent')[:12]} -> {new_code.get(name, 'absent')[:12]})" for name in changed))
+    if bundled.get("input_fingerprint") != rerun.get("input_fingerprint"):
+        causes.append(f"input checksum {bundled.get('input_fingerprint')} -> {rerun.get('input_fingerprint')}")
+    if bundled.get("parameters") != rerun.get("parameters"):
+        causes.append("parameters changed")
+    if not causes and bundled.get("requirements") != rerun.get("requirements"):
+        causes.append("a task it needs changed (see that task's line)")
+    return "; ".join(causes) or "same code, inputs and parameters: the outputs differ all the same (nondeterminism)"
+
+
+def explain_differences(expected: Path, actual: Path, problems: list[str]) -> list[str]:
+    """Per output directory with a problem of ``compare_trees``, its cause read from the two ``task.json``."""
+    directories = sorted({"/".join(problem.split(":", 1)[0].split("/")[:2]) for problem in problems})
+    rerun = _task_records(actual)
+    lines = []
+    for directory in directories:
+        record = expected / directory / "task.json"
+        if not record.is_file():
+            continue
+        family, name = directory.split("/")
+        label = name.rpartition("-")[0]
+        bundled = json.loads(record.read_text(encoding="utf-8"))
+        lines.append(f"{directory}: {_what_changed(bundled, rerun.get((family, label)))}")
+    return lines
+
+
 @dataclass(frozen=True)
 class Verification:
     manifest_problems: list[str]
     rerun_problems: list[str]
     files_compared: int
+    causes: tuple[str, ...] = ()
+    version_differences: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return not self.manifest_problems and not self.rerun_problems
 
 
-def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | None = None, log=print) -> Verification:
+def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | None = None, log=print,
+                  find_traces: Callable[[list[Path]], Mapping[str, Path]] | None = None) -> Verification:
     """Check a bundle's manifest, rerun its recipe from its own source in ``scratch``, compare.
 
     ``trace_dirs`` are where to find the real traces the recipe names (their checksums are
@@ -284,17 +348,33 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
     if problems:
         return Verification(problems, [], 0)
     recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
+    versions = tuple(version_differences(root))
+    for line in versions:
+        log(f"version differs: {line}")
     rerun_dir = scratch / "rerun"
     rerun_dir.mkdir()
     variables = rerun_settings(root, rerun_dir / "work", trace_dirs)
+    if find_traces is not None:
+        _check_traces_present(recipe, variables["SCHEDLAB_TRACE_DIRS"].split(os.pathsep), find_traces)
     command = recipe_command(recipe)
     log(f"manifest intact; rerunning the recipe:\n  {shell_command(command, variables, rerun_dir)}")
     returncode, errors = _run_logging_output(command, rerun_dir, {**_clean_environment(), **variables}, log)
     if returncode != 0:
-        return Verification([], [f"the rerun failed (exit status {returncode}):\n{errors}"], 0)
+        return Verification([], [f"the rerun failed (exit status {returncode}):\n{errors}"], 0, (), versions)
     bundled = sorted(path.relative_to(root / "work").as_posix() for path in (root / "work").rglob("*") if path.is_file())
     log(f"comparing the {len(bundled):,} bundled files with the rerun's, byte for byte")
-    return Verification([], compare_trees(root / "work", rerun_dir / "work", bundled), len(bundled))
+    problems = compare_trees(root / "work", rerun_dir / "work", bundled)
+    causes = tuple(explain_differences(root / "work", rerun_dir / "work", problems))
+    return Verification([], problems, len(bundled), causes, versions)
+
+
+def _check_traces_present(recipe: Mapping, trace_dirs: list[str], find_traces) -> None:
+    """One line, before anything runs, when a trace the recipe names is in none of ``trace_dirs``."""
+    found = find_traces([Path(d) for d in trace_dirs if d])
+    missing = [name for name in recipe["settings"]["traces"] if name not in found]
+    if missing:
+        raise SchedlabError(f"the recipe's trace(s) {', '.join(missing)} are in none of {', '.join(trace_dirs)}: "
+                            "pass --trace-dir DIR where they are")
 
 
 def _run_logging_output(command: list[str], cwd: Path, env: dict[str, str], log) -> tuple[int, str]:

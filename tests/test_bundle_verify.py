@@ -140,3 +140,52 @@ def test_a_file_with_the_bytes_of_another_is_stored_once_and_unpacked_under_both
     root = extract_bundle(tmp_path / "b.tar.gz", tmp_path / "unpacked")
     assert manifest_problems(root) == []
     assert (root / "work/Runs/b-2/schedule.parquet").read_bytes() == b"the same schedule " * 1000
+
+
+def test_the_recipe_records_absolute_trace_directories(bundle, tmp_path):
+    root = extract_bundle(bundle, tmp_path)
+    trace_dirs = json.loads((root / "recipe.json").read_text())["settings"]["trace_dirs"]
+    assert trace_dirs and all(Path(directory).is_absolute() for directory in trace_dirs)
+
+
+def _task(directory: Path, code: dict, fingerprint=None, payload=b"x") -> None:
+    directory.mkdir(parents=True)
+    (directory / "task.json").write_text(json.dumps({"code_versions": code, "input_fingerprint": fingerprint,
+                                                     "parameters": {}, "requirements": []}))
+    (directory / "out.csv").write_bytes(payload)
+
+
+def test_a_difference_is_explained_by_the_changed_code_or_input(tmp_path):
+    from reports.bundle import compare_trees, explain_differences
+
+    expected, actual = tmp_path / "bundled", tmp_path / "rerun"
+    _task(expected / "ReplayTrace" / "mine-aaaa", {"my_policy": "1" * 64, "simulators.batch": "2" * 64})
+    _task(actual / "ReplayTrace" / "mine-bbbb", {"my_policy": "3" * 64, "simulators.batch": "2" * 64})
+    _task(expected / "ParseTrace" / "kth-cccc", {"parsers.swf": "4" * 64}, fingerprint="sha256:old")
+    _task(actual / "ParseTrace" / "kth-dddd", {"parsers.swf": "4" * 64}, fingerprint="sha256:new")
+    names = ["ReplayTrace/mine-aaaa/out.csv", "ParseTrace/kth-cccc/out.csv"]
+    problems = compare_trees(expected, actual, names)
+    assert len(problems) == 2 and all("not produced by the rerun" in problem for problem in problems)
+    causes = explain_differences(expected, actual, problems)
+    assert causes == ["ParseTrace/kth-cccc: input checksum sha256:old -> sha256:new",
+                      "ReplayTrace/mine-aaaa: code changed in my_policy (111111111111 -> 333333333333)"]
+
+
+def test_a_version_difference_is_reported(tmp_path):
+    from reports.bundle import version_differences
+    from schedlab.versions import dependency_versions
+
+    here = dependency_versions()
+    packages = {name: version for name, version in here.items() if name != "python"}
+    (tmp_path / "environment.json").write_text(json.dumps({"python": f"{here['python']} (main)",
+                                                           "packages": {**packages, "numpy": "0.0.1"}}))
+    assert version_differences(tmp_path) == [f"numpy 0.0.1 in the bundle, {here['numpy']} here"]
+
+
+def test_a_missing_trace_stops_verify_in_one_line(tmp_path):
+    from reports.bundle import _check_traces_present
+    from schedlab.errors import SchedlabError
+
+    recipe = {"settings": {"traces": ["KTH-SP2-1996-2.2"]}}
+    with pytest.raises(SchedlabError, match=r"^the recipe's trace\(s\) KTH-SP2-1996-2.2 are in none of .*--trace-dir"):
+        _check_traces_present(recipe, [str(tmp_path)], lambda directories: {})

@@ -97,6 +97,7 @@ def run_create(args) -> int:
 
 
 def run_verify(args) -> int:
+    from pipeline.trace_tasks import find_traces
     from reports.bundle import verify_bundle
 
     quiet = getattr(args, "quiet", False)
@@ -105,7 +106,8 @@ def run_verify(args) -> int:
     if any(scratch.iterdir()):
         raise SchedlabError(f"--scratch {scratch} is not empty: the rerun needs a fresh directory")
     try:
-        result = verify_bundle(Path(args.bundle), scratch, trace_dirs=args.trace_dir, log=_ignore if quiet else _say)
+        result = verify_bundle(Path(args.bundle), scratch, trace_dirs=args.trace_dir, log=_ignore if quiet else _say,
+                               find_traces=find_traces)
     finally:
         if not args.scratch:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -115,9 +117,11 @@ def run_verify(args) -> int:
             + "\n  ".join(result.manifest_problems)
         )
     if result.rerun_problems:
+        causes = [*(f"version differs: {line}" for line in result.version_differences), *result.causes]
         raise SchedlabError(
             f"{args.bundle}: the rerun does not reproduce the bundle, {len(result.rerun_problems)} problem(s):\n  "
             + "\n  ".join(result.rerun_problems)
+            + ("\nwhy, from the task records and versions:\n  " + "\n  ".join(causes) if causes else "")
         )
     print(f"{args.bundle}: OK: manifest intact; the rerun reproduced all {result.files_compared} files byte for byte")
     return 0
