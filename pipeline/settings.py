@@ -33,6 +33,8 @@ from pathlib import Path
 
 import luigi
 
+from schedlab.errors import SchedlabError
+
 DEFAULT_WORK_DIR = "schedlab-work"
 DEFAULT_TRACE_DIRS = ("raw_traces",)
 
@@ -54,6 +56,26 @@ def trace_dirs() -> list[Path]:
     if not configured and os.environ.get("SCHEDLAB_TRACE_DIRS"):
         configured = [d for d in os.environ["SCHEDLAB_TRACE_DIRS"].split(os.pathsep) if d]
     return [Path(d) for d in configured or DEFAULT_TRACE_DIRS]
+
+
+def check_trace_dirs() -> None:
+    """Refuse, in one line, trace directories set explicitly (``[schedlab] trace_dirs`` or
+    ``SCHEDLAB_TRACE_DIRS``) that are not readable directories, or a setting that names none
+    (``SCHEDLAB_TRACE_DIRS=:::``): such a build would quietly run on synthetic workloads.  The
+    default ``raw_traces`` may be absent (a fresh clone)."""
+    configured, source = list(schedlab().trace_dirs), "[schedlab] trace_dirs"
+    if not configured and os.environ.get("SCHEDLAB_TRACE_DIRS"):
+        raw, source = os.environ["SCHEDLAB_TRACE_DIRS"], "SCHEDLAB_TRACE_DIRS"
+        configured = [d for d in raw.split(os.pathsep) if d]
+        if not configured:
+            raise SchedlabError(f"SCHEDLAB_TRACE_DIRS={raw!r} names no directory (entries are {os.pathsep!r}-separated)")
+    for entry in configured:
+        path = Path(entry)
+        if not path.is_dir():
+            what = "is a file, not a directory" if path.exists() else "does not exist"
+            raise SchedlabError(f"{source}: {entry} {what} (current directory: {Path.cwd()})")
+        if not os.access(path, os.R_OK | os.X_OK):
+            raise SchedlabError(f"{source}: {entry} is not readable")
 
 
 def selected_traces() -> list[str]:

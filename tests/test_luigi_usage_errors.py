@@ -44,3 +44,25 @@ def test_a_task_failing_with_a_schedlab_error_fails_the_build_and_nothing_more(m
 
     monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tmp_path))
     assert not luigi.build([Refusing()], local_scheduler=True, workers=1, log_level="CRITICAL")
+
+
+@pytest.mark.parametrize("variables, message", [
+    ({"SCHEDLAB_TRACE_DIRS": "{file}"}, "luigi: SCHEDLAB_TRACE_DIRS: {file} is a file, not a directory"),
+    ({"SCHEDLAB_TRACE_DIRS": "{missing}"}, "luigi: SCHEDLAB_TRACE_DIRS: {missing} does not exist"),
+    ({"SCHEDLAB_TRACE_DIRS": ":::"}, "luigi: SCHEDLAB_TRACE_DIRS=':::' names no directory"),
+    ({"SCHEDLAB_TRACE_DIRS": "{traces}", "SCHEDLAB_TRACES": "KTH-SP2-typo"},
+     "luigi: SCHEDLAB_TRACES names KTH-SP2-typo, in none of the trace directories ({traces}); they hold: small_header"),
+], ids=["a file", "a missing directory", "no directory", "a misspelt trace"])
+def test_a_bad_trace_setting_is_one_line_and_exit_code_2(tmp_path, variables, message):
+    places = {"file": tmp_path / "a-file", "missing": tmp_path / "missing", "traces": tmp_path / "traces"}
+    places["file"].write_text("not a directory")
+    places["traces"].mkdir()
+    (places["traces"] / "small_header.swf").write_text((REPOSITORY / "tests" / "data" / "small_header.swf").read_text())
+    work = tmp_path / "work"
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("SCHEDLAB_")}
+    environment.update({name: value.format(**places) for name, value in variables.items()}, SCHEDLAB_WORK_DIR=str(work))
+    done = subprocess.run([sys.executable, "-m", "luigi", "--module", "pipeline", "FullReport", "--local-scheduler"],
+                          cwd=REPOSITORY, env=environment, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(message.format(**places)) and done.stderr.count("\n") == 1, done.stderr
+    assert not work.exists()  # nothing ran
