@@ -80,9 +80,13 @@ def write_schedule(schedule: pd.DataFrame, path, fmt: str, *, jobs: pd.DataFrame
             max_procs=int(machine_procs),
             max_jobs=len(schedule),
             max_records=len(schedule),
+            # The input's Note lines describe how its own machine scheduled ("uses the EASY
+            # scheduler"): this schedule's Note says what made it, theirs move to the comments.
+            notes=[f"Schedule simulated by {produced_by}"],
             comments=[
                 f"Schedule produced by {produced_by}",
                 "Submit, wait and run times and processors are simulated; the other fields are the input's.",
+                *(f"Note of the input log: {note}" for note in (source_header.notes if source_header else [])),
                 *(source_header.comments if source_header else []),
             ],
         )

@@ -131,3 +131,17 @@ def test_gantt_draws_a_window_of_any_exported_schedule(tmp_path, capsys):
     assert main(["gantt", str(tmp_path / "b.csv"), "--procs", "16", "-o", str(tmp_path / "b.svg")]) == 0
     assert main(["gantt", str(tmp_path / "s.parquet"), "-o", str(tmp_path / "p.png")]) == 2  # a usage error: give --procs
     assert "give --procs" in capsys.readouterr().err
+
+
+def test_an_swf_export_writes_its_own_note_and_keeps_the_inputs_as_a_comment(tmp_path):
+    from parsers.header import SwfHeader
+
+    jobs = random_jobs(np.random.default_rng(4), 20, 1_000, 8, (5, 90), 30)
+    result = replay(jobs, 8, policy="fcfs")
+    source = SwfHeader(notes=["The system uses the EASY scheduler"])
+    path = tmp_path / "schedule.swf"
+    write_schedule(result.schedule, path, "swf", jobs=jobs, machine_procs=8, produced_by="schedlab replay, policy fcfs",
+                   source_header=source)
+    header = read_swf(path).header
+    assert header.notes == ["Schedule simulated by schedlab replay, policy fcfs"]
+    assert "Note of the input log: The system uses the EASY scheduler" in header.comments
