@@ -8,11 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from schedlab.cli import main
 from simulators.batch.replay import replay
-from tests.conftest import make_jobs, shared_path
+from tests.conftest import make_jobs, random_jobs, shared_path
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "policies" / "largest_first.py"
 
@@ -129,3 +130,56 @@ def test_a_plugins_key_covers_the_modules_it_imports_beside_it(plugin_dir):
     assert versions() == first
     helper.write_text(helper.read_text().replace("-machine", "machine"))
     assert versions()["ranking"] != first["ranking"]
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "policies.md"
+DOCS_EXAMPLE_MARK = "<!-- example: shortest_first_easy.py -->"
+
+
+def docs_example(directory: Path, name: str) -> Path:
+    """The worked example of docs/policies.md, as the file ``name``.py (a module name of its own per
+    test: one process loads each file module once): the Python block after its mark."""
+    text = DOCS.read_text(encoding="utf-8")
+    block = re.search(re.escape(DOCS_EXAMPLE_MARK) + r"\s*```python\n(.*?)```", text, re.S)
+    assert block, f"docs/policies.md has no Python block after {DOCS_EXAMPLE_MARK}"
+    path = directory / f"{name}.py"
+    path.write_text(block.group(1), encoding="utf-8")
+    return path
+
+
+def test_the_docs_worked_example_is_easy_with_the_sjf_order_job_for_job(tmp_path):
+    example = docs_example(tmp_path, "docs_example_random")
+    jobs = random_jobs(np.random.default_rng(11), 2_000, 200_000, 64, (10, 20_000), 5_000)
+    ours = replay(jobs, 64, policy=f"{example}:ShortestFirstEasy").schedule
+    built_in = replay(jobs, 64, policy="easy", order="sjf").schedule
+    np.testing.assert_array_equal(ours["start"], built_in["start"])
+
+
+def test_the_docs_worked_example_matches_on_kth(tmp_path):
+    from parsers.swf import read_swf
+
+    jobs = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf")).jobs
+    example = docs_example(tmp_path, "docs_example_kth")
+    # The pyss conventions: a pass after every event, and the log's jobs as they are.
+    ours = replay(jobs, 100, policy=f"{example}:ShortestFirstEasy", conventions="pyss").schedule
+    built_in = replay(jobs, 100, policy="easy", order="sjf", conventions="pyss").schedule
+    np.testing.assert_array_equal(ours["start"], built_in["start"])
+
+
+def test_a_policy_that_keeps_a_stale_promise_is_told_the_rule_in_one_line(tmp_path, capsys):
+    # The worked example without rule 2: an overtaken job keeps a promise it can no longer be given.
+    example = docs_example(tmp_path, "docs_example_forgetful")
+    source = example.read_text()
+    forgetful = re.sub(r"        # Rule 2:.*?\n(        # Start jobs)", r"\1", source, flags=re.S)
+    assert forgetful != source and "math.inf" not in forgetful
+    example.write_text(forgetful)
+    jobs = random_jobs(np.random.default_rng(11), 2_000, 200_000, 64, (10, 20_000), 5_000)
+    trace = tmp_path / "jobs.swf"
+    from parsers.swf import write_swf
+    write_swf(trace, jobs)
+    code = main(["replay", str(trace), "--procs", "64", "--policy", f"{example}:ShortestFirstEasy"])
+    err = capsys.readouterr().err.splitlines()[-1]  # after the cleaning summary, the error: one line
+    assert code == 1, err
+    assert re.match(r"schedlab replay: policy .*docs_example_forgetful\.py:ShortestFirstEasy broke the rule "
+                    r"'a promised job starts by its promise': \d+ job\(s\) started late, the first job \d+, promised "
+                    r"t=.* s, started t=.* s; withdraw a promise \(machine\.promised\[job\] = math\.inf\)", err), err

@@ -108,6 +108,8 @@ def replay(
         start, promised, series = _run_reference(batch, int(machine_procs), policy, order, event_order, progress)
 
     end = start + batch.actual
+    if not built_in:
+        _check_policy_rules(policy_name, batch, start, promised)
     check_batch_schedule(
         machine=MACHINE_NAME,
         capacity=int(machine_procs),
@@ -150,6 +152,31 @@ def recorded_waits(jobs, batch) -> np.ndarray:
     waits beside the replay's without reading the job table again."""
     recorded = np.asarray(jobs["wait_time"], dtype=np.float64)[batch.source_row]
     return np.where(recorded >= 0, recorded, np.nan)
+
+
+class PolicyRuleError(SchedlabError):
+    """A researcher's policy broke a rule the engine checks: the user's code, not ours, so one line
+    naming the policy, the rule, the first job and time, and the fix (``docs/policies.md``)."""
+
+
+def _check_policy_rules(policy: str, batch, start: np.ndarray, promised: np.ndarray) -> None:
+    """The rules of ``docs/policies.md`` that a policy can break, checked before the engine's own
+    invariants (which would call a broken one an internal error)."""
+    never = np.flatnonzero(np.isnan(start))
+    if never.size:
+        first = never[np.argmin(batch.submit[never])]
+        raise PolicyRuleError(
+            f"policy {policy} broke the rule 'every job starts': {never.size} job(s) never started, the first "
+            f"submitted job {batch.job_id[first]} (submitted at t={batch.submit[first]:g} s); a policy must start "
+            "every waiting job eventually (docs/policies.md, 'What the engine checks')")
+    late = np.flatnonzero(start > promised)
+    if late.size:
+        first = late[np.argmin(promised[late])]
+        raise PolicyRuleError(
+            f"policy {policy} broke the rule 'a promised job starts by its promise': {late.size} job(s) started "
+            f"late, the first job {batch.job_id[first]}, promised t={promised[first]:g} s, started t={start[first]:g} s; "
+            "withdraw a promise (machine.promised[job] = math.inf) as soon as another job goes ahead of the job "
+            "it protects (docs/policies.md, 'Promises')")
 
 
 MACHINE_NAME = "machine"
