@@ -8,6 +8,8 @@ its place a build prints, on stdout:
 - when its first task starts: how many tasks it runs and how many were already complete;
 - a line per page written (each workload page, each stage report and companion page), and
   one each time another tenth of the tasks is done, each with the count done / to run;
+- a line every ``HEARTBEAT_SECONDS`` while a task runs longer than that, naming it and how long it
+  has run, so that a long calibration or simulation is never a silent wait;
 - a line for a task that fails (Luigi logs its traceback at ERROR, which shows);
 - for a bad parameter on the command line, one line naming it, and exit code 2 (Luigi would
   log a traceback);
@@ -27,6 +29,8 @@ import functools
 import logging
 import multiprocessing
 import sys
+import threading
+import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +53,9 @@ PAGE_FAMILIES = frozenset(
 
 STEPS = 10
 """A line each time another 1/STEPS of the tasks is done."""
+
+HEARTBEAT_SECONDS = 120.0
+"""A running task says it is still running this often."""
 
 _DONE, _STARTED, _STEP = range(3)
 """Slots of the shared counters: tasks finished, whether any started, tenths announced."""
@@ -110,6 +117,20 @@ def _already_complete(task: SchedlabTask) -> None:
         _say(report_path(task))
 
 
+_running: dict[str, threading.Event] = {}
+"""Per task running in this process, the event that stops its heartbeat."""
+
+
+def _heartbeat(task: SchedlabTask, build: _Build, stopped: threading.Event) -> None:
+    started = time.monotonic()
+    while not stopped.wait(HEARTBEAT_SECONDS):
+        total = len(build.to_run)
+        with build.counters.get_lock():
+            done = build.counters[_DONE]
+        minutes = (time.monotonic() - started) / 60
+        _say(f"[{done:>{len(str(total))}}/{total} tasks] still running after {minutes:.0f} min: {task}")
+
+
 @SchedlabTask.event_handler(luigi.Event.START)
 def _started(task: SchedlabTask) -> None:
     build = _build
@@ -120,10 +141,19 @@ def _started(task: SchedlabTask) -> None:
             build.counters[_STARTED] = 1
             _say(f"Running {len(build.to_run):,} tasks ({len(build.complete):,} already complete); "
                  f"a line per page written and per tenth done (more: --log-level INFO).")
+    stopped = _running[task.task_id] = threading.Event()
+    threading.Thread(target=_heartbeat, args=(task, build, stopped), daemon=True).start()
+
+
+def _stop_heartbeat(task: SchedlabTask) -> None:
+    stopped = _running.pop(task.task_id, None)
+    if stopped is not None:
+        stopped.set()
 
 
 @SchedlabTask.event_handler(luigi.Event.SUCCESS)
 def _finished(task: SchedlabTask) -> None:
+    _stop_heartbeat(task)
     build = _build
     if build is None or task.task_id not in build.to_run:
         return
@@ -150,6 +180,7 @@ def _finished(task: SchedlabTask) -> None:
 def _failed(task: SchedlabTask, exception: BaseException) -> None:
     """Luigi logs the traceback (at ERROR); this names the task and says where the build stands
     (tasks that do not need it still run)."""
+    _stop_heartbeat(task)
     build = _build
     if build is None or task.task_id not in build.to_run:
         return

@@ -48,3 +48,25 @@ def test_verbose_brings_back_luigis_log_and_changes_no_key(tmp_path):
     assert "INFO: " not in quiet.stdout + quiet.stderr
     assert "INFO: Informed scheduler that task" in verbose.stderr
     assert FullReport(verbose=True, **TINY).task_key() == FullReport(**TINY).task_key()
+
+
+def test_a_long_task_says_it_is_still_running(tmp_path, capfd, monkeypatch):
+    import time
+
+    from pipeline import console
+    from pipeline.base import SchedlabTask
+
+    class Slow(SchedlabTask):
+        def run(self):
+            time.sleep(0.5)
+            with self.writing_output():
+                pass
+
+    monkeypatch.setattr(console, "HEARTBEAT_SECONDS", 0.1)
+    with settings.overridden(work_dir=str(tmp_path / "work")):
+        assert luigi.build([Slow()], local_scheduler=True, workers=1, log_level="WARNING")
+    lines = capfd.readouterr().out.splitlines()
+    beats = [line for line in lines if "still running after" in line]
+    assert beats and all(re.fullmatch(r"\[0/1 tasks\] still running after \d+ min: Slow\(\)", line) for line in beats)
+    time.sleep(0.3)
+    assert "still running" not in capfd.readouterr().out  # the heartbeat stopped with the task
