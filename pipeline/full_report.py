@@ -27,6 +27,7 @@ from pipeline.stages import STAGE_NAMES, STAGE_PROFILES, missing_traces, stage
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import find_traces
 from reports.document import Code, Document, paragraph
+from reports.forest import write_forests
 from reports.headline import headline_blocks, stacked_ledger, stale_papers, with_other_profile
 from reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_ledger
 from reports.metrics import combined_metrics_table
@@ -232,10 +233,11 @@ class FullReport(ReplayChoices, SchedlabTask):
         stages = stages_section(stage_entries, self.stages_left_out(), trace_dirs)
         self.set_status_message("stacking the stages' claims ledgers")
         ledger, published, stale = self.claims_ledger()
-        captions = {entry["name"]: f"{entry['name']}: {entry['paper']}" for entry in stage_entries}
-        headline = headline_blocks(ledger, published, stale, "paper-ledger.csv", captions)
-        index = Document(index.title, (*headline, *index.blocks, *stages, run_times))
+        captions = {name: f"{name}: {stage(name).paper}" for name in dict.fromkeys(ledger["paper"])}
         with self.writing_output() as directory:
+            forests = write_forests(directory, ledger, captions)
+            headline = headline_blocks(ledger, published, stale, "paper-ledger.csv", captions, forests)
+            index = Document(index.title, (*headline, *index.blocks, *stages, run_times))
             write_document(directory, "index", index)
             write_ledger(directory, ledger, "Claims ledger of every paper")
             if published is not None:

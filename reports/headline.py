@@ -2,21 +2,25 @@
 
 Every stage report writes its ledger (``claims.csv``, see ``reports.ledger``); the front
 page stacks them into one ledger whose links point into the stage directories, opens with
-the verdict counts per paper, embeds each paper's key figure (the figure most of its
-claims point to) and lists every claim.  The paper-profile ledger committed under
+the verdict counts per paper, draws each paper's claims as a forest plot (``reports.forest``:
+our interval against the paper's value, a row per claim, linked to the claim's row and
+figure), embeds each paper's key figure (the figure most of its claims point to) and lists
+every claim, each row anchored by its claim id.  The paper-profile ledger committed under
 ``docs/results/`` (``publish_columns``) is shown beside the current run: per paper its
 verdict counts, whether it is stale (the stage's code or inputs changed since it was run:
-its recorded ``code_version`` differs from the stage's current key), and, per claim, a
-flag where the two profiles disagree.
+its recorded ``code_version`` differs from the stage's current key), and a table of the
+claims whose verdicts differ between the two profiles.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 import pandas as pd
 
-from reports.document import Figure, Heading, Link, paragraph, table
+from reports.document import Figure, Heading, Link, Table, paragraph, table
+from reports.forest import claim_anchors
 from reports.ledger import EXTRA_COLUMNS, LEDGER_COLUMNS, OTHER_PROFILE_VERDICT, VERDICTS, counts_sentence, ledger_blocks, verdict_counts
 
 PUBLISHED_COLUMNS = (*LEDGER_COLUMNS, *EXTRA_COLUMNS, OTHER_PROFILE_VERDICT, "code_version", "run_date", "wall_seconds")
@@ -82,18 +86,56 @@ def _counts_rows(counts: pd.DataFrame) -> list[tuple]:
     return [(row["paper"], *(str(int(row[v])) for v in VERDICTS), str(int(row["claims"]))) for _, row in counts.iterrows()]
 
 
+def _profile_names(frame: pd.DataFrame) -> str:
+    return ", ".join(sorted(set(frame["profile"]))) or "none"
+
+
+def differing_blocks(ledger: pd.DataFrame, published: pd.DataFrame) -> list:
+    """The claims judged differently at the two profiles, one row each: its verdict in this run and in ``published``."""
+    differ = differing(ledger)
+    if differ.empty:
+        return []
+    header = ("paper", "claim", "claim (our words)", f"verdict in this run ({_profile_names(ledger)})",
+              f"verdict at the {_profile_names(published)} profile")
+    rows = [(row.paper, Link(row.claim_id, row.link) if row.link else row.claim_id, row.statement,
+             row.verdict.replace("_", " "), getattr(row, OTHER_PROFILE_VERDICT).replace("_", " "))
+            for row in differ.itertuples()]
+    return [Heading("Verdicts that differ between the profiles", 3),
+            paragraph(f"{len(differ)} claim(s) judged at both profiles get a different verdict:"),
+            table(header, rows)]
+
+
+def forest_blocks(forests: Mapping[str, tuple[str, str]], figure_captions: Mapping[str, str]) -> list:
+    """Each paper's forest plot (``reports.forest.write_forests``: per paper its stem and inline SVG) under its heading."""
+    blocks = []
+    for paper, (stem, markup) in forests.items():
+        caption = (f"{figure_captions.get(paper, paper)}: each claim's 95 % interval against the paper's value, every "
+                   "row on its own scale; a claim's name opens its row of the ledger below, its interval the figure "
+                   "or table with its data")
+        blocks += [Heading(f"Forest plot: {paper}", 3), Figure(stem, caption, inline=markup)]
+    return blocks
+
+
+def _anchored(blocks: list, anchors: list[str]) -> list:
+    """``blocks`` with the claims table (the one table among them) anchored by claim: row i gets ``anchors[i]``."""
+    return [dataclasses.replace(block, row_ids=tuple(anchors)) if isinstance(block, Table) else block
+            for block in blocks]
+
+
 def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale: Mapping[str, str],
-                    published_href: str, figure_captions: Mapping[str, str]) -> list:
-    """The headline: verdict counts per paper (this run, and the published paper profile), key figures, every claim."""
+                    published_href: str, figure_captions: Mapping[str, str],
+                    forests: Mapping[str, tuple[str, str]] | None = None) -> list:
+    """The headline: verdict counts per paper, each paper's forest plot (``forests``, see ``forest_blocks``),
+    the published paper profile beside with the claims whose verdicts differ, key figures, every claim."""
     header = ("paper", *(v.replace("_", " ") for v in VERDICTS), "claims")
-    profiles = ", ".join(sorted(set(ledger["profile"]))) or "none"
     blocks = [
         Heading("Headline: the papers' claims, judged"),
         paragraph(
-            f"This run (profile {profiles}): {counts_sentence(ledger)} The whole ledger: ",
+            f"This run (profile {_profile_names(ledger)}): {counts_sentence(ledger)} The whole ledger: ",
             Link("claims.csv", "claims.csv"), ", ", Link("Markdown", "claims.md"), ", ", Link("LaTeX", "claims.tex"), ".",
         ),
         table(header, _counts_rows(verdict_counts(ledger)), range(1, len(header))),
+        *forest_blocks(forests or {}, figure_captions),
     ]
     if published is None or published.empty:
         blocks.append(paragraph("No paper-profile ledger has been published yet (docs/results/paper-ledger.csv)."))
@@ -105,23 +147,19 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
             state = stale.get(paper, UNCHECKED)
             rows.append((*row, stamp["run_date"], f"{float(stamp['wall_seconds']):.0f}", state))
         blocks += [
+            Heading("Paper profile, as published", 3),
             paragraph(
                 "Paper profile (the papers' full sweeps), as published in the repository: ",
                 Link("paper-ledger.csv", published_href), ". A stage's published verdicts are stale when its code, "
                 "parameters or inputs changed after the run.",
             ),
             table((*header, "run on", "wall s", "state"), rows, range(1, len(header) + 1)),
+            *differing_blocks(ledger, published),
         ]
-        differ = differing(ledger)
-        if not differ.empty:
-            blocks.append(paragraph(
-                f"{len(differ)} claim(s) get a different verdict at the paper profile than in this run: "
-                + "; ".join(f"{r.paper} {r.claim_id} ({r.verdict.replace('_', ' ')} here, "
-                            f"{getattr(r, OTHER_PROFILE_VERDICT).replace('_', ' ')} at paper scale)"
-                            for r in differ.itertuples())
-                + "."
-            ))
-    for paper, stem in key_figures(ledger).items():
+    key = key_figures(ledger)
+    if key:
+        blocks.append(Heading("Key figures", 3))
+    for paper, stem in key.items():
         blocks.append(Figure(stem, figure_captions.get(paper, f"{paper}: key figure")))
-    blocks += ledger_blocks(ledger, heading="Every claim", name_with_paper=True)
+    blocks += _anchored(ledger_blocks(ledger, heading="Every claim", name_with_paper=True), claim_anchors(ledger))
     return blocks

@@ -158,7 +158,7 @@ def stages_section(
         blocks.append(
             paragraph(
                 "One report per studied system. Figures come as PNG (for the page) and SVG or PDF "
-                "(for papers); tables as CSV, Markdown and LaTeX (booktabs)."
+                "(for papers); tables as CSV, Markdown and LaTeX (a plain tabular, every special character escaped)."
             )
         )
     elif not left_out:

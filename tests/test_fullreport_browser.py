@@ -29,8 +29,6 @@ import luigi
 import pandas as pd
 import pytest
 
-from pipeline import FullReport, settings
-from pipeline.report_tasks import TraceReport
 from tests.conftest import shared_path
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -116,6 +114,8 @@ def crawl(index: Path, scratch: Path) -> dict[str, dict]:
 def small_build(tmp_path_factory) -> tuple[Path, list[str]]:
     """The small report built as the README says, with ``luigi`` from the repository root (whose
     ``luigi.cfg`` applies): its directory, and every line the build printed, stdout and stderr."""
+    from pipeline import FullReport, settings  # here, not atop: the headline's browser test needs no pipeline
+
     root = tmp_path_factory.mktemp("fullreport")
     env = {**os.environ, "SCHEDLAB_WORK_DIR": str(root / "work"), "SCHEDLAB_TRACE_DIRS": str(root / "no-traces")}
     env.pop("SCHEDLAB_TRACES", None)
@@ -222,6 +222,9 @@ def stage_pages(tmp_path_factory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def recorded_trace_page(tmp_path_factory) -> Path:
     """The report page of a real log that records its jobs' waits (the first 3,171 jobs of HPC2N, from ../shared)."""
+    from pipeline import settings
+    from pipeline.report_tasks import TraceReport
+
     trace = shared_path("traces", f"{RECORDED_TRACE}.swf")
     root = tmp_path_factory.mktemp("trace-page")
     with settings.overridden(work_dir=str(root / "work"), trace_dirs=[str(trace.parent)]):
@@ -251,3 +254,96 @@ def test_the_browser_check_catches_a_page_wider_than_the_window(tmp_path):
                     "a wide table in its box</td></tr></table></div></body></html>")
     result = browse(page, tmp_path)
     assert sideways(result)[1:] == ["p: wide"]  # the paragraph, not the boxed table
+
+
+# --- the front page's headline, walked in the browser ---------------------------------------------------------------
+
+WALKER = """<!DOCTYPE html>
+<html><body><pre id="result">the page did not load</pre>
+<iframe id="page" style="width: {width}px; height: 900px; border: 0" src="{url}"></iframe>
+<script>
+const frame = document.getElementById("page");
+frame.addEventListener("load", () => {{
+  const doc = frame.contentDocument;
+  const href = a => a.getAttribute("href") || a.getAttribute("xlink:href");
+  // Where a click lands: the link under the centre of each linked shape of every forest plot.
+  const clicks = [];
+  for (const anchor of doc.querySelectorAll("figure svg a")) {{
+    const shape = anchor.firstElementChild;
+    shape.scrollIntoView({{block: "center"}});
+    const box = shape.getBoundingClientRect();
+    const hit = doc.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    const landed = hit && hit.closest("a");
+    const target = href(anchor);
+    clicks.push({{shape: shape.tagName, href: target, landed: landed && href(landed),
+                  row: target.startsWith("#") && !!doc.querySelector(`tr[id="${{target.slice(1)}}"]`)}});
+  }}
+  const contents = [...doc.querySelectorAll("nav.contents a")].map(a => href(a).slice(1));
+  const headings = [...doc.querySelectorAll("h2[id], h3[id]")].map(h => h.id);
+  const colours = {{}};
+  for (const cell of doc.querySelectorAll("td.verdict")) {{
+    colours[cell.className.split(" ").pop()] = getComputedStyle(cell).backgroundColor;
+  }}
+  const ids = [...doc.querySelectorAll("[id]")].map(e => e.id);
+  document.getElementById("result").textContent = JSON.stringify({{clicks, contents, headings, colours,
+    repeated_ids: ids.filter((id, i) => ids.indexOf(id) !== i), inline_svgs: doc.querySelectorAll("figure svg").length}});
+}});
+</script></body></html>
+"""
+
+
+def walk(page: Path, scratch: Path) -> dict:
+    """Load ``page`` in headless Chromium: where a click on each link of its forest plots lands, its contents
+    list and headings, each verdict class's background colour, and any element id that repeats."""
+    walker = scratch / "walk.html"
+    walker.write_text(WALKER.format(url=page.resolve().as_uri(), width=WINDOW_WIDTH), encoding="utf-8")
+    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={scratch / 'profile'}",
+               "--allow-file-access-from-files", "--virtual-time-budget=30000", "--dump-dom", walker.as_uri()]
+    dom = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True).stdout
+    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.DOTALL)
+    text = found.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
+    assert text.startswith("{"), text
+    return json.loads(text)
+
+
+@pytest.fixture(scope="module")
+def headline_page(tmp_path_factory) -> Path:
+    """A front-page headline written from a ledger made here: two papers sharing claim ids, one verdict
+    differing at the paper profile, every file a link names present."""
+    from reports.document import Document, render_html
+    from reports.forest import write_forests
+    from reports.headline import headline_blocks, with_other_profile
+    from tests.test_forest import make_ledger
+
+    root = tmp_path_factory.mktemp("headline")
+    ledger = pd.concat([make_ledger("cosched"), make_ledger("ics").iloc[:3]], ignore_index=True).assign(
+        location="Fig. 3", kind="value", paper_value="the paper's words", reason="why", tolerance="", measure="")
+    published = ledger.assign(profile="paper", code_version="v", run_date="2026-11-01", wall_seconds=60.0)
+    published.loc[0, "verdict"] = "inconclusive"
+    for name in {*ledger["link"], "claims.csv", "claims.md", "claims.tex", "paper-ledger.csv"} - {""}:
+        (root / name).write_text("x", encoding="utf-8")
+    forests = write_forests(root, ledger, {})
+    blocks = headline_blocks(with_other_profile(ledger, published), published, {}, "paper-ledger.csv", {}, forests)
+    (root / "index.html").write_text(render_html(Document("index", tuple(blocks))), encoding="utf-8")
+    return root / "index.html"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs headless Chromium: apt-get install -y chromium")
+def test_the_headline_walks_from_its_forest_plots_to_each_claim_and_figure(headline_page, tmp_path):
+    from reports.document import VERDICT_COLOURS
+
+    result = browse(headline_page, tmp_path)
+    assert [item["href"] for item in result["links"] if not item["ok"]] == []
+    assert sideways(result) == []
+    walked = walk(headline_page, tmp_path)
+    assert walked["inline_svgs"] == 2 and walked["repeated_ids"] == []
+    names = [click for click in walked["clicks"] if click["shape"] == "text" and click["href"].startswith("#")]
+    assert len(names) == 11  # every claim of both plots; the ids both papers use are qualified by paper
+    assert {"#cosched-wait-value", "#ics-wait-value", "#npb-hardware"} <= {click["href"] for click in names}
+    assert all(click["row"] and click["landed"] == click["href"] for click in names), names
+    rows = [click for click in walked["clicks"] if click["shape"] == "path"]  # a row's plot, over its interval
+    assert len(rows) == 10 and all(click["landed"] == click["href"] for click in rows), rows  # one row has no link
+    assert walked["contents"] == walked["headings"] and "verdicts-that-differ-between-the-profiles" in walked["contents"]
+    for verdict, colour in VERDICT_COLOURS.items():
+        red, green, blue = (int(colour.tint[i:i + 2], 16) for i in (1, 3, 5))
+        assert walked["colours"][f"verdict-{verdict.replace('_', '-')}"] == f"rgb({red}, {green}, {blue})", verdict

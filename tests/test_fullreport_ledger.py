@@ -46,7 +46,7 @@ def test_a_broken_trend_shows_as_not_reproduced_on_the_front_page():
     page = render_markdown(Document("index", tuple(headline_blocks(stacked, None, {}, "paper-ledger.csv", {}))))
     assert "| a | 1 | 0 | 1 | 0 | 0 | 2 |" in page  # reproduced, partial, not reproduced, ...
     row = next(line for line in page.splitlines() if "[a trend]" in line)
-    assert "not reproduced" in row and "lies below 0, not above 0" in row
+    assert "not reproduced" in row and "below 0, not above 0" in row
     assert "![a: key figure](A/fig03.png)" in page
 
 
@@ -60,7 +60,7 @@ def test_verdicts_that_differ_between_profiles_are_flagged_and_stale_papers_name
     assert stale_papers(paper, {}) == {"a": UNCHECKED}
     page = render_markdown(Document("index", tuple(headline_blocks(flagged, paper, {"a": STALE}, "paper-ledger.csv", {}))))
     assert "stale: code or inputs changed since" in page
-    assert "a trend (reproduced here, not reproduced at paper scale)" in page
+    assert "| a | [trend](A/fig03.png) | wait rises with load | reproduced | not reproduced |" in page
     assert "not reproduced (differs)" in page
 
 

@@ -1,8 +1,15 @@
 """Report pages: the same document renders to Markdown and HTML with the right links."""
 
-from reports.document import Code, Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
+import re
+
 import numpy as np
 import pandas as pd
+import pytest
+
+from reports.document import (VERDICT_COLOURS, Code, Document, Figure, Heading, Link, paragraph, render_html,
+                              render_markdown, table, verdict_of)
+from reports.headline import headline_blocks, stacked_ledger, with_other_profile
+from reports.ledger import VERDICTS, Claim, Measurement, Part, ledger
 
 from reports.metrics import combined_metrics_table, metrics_table, recorded_wait_comparison
 from reports.pages import WARNINGS_SHOWN, index_page, trace_page
@@ -114,3 +121,62 @@ def test_the_logs_recorded_waits_stand_beside_the_replays_over_the_same_jobs():
     assert "| recorded in the log | 3 | 220 | 60 |" in markdown and "| fcfs | 3 | 50 | 30 |" in markdown
     assert "nothing to set the replay's waits against" in render_markdown(
         trace_page(TRACE, metrics(), SETTINGS, CLEANING, [], NO_RECORDED_WAITS))
+
+
+def test_every_html_page_lists_its_headings_and_anchors_each_one():
+    document = Document("T", (Heading("Setup"), Heading("Runs", 3), Heading("Figures"), Heading("Figures"),
+                              Heading("Causes", 4), Heading("fig3-a", 3),
+                              table(("claim", "verdict"), [("fig3-a", "reproduced")], row_ids=["fig3-a"])))
+    page = render_html(document)
+    contents = page[page.index('<nav class="contents" id="contents"'):page.index("</nav>")]
+    # Nested by level, every heading once; a repeated heading and one named like a claim row get their own ids.
+    assert re.findall(r'href="#([^"]+)"', contents) == ["setup", "runs", "figures", "figures-2", "causes", "fig3-a-2"]
+    assert contents.index("<ol>") < contents.index("setup") < contents.index("<ol>", contents.index("setup"))
+    assert '<h2 id="setup">Setup<a class="anchor" href="#setup"' in page and '<h3 id="fig3-a-2">' in page
+    assert page.count('href="#contents"') == 6  # from every heading back up
+    assert '<tr id="fig3-a">' in page
+    assert "<nav" not in render_html(Document("T", (Heading("only one"), paragraph("x"))))
+
+
+def test_verdicts_are_coloured_wherever_a_table_shows_one():
+    rows = [(verdict, verdict.replace("_", " "), verdict.replace("_", " ") + " (calibration)") for verdict in VERDICTS]
+    page = render_html(Document("T", (table(("raw", "words", "qualified"), rows + [("reproducedx", "partially", "")]),)))
+    for verdict in VERDICTS:
+        css = f"verdict-{verdict.replace('_', '-')}"
+        assert page.count(f'class="verdict {css}"') == 3, verdict  # its raw name, its words, with a qualifier
+        assert f"td.{css} {{ background: {VERDICT_COLOURS[verdict].tint}; }}" in page
+    assert "<td>reproducedx</td>" in page and "<td>partially</td>" in page
+    assert verdict_of("not reproduced (differs)") == "not_reproduced" and verdict_of("reproduced here") is None
+
+
+def test_table_row_ids_are_one_per_row_and_unique():
+    with pytest.raises(ValueError, match="2 row ids for 1 rows"):
+        table(("a",), [("x",)], row_ids=["x", "y"])
+    with pytest.raises(ValueError, match="repeat"):
+        table(("a",), [("x",), ("y",)], row_ids=["x", "x"])
+
+
+def test_an_inline_figure_is_drawn_into_the_html_page_and_shown_as_png_in_markdown():
+    svg = '<?xml version="1.0"?>\n<!DOCTYPE svg>\n<svg xmlns="http://www.w3.org/2000/svg"><a href="#c1"><text>c1</text></a></svg>'
+    document = Document("T", (Figure("forest-a", "Forest", inline=svg),))
+    page = render_html(document)
+    assert '<figure>\n<svg xmlns="http://www.w3.org/2000/svg"><a href="#c1">' in page and "<?xml" not in page
+    assert "![Forest](forest-a.png)" in render_markdown(document)
+
+
+def test_the_index_anchors_every_claim_and_tables_the_verdicts_that_differ_between_profiles():
+    claims = [Claim(claim_id, "Fig. 3", f"statement {claim_id}", "ordering", "A < B", "paired difference",
+                    lambda results, values=values: Measurement((Part("", values, (1, 2, 3, 4, 5)),)), unit="min",
+                    link="fig03.png")
+              for claim_id, values in (("flips", (1.0, 1.1, 0.9, 1.2, 1.0)), ("holds", (2.0, 2.1, 1.9, 2.2, 2.0)))]
+    quick = stacked_ledger({"a": (ledger("a", claims, {}, "quick"), "A")})
+    paper = quick.assign(verdict=["not_reproduced", "reproduced"], profile="paper", code_version="v",
+                         run_date="2026-11-01", wall_seconds=10.0)
+    blocks = headline_blocks(with_other_profile(quick, paper), paper, {}, "paper-ledger.csv", {})
+    page = render_html(Document("index", tuple(blocks)))
+    assert '<tr id="flips">' in page and '<tr id="holds">' in page
+    markdown = render_markdown(Document("index", tuple(blocks)))
+    assert ("| paper | claim | claim (our words) | verdict in this run (quick) | verdict at the paper profile |"
+            in markdown)
+    assert "| a | [flips](A/fig03.png) | statement flips | reproduced | not reproduced |" in markdown
+    assert "holds | reproduced | reproduced" not in markdown

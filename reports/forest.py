@@ -1,0 +1,244 @@
+"""Forest plots of a claims ledger: per paper, each claim a row, our 95 % interval against the paper's value.
+
+A row draws the paper's value as the ledger states it (``paper_low``..``paper_high``, in the
+claim's ``unit``): a shaded band, with an arrow at an open end (an ordering claims a side of
+its bound, which is drawn dashed), and over it our interval (``low``..``high``) with our value
+(``ours``) as a dot, in the colour of the row's verdict (``reports.document.VERDICT_COLOURS``).
+Rows measure different things in different units, so each row has its own scale: the span of
+its own numbers (the paper's finite ends and ours), padded; no axis is shared and none is
+ticked.  The numbers themselves stand in the columns to the right, each with its unit: ours
+with its interval, the paper's value, the verdict.  A row without a number of ours says so (not
+attempted, or measured without a value, e.g. every seed censored).
+
+In the HTML page (the SVG drawn inline, see ``reports.document``) a claim's name links to its
+row of the ledger (``#<claim id>``, ``claim_anchors``) and its interval, drawn or not, to the
+figure or table holding its data (the ledger's ``link``).
+
+Figures are built with matplotlib's object API and saved by ``reports.figures.save_figure``
+(byte-identical from run to run); the SVG keeps its text as text, so the claims on the page are
+found by the browser's search.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import matplotlib
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+
+from reports.document import VERDICT_COLOURS
+from reports.figures import save_figure
+from reports.ledger import interval_text, quantity
+
+FOREST_STEM = "forest-{paper}"
+ROW_INCHES = 0.3
+HEADER_INCHES = 1.05
+"""Above the rows: the title, and the columns' names."""
+FOOTER_INCHES = 0.15
+CHAR_INCHES = 0.076
+"""Width of one character of the 9-point text, on average: the text columns are sized by their longest entry."""
+PLOT_INCHES = 3.6
+GAP_INCHES = 0.18
+FONT_SIZE = 9
+ROW_PADDING = 0.08
+"""Each row's scale reaches this share of its numbers' span beyond them on either side."""
+BAND_COLOUR, BAND_EDGE = "#cfdceb", "#5b7a99"
+STRIPE_COLOUR = "#f4f4f4"
+NO_VALUE_TEXT = {"not_attempted": "not attempted", "": "no value of ours (the ledger says why)"}
+"""Drawn across a row without a number of ours, whose number columns stay empty."""
+
+
+def claim_anchors(ledger: pd.DataFrame) -> list[str]:
+    """Each row's anchor on a page: its claim id, prefixed by its paper where two papers use the same id."""
+    counts = ledger["claim_id"].value_counts()
+    return [f"{paper}-{claim}" if counts[claim] > 1 else claim for paper, claim in zip(ledger["paper"], ledger["claim_id"])]
+
+
+def paper_text(low: float, high: float, unit: str) -> str:
+    """The paper's value as the plot shows it: a band "a to b unit", one number, or an open side "> a unit"."""
+    if math.isnan(low) and math.isnan(high):
+        return ""
+    if math.isinf(high) and math.isinf(low):
+        return "any"
+    if math.isinf(high):
+        return f"> {quantity(low, unit)}"
+    if math.isinf(low):
+        return f"< {quantity(high, unit)}"
+    if low == high:
+        return quantity(low, unit)
+    return f"{quantity(low, '')} to {quantity(high, unit)}"
+
+
+def row_scale(row) -> tuple[float, float] | None:
+    """The row's own x range: the span of its finite numbers (ours and the paper's ends), padded."""
+    values = [v for v in (row.low, row.high, row.ours, row.paper_low, row.paper_high) if math.isfinite(v)]
+    if not values:
+        return None
+    low, high = min(values), max(values)
+    span = high - low
+    if span == 0:  # one number alone: a range around it
+        half = abs(low) * 0.5 or 1.0
+        return low - half, high + half
+    return low - ROW_PADDING * span, high + ROW_PADDING * span
+
+
+def _verdict_words(row) -> str:
+    words = row.verdict.replace("_", " ")
+    basis = getattr(row, "basis", "result") or "result"
+    return words if basis == "result" else f"{words} ({basis})"
+
+
+def _ours_text(row) -> str:
+    return interval_text(row.ours, row.low, row.high, row.unit) if math.isfinite(row.ours) else ""
+
+
+def _say_no_value(axes, y: float, row) -> None:
+    faint = row.verdict == "not_attempted"
+    axes.text(0.5, y, NO_VALUE_TEXT.get(row.verdict, NO_VALUE_TEXT[""]), ha="center", va="center",
+              fontsize=FONT_SIZE - 1, style="italic", color=VERDICT_COLOURS["not_attempted"].ink if faint else "#555555")
+
+
+def _draw_row(axes, y: float, row, colour: str, link: str) -> None:
+    """The paper's band and our interval of one row, on the row's own scale (0..1 across the plot column)."""
+    scale = row_scale(row)
+    if link:  # the whole row of the plot column opens the claim's figure: a clear patch over what it draws
+        # (nearly clear: with alpha 0 matplotlib writes no fill, and an SVG shape without one takes no click)
+        target = Rectangle((0, y - 0.5), 1, 1, facecolor="white", alpha=0.01, edgecolor="none", zorder=10)
+        target.set_url(link)
+        axes.add_patch(target)
+    if scale is None:
+        _say_no_value(axes, y, row)
+        return
+    start, end = scale
+
+    def at(value: float) -> float:
+        return min(max((value - start) / (end - start), 0.0), 1.0)
+
+    band_low, band_high = row.paper_low, row.paper_high
+    if not (math.isnan(band_low) and math.isnan(band_high)):
+        left, right = at(band_low), at(band_high)
+        axes.add_patch(Rectangle((left, y - 0.32), max(right - left, 0.004), 0.64, facecolor=BAND_COLOUR,
+                                 edgecolor="none"))
+        for value, side_marker in ((band_low, "<"), (band_high, ">")):
+            if math.isinf(value):  # an open side: the band runs on past the row's scale
+                axes.plot([at(value)], [y], marker=side_marker, markersize=5, color=BAND_EDGE, linestyle="none",
+                          clip_on=False)
+            else:
+                dashed = math.isinf(band_low) or math.isinf(band_high)  # the bound of an ordering
+                axes.plot([at(value)] * 2, [y - 0.36, y + 0.36], color=BAND_EDGE, linewidth=1.0,
+                          linestyle="--" if dashed else "-")
+    if not math.isfinite(row.ours):
+        _say_no_value(axes, y, row)
+        return
+    if math.isfinite(row.low) and math.isfinite(row.high):
+        axes.add_line(Line2D([at(row.low), at(row.high)], [y, y], color=colour, linewidth=2.4,
+                             solid_capstyle="butt", zorder=3))
+        axes.plot([at(row.low), at(row.high)], [y, y], color=colour, linestyle="none", marker="|", markersize=7,
+                  markeredgewidth=1.4, zorder=3)
+    axes.plot([at(row.ours)], [y], marker="o", markersize=5.5, color=colour, markeredgecolor="white",
+              markeredgewidth=0.8, linestyle="none", zorder=4, clip_on=False)
+
+
+def forest_figure(claims: pd.DataFrame, title: str, anchors: Sequence[str] | None = None) -> Figure:
+    """One paper's forest plot: a row per claim of ``claims`` (a ledger), in its order.
+
+    ``anchors``: each row's anchor on the page, which the claim's name links to; default the claim ids."""
+    anchors = list(claims["claim_id"]) if anchors is None else list(anchors)
+    rows = list(claims.itertuples(index=False))
+    columns = {
+        "claim": [row.claim_id for row in rows],
+        "ours [95 % interval]": [_ours_text(row) for row in rows],
+        "paper": [paper_text(row.paper_low, row.paper_high, row.unit) for row in rows],
+        "verdict": [_verdict_words(row) for row in rows],
+    }
+    widths = {name: CHAR_INCHES * max(len(name), *(len(text) for text in texts)) for name, texts in columns.items()}
+    width = GAP_INCHES + widths["claim"] + GAP_INCHES + PLOT_INCHES + sum(
+        GAP_INCHES + widths[name] for name in ("ours [95 % interval]", "paper", "verdict")) + GAP_INCHES
+    height = HEADER_INCHES + ROW_INCHES * max(len(rows), 1) + FOOTER_INCHES
+    figure = Figure(figsize=(width, height))
+    plot_left = GAP_INCHES + widths["claim"] + GAP_INCHES
+    axes = figure.add_axes((plot_left / width, FOOTER_INCHES / height, PLOT_INCHES / width,
+                            ROW_INCHES * max(len(rows), 1) / height))
+    axes.set_xlim(0, 1)
+    axes.set_ylim(len(rows) - 0.5, -0.5)
+    axes.set_axis_off()
+
+    def column_x(inches: float) -> float:  # a position in inches from the figure's left, in the axes' x units
+        return (inches - plot_left) / PLOT_INCHES
+
+    text_lefts, left = {}, plot_left + PLOT_INCHES
+    for name in ("ours [95 % interval]", "paper", "verdict"):
+        left += GAP_INCHES
+        text_lefts[name] = left
+        left += widths[name]
+    claim_right = column_x(plot_left - GAP_INCHES)
+    transform = axes.transData
+    for y, (row, anchor) in enumerate(zip(rows, anchors)):
+        colour = VERDICT_COLOURS.get(row.verdict, VERDICT_COLOURS["inconclusive"]).ink
+        if y % 2 == 0:
+            axes.add_patch(Rectangle((column_x(GAP_INCHES / 2), y - 0.5), column_x(width - GAP_INCHES / 2)
+                                     - column_x(GAP_INCHES / 2), 1, facecolor=STRIPE_COLOUR, edgecolor="none",
+                                     zorder=-2, clip_on=False))
+        link = row.link or ""
+        _draw_row(axes, y, row, colour, link)
+        faint = row.verdict == "not_attempted"
+        name = axes.text(claim_right, y, row.claim_id, ha="right", va="center", fontsize=FONT_SIZE,
+                         color=VERDICT_COLOURS["not_attempted"].ink if faint else "#1a4f8b", transform=transform)
+        name.set_url(f"#{anchor}")
+        ours = axes.text(column_x(text_lefts["ours [95 % interval]"]), y, columns["ours [95 % interval]"][y],
+                         ha="left", va="center", fontsize=FONT_SIZE, color="#222222", transform=transform)
+        if link:
+            ours.set_url(link)
+        axes.text(column_x(text_lefts["paper"]), y, columns["paper"][y], ha="left", va="center",
+                  fontsize=FONT_SIZE, color="#222222", transform=transform)
+        axes.text(column_x(text_lefts["verdict"]), y, columns["verdict"][y], ha="left", va="center",
+                  fontsize=FONT_SIZE, color=colour, fontweight="bold", transform=transform)
+    header_y = -0.65  # just above the first row, in rows
+    for name, x, align in (("claim", claim_right, "right"), ("ours [95 % interval]", column_x(text_lefts["ours [95 % interval]"]), "left"),
+                           ("paper", column_x(text_lefts["paper"]), "left"),
+                           ("verdict", column_x(text_lefts["verdict"]), "left")):
+        axes.text(x, header_y, name, ha=align, va="bottom", fontsize=FONT_SIZE, fontweight="bold", color="#333333")
+    axes.text(0.5, header_y, "each row on its own scale\nshaded: the paper's value (arrow: open side)\n"
+              "line and dot: our 95 % interval and mean", ha="center", va="bottom", fontsize=FONT_SIZE - 1.5,
+              color="#444444", linespacing=1.15)
+    figure.text(GAP_INCHES / width, 1 - 0.12 / height, title, ha="left", va="top", fontsize=FONT_SIZE + 2,
+                fontweight="bold")
+    return figure
+
+
+_ID = re.compile(r'\sid="([^"]+)"')
+
+
+def inline_svg(svg: str) -> str:
+    """An SVG file's markup made fit to sit inside an HTML page: no XML prolog; only the element ids
+    its own references use (matplotlib names every element, "figure_1", "patch_3"..., the same in
+    every figure; several figures on one page would repeat them); links that open in the page, as
+    every other link of it does (matplotlib opens each in a new window)."""
+    markup = svg[svg.index("<svg"):].replace(' target="_blank"', "")
+    referenced = set(re.findall(r'(?:url\(#|href="#)([^")]+)', markup))
+    return _ID.sub(lambda found: found.group(0) if found.group(1) in referenced else "", markup)
+
+
+def write_forest(directory, stem: str, figure: Figure) -> str:
+    """Save ``figure`` as ``stem``.png and .svg (text kept as text) in ``directory``; its inline SVG markup."""
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        save_figure(figure, directory, stem)
+    return inline_svg((Path(directory) / f"{stem}.svg").read_text(encoding="utf-8"))
+
+
+def write_forests(directory, ledger: pd.DataFrame, titles: Mapping[str, str]) -> dict[str, tuple[str, str]]:
+    """A forest plot per paper of ``ledger`` (in its order) written to ``directory``: per paper, its
+    stem and inline SVG markup.  ``titles``: per paper, the plot's title (default its name)."""
+    anchors = pd.Series(claim_anchors(ledger), index=ledger.index)
+    written = {}
+    for paper, claims in ledger.groupby("paper", sort=False):
+        stem = FOREST_STEM.format(paper=paper)
+        figure = forest_figure(claims, titles.get(paper, paper), anchors[claims.index])
+        written[paper] = (stem, write_forest(directory, stem, figure))
+    return written
