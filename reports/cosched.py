@@ -33,6 +33,7 @@ from reports.cosched_claims import CLAIMS, PAPER, PAPER_A_BASE_SLOWDOWN, combina
 from reports.document import Document, Heading, Paragraph, BulletList, table
 from reports.document import Figure as FigureBlock
 from reports.ledger import CONFIDENCE, interval, ledger, ledger_blocks
+from reports.tables import latex_table as shared_latex_table
 
 COMBINATIONS = ("HH", "HY", "YH", "YY")
 BASELINE = "base"
@@ -291,12 +292,9 @@ def deadlock_table(table_: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 
 def latex_table(header, rows) -> str:
-    def escape(text: str) -> str:
-        return str(text).replace("\\", r"\textbackslash{}").replace("%", r"\%").replace("_", r"\_").replace("±", r"$\pm$")
-    lines = [r"\begin{tabular}{" + "l" * len(header) + "}", r"\hline", " & ".join(map(escape, header)) + r" \\", r"\hline"]
-    lines += [" & ".join(escape(cell) for cell in row) + r" \\" for row in rows]
-    lines += [r"\hline", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    """A (header, rows) table as a LaTeX tabular, by the project's shared writer (``reports.tables``),
+    which escapes LaTeX's special characters in every cell; the pipeline writes each table's .tex with it."""
+    return shared_latex_table(pd.DataFrame([list(row) for row in rows], columns=list(header)))
 
 
 # --- page ---------------------------------------------------------------------------------------

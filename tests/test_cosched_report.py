@@ -177,6 +177,12 @@ def test_deadlock_table(full_table):
     assert r"\hline" in latex_table(header, rows)
 
 
+def test_latex_tables_escape_every_special_character():
+    text = latex_table(["scheme & #", "wait ($)"], [["HH_1 & #2", "5 % of $10"]])
+    assert r"scheme \& \#" in text and r"wait (\$)" in text
+    assert r"HH\_1 \& \#2 & 5 \% of \$10 \\" in text  # the one raw & is the column separator
+
+
 def test_each_kind_of_figure_renders_deterministically(full_runs, tmp_path):
     names = {"A": "A", "B": "B"}
     for spec in FIGURES[1:4]:  # Figs. 4, 5, 6: bars, sync, loss
