@@ -30,6 +30,7 @@ from reports.cosched_claims import (
     combination,
     local_hold,
     metric,
+    point,
     release_off,
     x_text,
     xs,
@@ -42,10 +43,6 @@ PAPER_B_LOSS = ((25_000, 0.035), (35_000, 0.049))
 """Fig. 6(b)'s ends: node-hours lost on Eureka and the share of capacity the paper gives for each."""
 B_NODES = 100
 HOURS_PER_DAY = 24.0
-
-
-def point(series: str, x: float) -> str:
-    return f"B {x_text(series, x)}" if series == "load" else x_text(series, x)
 
 
 def _mean(results: Results, name: str, series: str, x: float, scheme: str, machine: str, release: bool = True) -> float:
@@ -100,10 +97,23 @@ def _machine_a_facts(parameters: dict) -> str:
 
 # --- one cause per claim -------------------------------------------------------------------------
 
-def b_base_slowdown(results: Results, parameters: dict) -> str:
-    splits = "; ".join(slowdown_split(results, "B", "load", x) for x in LOADS if x != CALIBRATION_LOAD)
-    return (f"B's baseline slowdown is a mean over jobs whose shortest are at least "
-            f"{parameters['machine_b']['min_runtime']:g} s (B's calibration): {splits}.")
+def b_base_slowdown(x: float) -> Cause:
+    def cause(results: Results, parameters: dict) -> str:
+        calibration = (f"the cut chosen to reach the paper's slowdown at load {CALIBRATION_LOAD:g}"
+                       if x != CALIBRATION_LOAD else "this row's calibration")
+        return (f"B's baseline slowdown is a mean over jobs whose shortest are at least "
+                f"{parameters['machine_b']['min_runtime']:g} s ({calibration}): {slowdown_split(results, 'B', 'load', x)}.")
+    return cause
+
+
+def a_base_slowdown(results: Results, parameters: dict) -> str:
+    return f"Without coscheduling, {slowdown_split(results, 'A', 'load', LOADS[0])}."
+
+
+def extra_wait_of(series: str, x: float, schemes, machine: str = "A") -> Cause:
+    def cause(results: Results, parameters: dict) -> str:
+        return "; ".join(extra_wait_split(results, series, x, scheme, machine) for scheme in schemes) + "."
+    return cause
 
 
 def a_slowdown_low_shares(results: Results, parameters: dict) -> str:
@@ -194,31 +204,36 @@ def yield_extra_wait_by_share(results: Results, parameters: dict) -> str:
     return f"{splits}."
 
 
-def hold_yield_sync(results: Results, parameters: dict) -> str:
-    """Where hold synchronizes slower than yield: the pairs' whole wait (submit to start) and the
-    sync part of it under both schemes, and the capacity the holding machine ties up."""
+def hold_yield_sync(machine: str) -> Cause:
+    """Where ``machine``'s hold synchronizes slower than its yield (by paired share): the pairs' whole
+    wait (submit to start) and the sync part of it under both schemes, and the capacity held."""
+    def cause(results: Results, parameters: dict) -> str:
+        return _hold_yield_sync(results, machine)
+    return cause
+
+
+def _hold_yield_sync(results: Results, machine: str) -> str:
     def held(x: float, scheme: str) -> str:
-        shares = [100 * _mean(results, "su_loss_share", "ratio", x, scheme, machine) for machine in ("A", "B")]
+        shares = [100 * _mean(results, "su_loss_share", "ratio", x, scheme, side) for side in ("A", "B")]
         return f"{shares[0]:.1f} and {shares[1]:.1f} %"
 
     parts = []
-    for machine in ("A", "B"):
-        for x in xs(results, "ratio"):
-            for remote in "HY":
-                hold, yield_ = combination(machine, "H", remote), combination(machine, "Y", remote)
-                _, low, _ = interval(paired(metric(results, "mean_sync", "ratio", x, hold, machine),
-                                            metric(results, "mean_sync", "ratio", x, yield_, machine)))
-                if not low > 0:
-                    continue
-                parts.append(
-                    f"{machine} {x_text('ratio', x)}, {hold} against {yield_}: the pairs wait "
-                    f"{_mean(results, 'wait_paired', 'ratio', x, hold, machine) / MINUTE:.0f} against "
-                    f"{_mean(results, 'wait_paired', 'ratio', x, yield_, machine) / MINUTE:.0f} min from submit to "
-                    f"start, of which {_mean(results, 'mean_sync', 'ratio', x, hold, machine) / MINUTE:.0f} against "
-                    f"{_mean(results, 'mean_sync', 'ratio', x, yield_, machine) / MINUTE:.0f} min synchronizing; "
-                    f"A and B hold {held(x, hold)} of their capacity under {hold}, {held(x, yield_)} under {yield_}")
+    for x in xs(results, "ratio"):
+        for remote in "HY":
+            hold, yield_ = combination(machine, "H", remote), combination(machine, "Y", remote)
+            _, low, _ = interval(paired(metric(results, "mean_sync", "ratio", x, hold, machine),
+                                        metric(results, "mean_sync", "ratio", x, yield_, machine)))
+            if not low > 0:
+                continue
+            parts.append(
+                f"{machine} {x_text('ratio', x)}, {hold} against {yield_}: the pairs wait "
+                f"{_mean(results, 'wait_paired', 'ratio', x, hold, machine) / MINUTE:.0f} against "
+                f"{_mean(results, 'wait_paired', 'ratio', x, yield_, machine) / MINUTE:.0f} min from submit to "
+                f"start, of which {_mean(results, 'mean_sync', 'ratio', x, hold, machine) / MINUTE:.0f} against "
+                f"{_mean(results, 'mean_sync', 'ratio', x, yield_, machine) / MINUTE:.0f} min synchronizing; "
+                f"A and B hold {held(x, hold)} of their capacity under {hold}, {held(x, yield_)} under {yield_}")
     if not parts:
-        return "No group has hold synchronizing wholly slower than yield; the other groups are undecided."
+        return f"No group on {machine} has hold synchronizing wholly slower than yield; the others are undecided."
     return "Where hold synchronizes slower than yield: " + "; ".join(parts) + "."
 
 
@@ -252,26 +267,31 @@ def deadlock(results: Results, parameters: dict) -> str:
 
 
 CAUSES: dict[str, Cause] = {
-    "fig4-B-base-slowdown": b_base_slowdown,
+    "fig4-A-base-slowdown": a_base_slowdown,
+    **{f"fig4-B-base-slowdown-{round(100 * x):03d}": b_base_slowdown(x) for x in LOADS},
     "sec5d-paired-share": paired_share,
     "fig3-A-extra-075": a_extra_wait_at("load", 0.75),
-    "fig3-B-extra-max": b_extra_wait,
-    "fig6-A-loss": losses("A", "load"),
+    "fig3-B-extra-yy-050": extra_wait_of("load", 0.5, ("YY",), "B"),
+    "fig3-B-extra-hh-075": extra_wait_of("load", 0.75, ("HH",), "B"),
+    "fig3-B-extra-others": b_extra_wait,
+    "fig6-A-loss-025": losses("A", "load"),
+    "fig6-A-loss-075": losses("A", "load"),
     "fig6-B-loss": b_loss_by_load,
     "fig6-B-loss-least-at-high": losses("B", "load"),
     "fig7-A-rel-increase-le10": a_extra_wait_at("ratio", LOW_RATIOS[0]),
     "fig7-A-extra-20": a_extra_wait_at("ratio", 0.2),
+    "fig7-A-hold-33": extra_wait_of("ratio", 0.33, local_hold("A")),
     "fig7-A-yield-33-like-20": yield_extra_wait_by_share,
     "fig8-hold-worse-slowdown": hold_yield_slowdown,
     "fig8-A-slowdown-le10": a_slowdown_low_shares,
     "fig5-A-sync-025": a_sync_low_load,
-    "fig9-hold-less-sync": hold_yield_sync,
+    "fig9-A-hold-less-sync": hold_yield_sync("A"),
+    "fig9-B-hold-less-sync": hold_yield_sync("B"),
     "fig9-A-sync-hold": a_sync_by_share,
     "fig9-B-sync-hold": b_sync_low_shares,
-    "fig10-A-loss": losses("A", "ratio"),
-    "fig10-B-loss": losses("B", "ratio"),
+    **{f"fig10-{machine}-loss-{end}": losses(machine, "ratio")
+       for machine in ("A", "B") for end in ("low", "high", "under-10")},
     "sec5b-no-release-deadlocks": deadlock,
-    "sec5b-deadlock-by-day-10": deadlock,
 }
 """The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
 
