@@ -385,21 +385,22 @@ def _html_block(block: Block) -> str:
 
 
 def render_html(document: Document) -> str:
+    """The page: its title, what stands before its first heading (what the page is), the contents
+    list, then its sections."""
     title = html.escape(document.title)
     anchors = iter(heading_ids(document))
-    headings, parts = [], []
+    headings, opening, sections = [], [], []
     for block in document.blocks:
         if isinstance(block, Heading):
             anchor = next(anchors)
             headings.append((block, anchor))
-            parts.append(_html_heading(block, anchor))
+            sections.append(_html_heading(block, anchor))
         else:
-            parts.append(_html_block(block))
-    body = "\n".join(parts)
-    contents = _html_contents(headings)
+            (sections if headings else opening).append(_html_block(block))
+    body = "\n".join(part for part in (*opening, _html_contents(headings), *sections) if part)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{title}</title>\n<style>\n{_STYLE}\n{_verdict_style()}\n</style>\n</head>\n<body>\n"
-        f"<h1>{title}</h1>\n{contents + chr(10) if contents else ''}{body}\n</body>\n</html>\n"
+        f"<h1>{title}</h1>\n{body}\n</body>\n</html>\n"
     )

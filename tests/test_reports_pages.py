@@ -136,6 +136,8 @@ def test_every_html_page_lists_its_headings_and_anchors_each_one():
     assert page.count('href="#contents"') == 6  # from every heading back up
     assert '<tr id="fig3-a">' in page
     assert "<nav" not in render_html(Document("T", (Heading("only one"), paragraph("x"))))
+    opening = render_html(Document("T", (paragraph("what the page is"), Heading("A"), Heading("B"))))
+    assert opening.index("<p>what the page is</p>") < opening.index("<nav") < opening.index('<h2 id="a">')
 
 
 def test_verdicts_are_coloured_wherever_a_table_shows_one():
