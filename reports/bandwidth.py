@@ -43,8 +43,8 @@ INFORMATION_FIGURES = {"fig07_information_realistic": REALISTIC, "fig08_informat
 CLAIMS_BY_ID = {claim.claim_id: claim for claim in CLAIMS}
 
 
-def _share_interval(values: pd.Series) -> str:
-    """Mean of per-seed shares as a percentage with its 95 % interval; "unstable" if a run saturated."""
+def _percent_interval(values: pd.Series) -> str:
+    """Mean of per-seed percentages with its 95 % interval; "unstable" if a run saturated."""
     mean, low, high = interval(values)
     if not math.isfinite(mean):
         return "unstable" if len(values) and not np.all(np.isfinite(values)) else ""
@@ -53,8 +53,8 @@ def _share_interval(values: pd.Series) -> str:
 
 def _interval_text(mean: float, low: float, high: float) -> str:
     if not math.isfinite(low):
-        return f"{100 * mean:.1f} %"
-    return f"{100 * mean:.1f} % [{100 * low:.1f}, {100 * high:.1f}]"
+        return f"{mean:.1f} %"
+    return f"{mean:.1f} % [{low:.1f}, {high:.1f}]"
 
 
 def _measured(statistic) -> pd.Series | None:
@@ -85,7 +85,7 @@ def improvement_table(runs: pd.DataFrame, verdicts: pd.DataFrame, labels: dict, 
         for workload in workloads:
             name, claim_id = SHORT[workload], cells.get((workload, strategy))
             values = _measured(lambda: improvement(runs, workload, strategy))
-            row[f"{name} ours"] = "" if values is None else _share_interval(values)
+            row[f"{name} ours"] = "" if values is None else _percent_interval(values)
             row[f"{name} paper"] = _paper_cell(claim_id)
             row[f"{name} verdict"] = _verdict_cell(verdicts, claim_id)
         rows.append(row)
@@ -99,13 +99,13 @@ def headline(runs: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
         name = SHORT[workload]
         gain = _measured(lambda: migration_gain(runs, workload))
         rows.append({"measure": f"Migration Only faster than No Share, (T_noshare - T_mig) / T_noshare ({name})",
-                     "ours": "" if gain is None else _share_interval(gain),
+                     "ours": "" if gain is None else _percent_interval(gain),
                      "paper": _paper_cell(f"sec51-noshare-{name}"),
                      "verdict": _verdict_cell(verdicts, f"sec51-noshare-{name}")})
         claim_id = "fig8-S-half-gain" if workload == SYNTHETIC else "fig7-R-half-gain"
         shares = _measured(lambda: half_gain_shares(runs, workload))
         rows.append({"measure": f"exposed share for half of ICS's full-information gain ({name})",
-                     "ours": "" if shares is None else _share_interval(shares),
+                     "ours": "" if shares is None else _percent_interval(shares),
                      "paper": _paper_cell(claim_id), "verdict": _verdict_cell(verdicts, claim_id)})
     return pd.DataFrame(rows)
 
@@ -124,7 +124,7 @@ def ppbw_sweeps(runs: pd.DataFrame, labels: dict) -> pd.DataFrame:
                 rows.append({"workload": SHORT[workload], "strategy": labels[strategy],
                              "PPBW (Mb/s)": "any" if ppbw is None else f"{ppbw:g}", "seeds": len(values),
                              "mean turnaround (s)": float(values.mean()),
-                             "improvement over Migration Only": _share_interval(
+                             "improvement over Migration Only": _percent_interval(
                                  improvement(runs, workload, strategy, ppbw))})
     return pd.DataFrame(rows)
 
@@ -140,19 +140,22 @@ def pass_order_table(runs: pd.DataFrame, variant_runs: pd.DataFrame, labels: dic
             default = improvement(runs, workload, strategy)
             other = improvement(variant, workload, strategy)
             rows.append({"workload": SHORT[workload], "strategy": labels[strategy],
-                         f"{order['default']} (paper)": _share_interval(default),
-                         f"{order['variant']} (variant)": _share_interval(other),
-                         "paper minus variant (points)": _share_interval(paired(default, other, "difference"))})
+                         f"{order['default']} (paper)": _percent_interval(default),
+                         f"{order['variant']} (variant)": _percent_interval(other),
+                         "paper minus variant (points)": _percent_interval(paired(default, other, "difference"))})
     return pd.DataFrame(rows)
 
 
-def workloads_table(parameters: dict, offered_load: pd.DataFrame) -> pd.DataFrame:
+def workloads_table(parameters: dict, offered_load: pd.DataFrame, jobs_per_cluster: int) -> pd.DataFrame:
+    """Each workload's recipe and the offered load measured on the jobs its claimed runs used: the
+    default load (not the sensitivity sweep's) at the runs' number of jobs per cluster, per seed."""
     rows = []
     for name, described in parameters["workloads"].items():
-        loads = offered_load.loc[offered_load.workload == name, "offered_load"].to_numpy()
+        loads = offered_load_of(offered_load, name, jobs_per_cluster)
         rows.append({"workload": SHORT[name], "how it is built": described["recipe"],
-                     "offered load (mean over seeds)": round(float(np.mean(loads)), 3),
-                     "range over seeds": f"{min(loads):.3f}-{max(loads):.3f}",
+                     "jobs per cluster": jobs_per_cluster, "seeds": len(loads),
+                     "offered load (mean over seeds)": round(float(loads.mean()), 3),
+                     "range over seeds": f"{loads.min():.3f}-{loads.max():.3f}",
                      "run-time estimates": described["estimates"]})
     return pd.DataFrame(rows)
 
@@ -173,7 +176,7 @@ def sensitivity(runs: pd.DataFrame, load_runs: pd.DataFrame, convergence_runs: p
             settings += [("jobs per cluster", workload, jobs, None, chosen) for workload in (REALISTIC, SYNTHETIC)]
     rows = []
     for swept, workload, jobs, load, chosen in settings:
-        offered = offered_load_of(offered_load, workload, jobs, load)
+        offered = float(offered_load_of(offered_load, workload, jobs, load).mean())
         for compute, statistic in SENSITIVITY_STATISTICS.values():
             values = compute(chosen, workload)
             mean, low, high = interval(values)
@@ -206,7 +209,7 @@ def sensitivity_figure(table: pd.DataFrame, swept: str, title: str) -> Figure:
         for workload, group in chosen[chosen.improvement == statistic].groupby("workload", sort=False):
             group = group.sort_values(x_column)
             errors = np.nan_to_num(np.abs(group[["low", "high"]].to_numpy().T - group["mean"].to_numpy()))
-            axes.errorbar(group[x_column], 100 * group["mean"], yerr=100 * errors, marker="o", capsize=2,
+            axes.errorbar(group[x_column], group["mean"], yerr=errors, marker="o", capsize=2,
                           label=workload)
         if swept == "load":
             default = chosen[(chosen.workload == SHORT[REALISTIC]) & (chosen["requested load"] == "default")]
@@ -253,9 +256,9 @@ def information_figure(runs: pd.DataFrame, workload: str, title: str) -> Figure:
     curve = information_curve(runs, workload)
     stats = np.array([interval(curve[share]) for share in curve.columns])
     errors = np.nan_to_num(np.abs(stats[:, 1:].T - stats[:, 0]))
-    axes.errorbar(100 * np.asarray(curve.columns), 100 * stats[:, 0], yerr=100 * errors, marker="o", capsize=2,
+    axes.errorbar(100 * np.asarray(curve.columns), stats[:, 0], yerr=errors, marker="o", capsize=2,
                   label="ICS")
-    axes.axhline(100 * stats[-1, 0] / 2, linestyle=":", color="grey", label="half of the full-information gain")
+    axes.axhline(stats[-1, 0] / 2, linestyle=":", color="grey", label="half of the full-information gain")
     axes.set(xlabel="jobs exposing PPBW and rho (%)", ylabel="improvement over Migration Only (%)", title=title)
     legend_below(figure, axes, fontsize="small")
     return figure
@@ -272,6 +275,14 @@ def queue_figure(queue_depth: pd.DataFrame) -> Figure:
     return figure
 
 
+def _scale(runs: pd.DataFrame) -> int:
+    """The number of jobs per cluster of the claimed runs (one for all of them)."""
+    scales = runs.jobs_per_cluster.unique()
+    if len(scales) != 1:
+        raise ValueError(f"the claimed runs mix {sorted(scales)} jobs per cluster")
+    return int(scales[0])
+
+
 def _read_back(directory: Path, tables: dict) -> dict[str, pd.DataFrame]:
     """Write the result tables and read them back: the ledger judges exactly what the report publishes."""
     for stem in RESULT_TABLES:
@@ -279,17 +290,62 @@ def _read_back(directory: Path, tables: dict) -> dict[str, pd.DataFrame]:
     return {stem: pd.read_csv(directory / f"{stem}.csv") for stem in RESULT_TABLES}
 
 
-def _setup_paragraph(runs: pd.DataFrame, parameters: dict):
-    profile = parameters["profile"]
-    seeds = profile["seeds"]
-    text = (f"Profile '{profile['name']}': {len(runs)} runs of {profile['jobs_per_cluster']:,} jobs per cluster "
-            f"(the paper ran {parameters['paper_jobs_per_cluster']:,}), every point on {len(seeds)} seed(s) "
-            f"({', '.join(map(str, seeds))}), the same seeds for every strategy, PPBW and information level (common "
-            "random numbers). Improvements are of mean turnaround over Migration Only, per seed; intervals are "
-            "Student-t 95 % intervals over seeds; figures show means over seeds with those intervals.")
-    if profile["jobs_per_cluster"] < parameters["paper_jobs_per_cluster"]:
-        text += (f" Runs of {profile['jobs_per_cluster']:,} jobs per cluster have not converged to the paper's "
-                 "length: sizes in the ledger are judged at this profile and may differ at the paper's scale.")
+def _values_text(values, unit: str = "") -> str:
+    """Distinct values in order, as a person reads them: "10, 50, 200, 1000 Mb/s"."""
+    ordered = sorted(set(float(value) for value in values))
+    return ", ".join(f"{value:,.0f}" if value.is_integer() else f"{value:g}" for value in ordered) + (
+        f" {unit}" if unit and ordered else "")
+
+
+def experiments_table(results: dict, labels: dict) -> pd.DataFrame:
+    """What ran, read from the result tables: per table of runs and workload, the strategies, PPBWs, exposed
+    shares, requested loads, jobs per cluster, seeds and number of runs (the provenance of every number, in words
+    rather than the runs' parameter lists)."""
+    rows = []
+    for stem, purpose in RUN_TABLES.items():
+        frame = results[stem]
+        for workload in (name for name in SHORT if name in set(frame.workload)):
+            chosen = frame[frame.workload == workload]
+            mixed = chosen.ppbw_mixed.astype(bool)
+            ppbws = ([f"{_values_text(chosen.ppbw[~mixed])} Mb/s"] if (~mixed).any() else []) + (
+                ["U[0, 300] per job"] if mixed.any() else [])
+            rows.append({
+                "runs": purpose, "workload": SHORT[workload],
+                "strategies": ", ".join(labels[s] for s in labels if s in set(chosen.strategy)),
+                "PPBW": "; ".join(ppbws),
+                "jobs exposing PPBW and rho (%)": _values_text(100 * chosen.information),
+                "requested load": _values_text(chosen.load) if "load" in chosen else "default",
+                "jobs per cluster": _values_text(chosen.jobs_per_cluster),
+                "seeds": _values_text(chosen.seed), "count": len(chosen),
+            })
+    return pd.DataFrame(rows, columns=["runs", "workload", "strategies", "PPBW", "jobs exposing PPBW and rho (%)",
+                                       "requested load", "jobs per cluster", "seeds", "count"])
+
+
+RUN_TABLES = {"runs": "for the claims", "pass_order_runs": "in the variant pass order",
+              "load_runs": "at other offered loads", "convergence_runs": "at fewer jobs per cluster"}
+"""The result tables that hold runs, and what each holds, as the setup counts them."""
+
+
+def _setup_paragraph(results: dict, parameters: dict):
+    """The setup as the result tables measure it: runs per table, jobs per cluster and seeds of the claimed runs."""
+    runs = results["runs"]
+    counts = [f"{len(results[stem]):,} {what}" for stem, what in RUN_TABLES.items() if len(results[stem])]
+    scales = sorted(int(jobs) for jobs in runs.jobs_per_cluster.unique())
+    seeds = sorted(int(seed) for seed in runs.seed.unique())
+    per_point = runs.groupby(["workload", "strategy", "ppbw_mixed", "ppbw", "information"], dropna=False).seed.nunique()
+    seed_counts = sorted(int(count) for count in per_point.unique())
+    paper_scale = parameters["paper_jobs_per_cluster"]
+    text = (f"Profile '{parameters['profile']['name']}': {sum(len(results[stem]) for stem in RUN_TABLES):,} runs "
+            f"({'; '.join(counts)}). The claimed runs simulate {' or '.join(f'{jobs:,}' for jobs in scales)} jobs "
+            f"per cluster (the paper ran {paper_scale:,}), each point on "
+            f"{' or '.join(map(str, seed_counts))} seed(s) ({', '.join(map(str, seeds))}), the same seeds for every "
+            "strategy, PPBW and information level (common random numbers). Improvements are of mean turnaround over "
+            "Migration Only, per seed; intervals are Student-t 95 % intervals over seeds; figures show means over "
+            "seeds with those intervals.")
+    if max(scales) < paper_scale:
+        text += (f" Runs of {max(scales):,} jobs per cluster have not converged to the paper's length: sizes in the "
+                 "ledger are judged at this profile and may differ at the paper's scale.")
     return paragraph(text)
 
 
@@ -370,7 +426,8 @@ def write_bandwidth_report(directory, tables: dict, parameters: dict) -> pd.Data
                                                 TABLE1_CELLS),
         "table2_workloads": improvement_table(runs, verdicts, labels, workloads, ("ics", "zero_comm"), TABLE2_CELLS),
         "headline": headline(runs, verdicts),
-        "workloads": workloads_table(parameters, results["offered_load"]),
+        "workloads": workloads_table(parameters, results["offered_load"], _scale(runs)),
+        "experiments": experiments_table(results, labels),
     }
     ran_variant = parameters["profile"]["pass_order_variant"]
     if ran_variant:
@@ -386,7 +443,7 @@ def write_bandwidth_report(directory, tables: dict, parameters: dict) -> pd.Data
             "of Information Availability and Workload Characteristics on the Performance of Job Co-allocation in "
             "Multi-clusters', ICPADS 2006."
         ),
-        _setup_paragraph(runs, parameters),
+        _setup_paragraph(results, parameters),
         *ledger_blocks(verdicts),
         Heading("What does not reproduce, and the measured cause"),
         paragraph("Each claim not reproduced, with what our runs measure behind its statistic (means over the "
@@ -419,6 +476,8 @@ def write_bandwidth_report(directory, tables: dict, parameters: dict) -> pd.Data
                   "rectangular jobs at T_E0 per node-second between the first and last arrival) and where run-time "
                   "estimates come from."),
         document_table(page_tables["workloads"]),
+        Heading("Experiments run (read from the result tables)"),
+        document_table(page_tables["experiments"]),
     ]
     page = Document("bandwidth: bandwidth-centric job co-allocation in multi-clusters", tuple(blocks))
     (directory / "index.md").write_text(render_markdown(page), encoding="utf-8")

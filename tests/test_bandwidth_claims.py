@@ -1,160 +1,233 @@
-"""The bandwidth stage's claims ledger on constructed result tables whose answers are known by hand."""
+"""The bandwidth stage's claims ledger on constructed result tables whose answers are known by hand.
+
+``constructed`` builds the runs table from a pattern of improvements over Migration Only (fractions):
+every seed's Migration Only turnaround is 1000 (1 + 0.1 seed) s, another strategy's is
+``T_mig (1 - gain) j(seed)`` with a small per-seed factor ``j = 1 + 0.002 (seed - 3)`` (mean 1 over the
+five seeds) that gives the intervals a width and keeps ties between strategies exact.  ``AGREEING`` follows
+the paper's numbers and directions; ``REVERSED`` turns every one of them around.
+"""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
-import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
-from reports.bandwidth import write_bandwidth_report
 from reports.bandwidth_claims import CLAIMS, half_gain_share
-from reports.ledger import judge
-from simulators.bandwidth.experiments import Profile, points
-from simulators.bandwidth.workload import generate_jobs, offered_load
+from reports.ledger import judge, ledger
 
 SEEDS = (1, 2, 3, 4, 5)
-CONSTRUCTED = Profile(jobs_per_cluster=100, ppbws=(10.0, 100.0, 1000.0), information=(0.0, 0.1, 0.5, 1.0),
-                      seeds=SEEDS)
+PPBWS = (10.0, 100.0, 1000.0)
+SHARES = (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)
+WORKLOADS = ("realistic", "synthetic", "A", "B", "C", "D")
 BY_ID = {claim.claim_id: claim for claim in CLAIMS}
+SATURATED = math.inf
 
 
-def turnaround(point, broken_ics_trend: bool = False) -> float:
-    """A made-up mean turnaround: each seed scales the workload (pairing cancels it out);
-    Zero Comm. 0.7 of Migration Only, ICS between them, drifting to Migration Only as PPBW grows
-    (or, with ``broken_ics_trend``, the other way round)."""
-    migration = 1000.0 * (1 + 0.1 * point.seed)
-    zero = 0.7 * migration
-    fixed = {"no_share": 3.0 * migration, "migration_only": migration, "zero_comm": zero}
-    if point.strategy in fixed:
-        return fixed[point.strategy]
-    if point.ppbw is None:  # mixed PPBW: the more jobs expose their needs, the closer ICS gets to Zero Comm.
-        return migration - (migration - zero) * point.information * 0.9 if point.strategy == "ics" else 0.8 * migration
-    towards_migration = (math.log10(point.ppbw) - 1) / 2  # 0 at 10 Mb/s, 1 at 1000 Mb/s
-    if point.strategy == "ics":
-        share = 1 - towards_migration if broken_ics_trend else towards_migration
-        return zero + (migration - zero) * share
-    return migration * (0.8 + point.ppbw / 500)  # First-Fit, LSLT, LSLT+CS: lose to Migration Only above 100 Mb/s
+def jitter(seed: int) -> float:
+    return 1 + 0.002 * (seed - 3)
 
 
-def outputs(broken_ics_trend: bool = False):
-    """``BandwidthRuns`` outputs with made-up runs and the offered load of the workloads' real jobs."""
-    for task in BandwidthRuns.covering(points(CONSTRUCTED)):
-        peak = 5.0 if task.workload == "realistic" else 1.0  # the realistic queue swells in the afternoon
-        jobs = generate_jobs(task.workload, task.jobs_per_cluster, task.seed)
-        yield {"offered_load": offered_load(jobs.submit, jobs.nodes, jobs.base_time, 400),
-               "runs": [{"point": dataclasses.asdict(point),
-                         "metrics": {"mean_turnaround": turnaround(point, broken_ics_trend), "saturated": False},
-                         "queue_by_hour": [10.0 + (peak if 12 <= hour < 18 else 0.0) for hour in range(24)]}
-                        for point in task.points()]}
+def migration(seed: int) -> float:
+    return 1000.0 * (1 + 0.1 * seed)
 
 
-@pytest.fixture(scope="module")
-def parameters():
-    return report_parameters("constructed", CONSTRUCTED)
+def pattern(rooms, ics, mixed, no_share, ics_sweep, lslt_sweep, first_fit_sweep, information):
+    """Improvements over Migration Only by (workload, strategy, PPBW or None for mixed, information).
+
+    ``ics_sweep(room)``, ``lslt_sweep(room)`` and ``first_fit_sweep(room)``: the three gains at ``PPBWS``;
+    ``information[workload]``: ICS's gain at each of ``SHARES`` as a fraction of its full-information gain;
+    ``no_share[workload]``: Migration Only's gain over No Share."""
+    gains = {}
+    for workload in WORKLOADS:
+        gains[(workload, "zero_comm", None, 1.0)] = rooms[workload]
+        gains[(workload, "ics", None, 1.0)] = ics[workload]
+        gains[(workload, "no_share", None, 1.0)] = 1 - 1 / (1 - no_share[workload])  # T_ns = T_mig / (1 - g)
+        for ppbw, gain in zip(PPBWS, ics_sweep(rooms[workload]), strict=True):
+            gains[(workload, "ics", ppbw, 1.0)] = gain
+    for workload in ("realistic", "synthetic"):
+        for strategy in ("first_fit", "lslt", "lslt_cs"):
+            gains[(workload, strategy, None, 1.0)] = mixed[(workload, strategy)]
+            sweep = first_fit_sweep if strategy == "first_fit" else lslt_sweep
+            for ppbw, gain in zip(PPBWS, sweep(rooms[workload]), strict=True):
+                gains[(workload, strategy, ppbw, 1.0)] = gain
+        for share, fraction in zip(SHARES[:-1], information[workload], strict=True):
+            gains[(workload, "ics", None, share)] = fraction * ics[workload]
+    return gains
 
 
-def results(broken_ics_trend: bool = False) -> dict:
-    return result_tables(outputs(broken_ics_trend), CONSTRUCTED.jobs_per_cluster)
+AGREEING = pattern(
+    rooms={"realistic": 0.085, "synthetic": 0.36, "A": 0.28, "B": 0.09, "C": 0.14, "D": 0.45},
+    ics={"realistic": 0.07, "synthetic": 0.31, "A": 0.22, "B": 0.07, "C": 0.11, "D": 0.27},
+    mixed={("realistic", "lslt"): 0.04, ("realistic", "lslt_cs"): 0.05, ("realistic", "first_fit"): -0.10,
+           ("synthetic", "lslt"): 0.15, ("synthetic", "lslt_cs"): 0.22, ("synthetic", "first_fit"): -0.20},
+    no_share={"realistic": 0.60, "synthetic": 0.72, "A": 0.5, "B": 0.5, "C": 0.5, "D": 0.5},
+    ics_sweep=lambda room: (room, 0.5 * room, 0.05 * room),  # Zero Comm.'s gain where no link binds
+    lslt_sweep=lambda room: (0.8 * room, 0.1 * room, -0.3),
+    first_fit_sweep=lambda room: (0.9 * room, -0.1, SATURATED),
+    # S: half of the full gain at 10 % exposure; R: between 20 % (0.35) and 30 % (0.55), at 27.5 %
+    information={"realistic": (0.0, 0.15, 0.35, 0.55, 0.8), "synthetic": (0.0, 0.5, 0.7, 0.8, 0.9)},
+)
+REVERSED = pattern(
+    # rooms negative and in the other order: A < R, S < B, C < R, D the smallest
+    rooms={"realistic": -0.20, "synthetic": -0.24, "A": -0.40, "B": -0.10, "C": -0.30, "D": -0.80},
+    # small positive ICS gains, largest where the room is smallest (r < 0), every one above the room
+    ics={"realistic": 0.045, "synthetic": 0.05, "A": 0.07, "B": 0.04, "C": 0.06, "D": 0.08},
+    mixed={("realistic", "lslt"): 0.0, ("realistic", "lslt_cs"): 0.0, ("realistic", "first_fit"): 0.05,
+           ("synthetic", "lslt"): 0.0, ("synthetic", "lslt_cs"): -0.05, ("synthetic", "first_fit"): 0.05},
+    no_share={"realistic": -0.3, "synthetic": -0.3, "A": -0.3, "B": -0.3, "C": -0.3, "D": -0.3},
+    ics_sweep=lambda room: (-0.05, -0.04, -0.03),  # slower than Migration Only, less so as PPBW grows
+    lslt_sweep=lambda room: (-0.02, 0.0, 0.05),  # loses at small PPBW, wins at large, beats ICS above 10 Mb/s
+    first_fit_sweep=lambda room: (0.0, 0.02, 0.05),
+    # S: half of the full gain only at 50 % exposure; R: at 10 * 0.5 / 0.9 = 5.6 %
+    information={"realistic": (0.0, 0.9, 0.95, 0.97, 0.99), "synthetic": (0.0, 0.1, 0.2, 0.3, 0.5)},
+)
 
 
-def test_an_improvement_claim_reads_the_paired_gain_over_migration_only():
-    # ICS with full information: migration - 0.9 * 0.3 * migration, an improvement of 27 % on every seed
-    verdict = judge(BY_ID["tab1-S-ics"], results())
-    assert verdict.ours == pytest.approx(0.27) and verdict.seeds == 5
-    assert verdict.verdict == "reproduced"  # 27 % within 31 % +- 5
+def turnaround(gains: dict, key: tuple, seed: int) -> float:
+    gain = gains[key]
+    return math.inf if gain == SATURATED else migration(seed) * (1 - gain) * jitter(seed)
 
 
-def test_a_paired_ordering_between_strategies():
-    # gains with mixed PPBW on every seed: LSLT+CS 20 %, ICS 27 %, Zero Comm. 30 %
-    verdict = judge(BY_ID["tab1-S-order"], results())
-    assert verdict.verdict == "reproduced"
-    assert verdict.ours == pytest.approx(0.07)  # the first part shown: ICS - LSLT+CS
-    assert "Zero Comm. above ICS: reproduced (0.03 " in verdict.reason
+def queue_depth(swinging: str) -> pd.DataFrame:
+    """Migration Only's hourly queue: 10 jobs, 5 more from noon to 6 pm on the ``swinging`` workload (and 1
+    more on the other: R and S), plus 0.1 seed."""
+    rows = []
+    for workload in WORKLOADS:
+        peak = 5.0 if workload == swinging else 1.0
+        rows += [{"workload": workload, "seed": seed, "hour": hour,
+                  "waiting_jobs": 10.0 + 0.1 * seed + (peak if 12 <= hour < 18 else 0.0)}
+                 for seed in SEEDS for hour in range(24)]
+    return pd.DataFrame(rows)
 
 
-def test_a_trend_claim_is_a_per_seed_slope_against_log_ppbw():
-    # ICS's (T_ics - T_mig) / T_ics at 10, 100, 1000 Mb/s on seed s (migration m, zero 0.7 m):
-    # (0.7 - 1) / 0.7, (0.85 - 1) / 0.85, 0: slope of the least-squares line against 1, 2, 3
-    losses = np.array([-0.3 / 0.7, -0.15 / 0.85, 0.0])
-    slope = np.polyfit([1.0, 2.0, 3.0], losses, 1)[0]
-    verdict = judge(BY_ID["fig5-6-ics-reverts"], results())
-    assert verdict.verdict == "reproduced" and verdict.ours == pytest.approx(slope)
-    assert judge(BY_ID["fig5-6-ics-reverts"], results(broken_ics_trend=True)).verdict == "not_reproduced"
+def constructed(gains: dict, swinging: str = "realistic") -> dict:
+    rows = []
+    for seed in SEEDS:
+        for workload in WORKLOADS:
+            rows.append({"workload": workload, "strategy": "migration_only", "ppbw": math.nan, "ppbw_mixed": True,
+                         "information": 1.0, "seed": seed, "mean_turnaround": migration(seed)})
+        for (workload, strategy, ppbw, share) in gains:
+            rows.append({"workload": workload, "strategy": strategy, "ppbw": math.nan if ppbw is None else ppbw,
+                         "ppbw_mixed": ppbw is None, "information": share, "seed": seed,
+                         "mean_turnaround": turnaround(gains, (workload, strategy, ppbw, share), seed)})
+    runs = pd.DataFrame(rows)
+    runs["jobs_per_cluster"] = 1000
+    runs["coallocated_share"], runs["coallocated_slowdown"] = 0.1, 1.2
+    return {"runs": runs, "queue_depth": queue_depth(swinging)}
 
 
-def test_room_orderings_between_workloads_are_paired_by_seed():
-    # every workload has the same room (30 %): no direction can be shown, the differences are exactly 0
-    verdict = judge(BY_ID["sec53-directions"], results())
-    assert verdict.verdict == "inconclusive" and verdict.ours == 0.0
+def verdicts(results: dict) -> pd.Series:
+    return ledger("bandwidth", CLAIMS, results, "constructed").set_index("claim_id").verdict
 
 
-def test_half_gain_share_interpolates_between_measured_shares():
-    # full gain 0.3, half 0.15, reached between 0.1 (gain 0.1) and 0.25 (gain 0.2): 0.1 + 0.05 / 0.1 * 0.15
+def test_every_claim_reproduces_on_data_that_follow_the_paper():
+    found = verdicts(constructed(AGREEING))
+    assert dict(found[found != "reproduced"]) == {}
+
+
+def test_no_claim_reproduces_when_the_papers_pattern_is_reversed():
+    found = verdicts(constructed(REVERSED, swinging="synthetic"))
+    assert "reproduced" not in set(found)
+    assert dict(found[found != "not_reproduced"]) == {}  # every row can be judged, and fails
+
+
+@pytest.mark.parametrize("claim_id, value", [
+    ("tab1-S-ics", 31.0),  # 100 (1 - (1 - 0.31) j), j averaging 1 over the seeds
+    ("tab1-R-room", 8.5),
+    # T_ns = T_mig j / 0.28 (No Share's gain is scaled by j too): 100 (T_ns - T_mig) / T_ns = 100 (1 - 0.28 / j)
+    ("sec51-noshare-S", sum(100 * (1 - 0.28 / jitter(seed)) for seed in SEEDS) / len(SEEDS)),
+])
+def test_a_value_is_the_claims_own_quantity_in_per_cent(claim_id, value):
+    verdict = judge(BY_ID[claim_id], constructed(AGREEING))
+    assert verdict.ours == pytest.approx(value) and verdict.seeds == 5
+
+
+@pytest.mark.parametrize("claim_id, share", [
+    ("fig8-S-half-gain", 10.0),  # half of the full gain at 10 % of jobs exposed
+    ("fig7-R-half-gain", 27.5),  # 0.35 and 0.55 of it at 20 % and 30 %: half at 20 + 10 * 0.15 / 0.2
+])
+def test_the_half_gain_share_is_interpolated_between_the_shares_run(claim_id, share):
+    measurement = BY_ID[claim_id].compute(constructed(AGREEING))
+    on_seed_3 = measurement.parts[0].values[SEEDS.index(3)]  # j = 1: every gain exactly as the pattern says
+    assert on_seed_3 == pytest.approx(share)
+    assert judge(BY_ID[claim_id], constructed(AGREEING)).verdict == "reproduced"
+
+
+def test_half_gain_share_by_hand():
     assert half_gain_share([0.0, 0.1, 0.25, 0.5, 1.0], [0.0, 0.1, 0.2, 0.25, 0.3]) == pytest.approx(0.175)
     assert math.isnan(half_gain_share([0.0, 1.0], [0.0, -0.1]))
-    # constructed ICS gains grow linearly with the share: half of the full gain at half exposure
-    assert judge(BY_ID["fig8-S-half-gain"], results()).ours == pytest.approx(0.5)
 
 
-def test_a_saturated_run_counts_as_losing_to_migration_only():
-    tables = results()
-    runs = tables["runs"]
-    worst = (runs.strategy == "lslt") & (runs.ppbw == 1000.0)
-    runs.loc[worst, "mean_turnaround"] = math.inf
-    verdict = judge(BY_ID["fig5-6-lslt-high-loses"], tables)
-    assert verdict.verdict == "reproduced" and "R lslt: reproduced (1 [1, 1]" in verdict.reason
+def test_the_degradation_of_lslt_reads_both_ends_of_the_sweep():
+    verdict = judge(BY_ID["fig5-6-lslt-degrades"], constructed(AGREEING))
+    # first part: LSLT Only on R at 10 Mb/s, 0.8 of R's 8.5 % room: 100 (1 - (1 - 0.068) j), mean 6.8
+    assert verdict.ours == pytest.approx(6.8) and verdict.verdict == "reproduced"
+    assert "LSLT+CS slower than Migration Only at 1000 Mb/s on S: 30 % [29.5, 30.5], above 0 %" in verdict.reason
 
 
-def test_the_daily_queue_cycle_compares_swings_per_seed():
-    # realistic: 10 or 15 waiting jobs, swing 5 / 11.25; synthetic 1 / 10.25
-    verdict = judge(BY_ID["fig9-R-daily-cycle"], results())
-    assert verdict.ours == pytest.approx(5 / 11.25 - 1 / 10.25) and verdict.verdict == "reproduced"
+def test_a_trend_is_a_per_seed_slope_against_log_ppbw():
+    # ICS on R: gains 100 (1 - (1 - g) j) for g = 0.085, 0.0425, 0.00425 at log10 PPBW 1, 2, 3: slope
+    # j (0.00425 - 0.085) / 2 * 100 per tenfold PPBW, whose mean over the seeds is -4.0375
+    verdict = judge(BY_ID["sec51-ics-reverts"], constructed(AGREEING))
+    assert verdict.ours == pytest.approx(-4.0375) and verdict.verdict == "reproduced"
 
 
-def claim_row(page: str, claim_id: str) -> list[str]:
-    row = next(line for line in page.splitlines() if line.startswith(f"| [{claim_id}]("))
-    return [cell.strip() for cell in row.strip("|").split("|")]
+def test_a_saturated_run_is_a_censored_seed_judged_by_its_side():
+    verdict = judge(BY_ID["sec43-zero-best-case"], constructed(AGREEING))
+    assert verdict.verdict == "reproduced"
+    assert "Zero Comm.'s gain minus First-Fit's at 1000 Mb/s on R: 5 of 5 seeds above -1 % points" in verdict.reason
+    assert "(5 censored: beyond the runs' range)" in verdict.reason
 
 
-def test_the_page_marks_a_broken_trend_not_reproduced(tmp_path, parameters):
-    sound, broken = tmp_path / "sound", tmp_path / "broken"
-    for directory, tables in ((sound, results()), (broken, results(broken_ics_trend=True))):
-        directory.mkdir()
-        write_bandwidth_report(directory, tables, parameters)
-    verdict_column = 6
-    assert claim_row((sound / "index.md").read_text(), "fig5-6-ics-reverts")[verdict_column] == "reproduced"
-    assert claim_row((broken / "index.md").read_text(), "fig5-6-ics-reverts")[verdict_column] == "not reproduced"
-    ledger = pd.read_csv(broken / "claims.csv").set_index("claim_id")
-    assert ledger.verdict["fig5-6-ics-reverts"] == "not_reproduced" and len(ledger) == len(CLAIMS)
+def test_ties_satisfy_a_weak_inequality():
+    # ICS at 10 Mb/s places as Zero Comm.: the gap is exactly 0 on every seed, above the -1 % margin
+    verdict = judge(BY_ID["sec43-zero-best-case"], constructed(AGREEING))
+    assert "Zero Comm.'s gain minus ICS's at 10 Mb/s on R: 0 % points [0, 0], above -1 % points" in verdict.reason
 
 
-@pytest.fixture(scope="module")
-def written(tmp_path_factory, parameters):
-    directory = tmp_path_factory.mktemp("report")
-    write_bandwidth_report(directory, results(), parameters)
-    return directory
+def test_a_part_against_the_claim_breaks_it():
+    gains = dict(AGREEING)
+    gains[("synthetic", "lslt_cs", 1000.0, 1.0)] = 0.05  # LSLT+CS still 5 % faster than Migration Only
+    verdict = judge(BY_ID["fig5-6-lslt-degrades"], constructed(gains))
+    assert verdict.verdict == "not_reproduced"
+    assert verdict.reason.startswith("against the claim at LSLT+CS slower than Migration Only at 1000 Mb/s on S")
 
 
-def test_every_claim_links_to_a_file_the_report_writes(written):
+def test_the_largest_room_must_be_ds():
+    gains = dict(AGREEING)
+    gains[("D", "zero_comm", None, 1.0)] = 0.056  # workload D's room, as our paper-profile runs give it
+    found = judge(BY_ID["sec53-directions"], constructed(gains))
+    assert found.verdict == "not_reproduced"
+    assert "D's room above A's" in found.reason and "D's room above R's: " in found.reason
+    assert judge(BY_ID["tab2-D-room"], constructed(gains)).verdict == "not_reproduced"  # 5.6 % against 40.5-49.5
+
+
+def test_two_saturated_runs_leave_nothing_to_measure():
+    gains = dict(AGREEING)
+    gains[("realistic", "ics", 1000.0, 1.0)] = SATURATED
+    gains[("realistic", "zero_comm", None, 1.0)] = SATURATED
+    verdict = judge(BY_ID["sec43-zero-best-case"], constructed(gains))
+    assert verdict.verdict == "not_attempted" and "both runs compared saturated on seed 1" in verdict.reason
+
+
+def test_the_daily_cycle_compares_swings_per_seed():
+    # R: 10.1 + 0.1 s jobs, 5 more for 6 of 24 hours: swing 5 / (10 + 0.1 s + 1.25); S: 1 / (10 + 0.1 s + 0.25)
+    expected = sum(100 * (5 / (11.25 + 0.1 * s) - 1 / (10.25 + 0.1 * s)) for s in SEEDS) / 5
+    verdict = judge(BY_ID["fig9-R-daily-cycle"], constructed(AGREEING))
+    assert verdict.ours == pytest.approx(expected) and verdict.verdict == "reproduced"
+
+
+def test_every_claim_has_a_unit_and_every_value_a_tolerance_from_the_ledger():
     for claim in CLAIMS:
-        assert claim.link and (written / claim.link).is_file(), claim.claim_id
+        assert claim.unit, claim.claim_id
+        if claim.kind == "value":
+            assert claim.relative_tolerance in (0.10, 0.25), claim.claim_id
 
 
-def test_the_page_states_each_workloads_measured_offered_load(written):
-    workloads = pd.read_csv(written / "workloads.csv").set_index("workload")
-    # C keeps the realistic arrival times after dropping its small jobs: it offers less load than R
-    assert workloads.loc["C", "offered load (mean over seeds)"] < workloads.loc["R", "offered load (mean over seeds)"]
-    assert "arrivals kept" in workloads.loc["C", "how it is built"]
-    page = (written / "index.md").read_text()
-    assert f"{workloads.loc['C', 'offered load (mean over seeds)']:.3g}" in page
-
-
-def test_claims_are_many_distinct_and_read_no_simulator():
-    assert len(CLAIMS) >= 18 and len({claim.claim_id for claim in CLAIMS}) == len(CLAIMS)
-    for module in ("reports/bandwidth.py", "reports/bandwidth_claims.py"):
+def test_claims_are_distinct_and_read_no_simulator():
+    assert len({claim.claim_id for claim in CLAIMS}) == len(CLAIMS) == 22
+    for module in ("reports/bandwidth.py", "reports/bandwidth_claims.py", "reports/bandwidth_causes.py"):
         source = open(module, encoding="utf-8").read()
         assert "from simulators" not in source and "import simulators" not in source, module

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import luigi
 import numpy as np
@@ -14,10 +15,12 @@ from pipeline.base import read_json
 from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
 from reports import bandwidth as report
 from reports.bandwidth import write_bandwidth_report
+from reports.bandwidth_claims import CLAIMS
 from simulators.bandwidth.experiments import PROFILES, WORKLOADS, Profile, points
 from simulators.bandwidth.simulate import Point, simulate, simulate_workload
 from simulators.bandwidth.workload import make_workload
 from tests.conftest import layout_faults
+from tests.test_bandwidth_claims import AGREEING, REVERSED, SEEDS, constructed
 
 TINY = Profile(jobs_per_cluster=300, ppbws=(20.0, 300.0), information=(0.0, 0.5, 1.0), seeds=(1, 2), loads=(0.5,),
                convergence=(150,))
@@ -50,7 +53,7 @@ def test_report_has_every_figure_and_table(tmp_path, tiny):
     assert " [" in table1.loc[table1.strategy == "ICS", "S ours"].item()
     sweeps = pd.read_csv(tmp_path / "ppbw_sweeps.csv")
     assert (sweeps.seeds == 2).all() and len(sweeps[(sweeps.strategy == "ICS")]) == (len(WORKLOADS) - 2) * len(TINY.ppbws)  # not C-load, D-load
-    assert "every point on 2 seed(s) (1, 2)" in index
+    assert "each point on 2 seed(s) (1, 2)" in index
     # sensitivity, three statistics on both seeds: R, A and D at their default load and at 0.5; R and S at
     # 150 and 300 jobs per cluster
     swept = pd.read_csv(tmp_path / "sensitivity_runs.csv")
@@ -71,6 +74,80 @@ def test_report_has_every_figure_and_table(tmp_path, tiny):
     # two seeds decide nothing: every claim is inconclusive (or not attempted), never a verdict from means
     claims = pd.read_csv(tmp_path / "claims.csv")
     assert set(claims.verdict) <= {"inconclusive", "not_attempted"} and (claims.seeds <= 2).all()
+
+
+CONSTRUCTED = Profile(jobs_per_cluster=1000, ppbws=(10.0, 100.0, 1000.0), information=(0.0, 0.1, 0.2, 0.3, 0.5, 1.0),
+                      seeds=SEEDS, loads=(0.8, 0.9), pass_order_variant=False)
+DEFAULT_LOADS = {"realistic": 0.639, "synthetic": 0.75, "A": 0.64, "B": 0.75, "C": 0.52, "D": 0.52, "C_load": 0.64,
+                 "D_load": 0.64}
+
+
+def report_tables(gains: dict, swinging: str = "realistic") -> dict:
+    """The constructed runs of ``tests.test_bandwidth_claims`` with the other tables a report reads: the realistic
+    stream's limits and ICS rerun at requested loads 0.8 and 0.9 (offered 0.78 and 0.87, far from its default
+    0.639), and every workload's offered load per seed."""
+    tables = constructed(gains, swinging)
+    runs = tables["runs"]
+    swept = runs[(runs.workload == "realistic") & runs.ppbw_mixed & (runs.information == 1.0)
+                 & runs.strategy.isin(["zero_comm", "migration_only", "no_share", "ics"])]
+    loads = [{"workload": w, "jobs_per_cluster": 1000, "load": math.nan, "seed": s, "offered_load": DEFAULT_LOADS[w]}
+             for w in DEFAULT_LOADS for s in SEEDS]
+    loads += [{"workload": "realistic", "jobs_per_cluster": 1000, "load": load, "seed": s, "offered_load": offered}
+              for load, offered in ((0.8, 0.78), (0.9, 0.87)) for s in SEEDS]
+    return {**tables, "pass_order_runs": runs.iloc[:0], "convergence_runs": runs.iloc[:0],
+            "load_runs": pd.concat([swept.assign(load=load) for load in (0.8, 0.9)], ignore_index=True),
+            "offered_load": pd.DataFrame(loads)}
+
+
+@pytest.fixture(scope="module")
+def agreeing_page(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("agreeing")
+    write_bandwidth_report(directory, report_tables(AGREEING), report_parameters("constructed", CONSTRUCTED))
+    return directory
+
+
+def claim_row(page: str, claim_id: str) -> list[str]:
+    row = next(line for line in page.splitlines() if line.startswith(f"| [{claim_id}]("))
+    return [cell.strip() for cell in row.strip("|").split("|")]
+
+
+def test_the_page_shows_each_claims_verdict_from_the_data(tmp_path, agreeing_page):
+    write_bandwidth_report(tmp_path, report_tables(REVERSED, swinging="synthetic"),
+                           report_parameters("constructed", CONSTRUCTED))
+    verdict_column = 6
+    assert claim_row((agreeing_page / "index.md").read_text(), "sec51-ics-reverts")[verdict_column] == "reproduced"
+    assert claim_row((tmp_path / "index.md").read_text(), "sec51-ics-reverts")[verdict_column] == "not reproduced"
+    assert "22 claims: 22 reproduced." in (agreeing_page / "index.md").read_text()
+    assert "22 claims: 22 not reproduced." in (tmp_path / "index.md").read_text()
+
+
+def test_every_claim_links_to_a_file_the_report_writes(agreeing_page):
+    for claim in CLAIMS:
+        assert claim.link and (agreeing_page / claim.link).is_file(), claim.claim_id
+
+
+def test_the_setup_measures_each_workloads_load_on_the_inputs_of_its_claimed_runs(agreeing_page):
+    # R's default runs offer 0.639; its load-swept reruns (0.78, 0.87) are other inputs and stay out of it
+    workloads = pd.read_csv(agreeing_page / "workloads.csv").set_index("workload")
+    assert workloads.loc["R", "offered load (mean over seeds)"] == 0.639
+    assert workloads.loc["R", "range over seeds"] == "0.639-0.639"
+    assert workloads.loc["C", "offered load (mean over seeds)"] == 0.52 and (workloads.seeds == 5).all()
+    index = (agreeing_page / "index.md").read_text()
+    # 6 x 5 limits and ICS at two loads besides 380 claimed runs (R and S 120 each, A-D 35 each)
+    assert "Profile 'constructed': 420 runs (380 for the claims; 40 at other offered loads)." in index
+    assert "simulate 1,000 jobs per cluster (the paper ran 400,000), each point on 5 seed(s) (1, 2, 3, 4, 5)" in index
+
+
+def test_the_experiments_run_are_listed_in_words(agreeing_page):
+    experiments = pd.read_csv(agreeing_page / "experiments.csv", keep_default_na=False)
+    realistic = experiments[(experiments.runs == "for the claims") & (experiments.workload == "R")].iloc[0]
+    assert realistic["PPBW"] == "10, 100, 1,000 Mb/s; U[0, 300] per job"
+    assert realistic["jobs exposing PPBW and rho (%)"] == "0, 10, 20, 30, 50, 100"
+    # 5 seeds x (4 co-allocating strategies x (3 PPBWs + mixed) + 3 limits + 5 exposure shares below 100 %)
+    assert realistic["count"] == 5 * (4 * (3 + 1) + 3 + 5)
+    swept = experiments[experiments.runs == "at other offered loads"].iloc[0]
+    assert swept["requested load"] == "0.8, 0.9" and swept["count"] == 40
+    assert "[[" not in (agreeing_page / "index.md").read_text()  # no parameter list dumped as JSON
 
 
 def test_report_is_byte_identical_from_one_run_to_the_next(tmp_path, tiny):
