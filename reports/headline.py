@@ -128,15 +128,19 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
     """The headline: verdict counts per paper, each paper's forest plot (``forests``, see ``forest_blocks``),
     the published paper profile beside with the claims whose verdicts differ, key figures, every claim."""
     header = ("paper", *(v.replace("_", " ") for v in VERDICTS), "claims")
-    blocks = [
-        Heading("Headline: the papers' claims, judged"),
-        paragraph(
-            f"This run (profile {_profile_names(ledger)}): {counts_sentence(ledger)} The whole ledger: ",
-            Link("claims.csv", "claims.csv"), ", ", Link("Markdown", "claims.md"), ", ", Link("LaTeX", "claims.tex"), ".",
-        ),
-        table(header, _counts_rows(verdict_counts(ledger)), range(1, len(header))),
-        *forest_blocks(forests or {}, figure_captions),
-    ]
+    blocks: list = [Heading("Headline: the papers' claims, judged")]
+    if ledger.empty:
+        blocks.append(paragraph("No simulator stage is part of this build, so no claim is judged in it."))
+    else:
+        blocks += [
+            paragraph(
+                f"This run (profile {_profile_names(ledger)}): {counts_sentence(ledger)} The whole ledger: ",
+                Link("claims.csv", "claims.csv"), ", ", Link("Markdown", "claims.md"), ", ",
+                Link("LaTeX", "claims.tex"), ".",
+            ),
+            table(header, _counts_rows(verdict_counts(ledger)), range(1, len(header))),
+            *forest_blocks(forests or {}, figure_captions),
+        ]
     if published is None or published.empty:
         blocks.append(paragraph("No paper-profile ledger has been published yet (docs/results/paper-ledger.csv)."))
     else:
@@ -161,5 +165,6 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
         blocks.append(Heading("Key figures", 3))
     for paper, stem in key.items():
         blocks.append(Figure(stem, figure_captions.get(paper, f"{paper}: key figure")))
-    blocks += _anchored(ledger_blocks(ledger, heading="Every claim", name_with_paper=True), claim_anchors(ledger))
+    if not ledger.empty:
+        blocks += _anchored(ledger_blocks(ledger, heading="Every claim", name_with_paper=True), claim_anchors(ledger))
     return blocks

@@ -182,3 +182,10 @@ def test_the_index_anchors_every_claim_and_tables_the_verdicts_that_differ_betwe
             in markdown)
     assert "| a | [flips](A/fig03.png) | statement flips | reproduced | not reproduced |" in markdown
     assert "holds | reproduced | reproduced" not in markdown
+
+
+def test_an_index_without_stages_says_no_claim_is_judged_in_it():
+    empty = stacked_ledger({})
+    markdown = render_markdown(Document("index", tuple(headline_blocks(empty, None, {}, "paper-ledger.csv", {}))))
+    assert "No simulator stage is part of this build, so no claim is judged in it." in markdown
+    assert "0 claims" not in markdown and "Every claim" not in markdown
