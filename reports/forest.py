@@ -145,65 +145,61 @@ def _draw_row(axes, y: float, row, colour: str, link: str) -> None:
               markeredgewidth=0.8, linestyle="none", zorder=4, clip_on=False)
 
 
+TEXT_COLUMNS = ("ours [95 % interval]", "paper", "verdict")
+"""The columns right of the plot, left to right."""
+
+
 def forest_figure(claims: pd.DataFrame, title: str, anchors: Sequence[str] | None = None) -> Figure:
     """One paper's forest plot: a row per claim of ``claims`` (a ledger), in its order.
 
     ``anchors``: each row's anchor on the page, which the claim's name links to; default the claim ids."""
     anchors = list(claims["claim_id"]) if anchors is None else list(anchors)
     rows = list(claims.itertuples(index=False))
-    columns = {
+    texts = {
         "claim": [row.claim_id for row in rows],
         "ours [95 % interval]": [_ours_text(row) for row in rows],
         "paper": [paper_text(row.paper_low, row.paper_high, row.unit) for row in rows],
         "verdict": [_verdict_words(row) for row in rows],
     }
-    widths = {name: CHAR_INCHES * max(len(name), *(len(text) for text in texts)) for name, texts in columns.items()}
-    width = GAP_INCHES + widths["claim"] + GAP_INCHES + PLOT_INCHES + sum(
-        GAP_INCHES + widths[name] for name in ("ours [95 % interval]", "paper", "verdict")) + GAP_INCHES
-    height = HEADER_INCHES + ROW_INCHES * max(len(rows), 1) + FOOTER_INCHES
-    figure = Figure(figsize=(width, height))
+    widths = {name: CHAR_INCHES * max(len(name), *map(len, column)) for name, column in texts.items()}
     plot_left = GAP_INCHES + widths["claim"] + GAP_INCHES
+    lefts, edge = {}, plot_left + PLOT_INCHES  # each text column's left edge, in inches
+    for name in TEXT_COLUMNS:
+        lefts[name] = edge + GAP_INCHES
+        edge = lefts[name] + widths[name]
+    width, height = edge + GAP_INCHES, HEADER_INCHES + ROW_INCHES * max(len(rows), 1) + FOOTER_INCHES
+    figure = Figure(figsize=(width, height))
     axes = figure.add_axes((plot_left / width, FOOTER_INCHES / height, PLOT_INCHES / width,
                             ROW_INCHES * max(len(rows), 1) / height))
     axes.set_xlim(0, 1)
     axes.set_ylim(len(rows) - 0.5, -0.5)
     axes.set_axis_off()
 
-    def column_x(inches: float) -> float:  # a position in inches from the figure's left, in the axes' x units
+    def at(inches: float) -> float:  # a position in inches from the figure's left edge, in the axes' x units
         return (inches - plot_left) / PLOT_INCHES
 
-    text_lefts, left = {}, plot_left + PLOT_INCHES
-    for name in ("ours [95 % interval]", "paper", "verdict"):
-        left += GAP_INCHES
-        text_lefts[name] = left
-        left += widths[name]
-    claim_right = column_x(plot_left - GAP_INCHES)
-    transform = axes.transData
+    claim_right = at(plot_left - GAP_INCHES)
     for y, (row, anchor) in enumerate(zip(rows, anchors)):
         colour = VERDICT_COLOURS.get(row.verdict, VERDICT_COLOURS["inconclusive"]).ink
         if y % 2 == 0:
-            axes.add_patch(Rectangle((column_x(GAP_INCHES / 2), y - 0.5), column_x(width - GAP_INCHES / 2)
-                                     - column_x(GAP_INCHES / 2), 1, facecolor=STRIPE_COLOUR, edgecolor="none",
-                                     zorder=-2, clip_on=False))
+            axes.add_patch(Rectangle((at(GAP_INCHES / 2), y - 0.5), at(width - GAP_INCHES / 2) - at(GAP_INCHES / 2), 1,
+                                     facecolor=STRIPE_COLOUR, edgecolor="none", zorder=-2, clip_on=False))
         link = row.link or ""
         _draw_row(axes, y, row, colour, link)
         faint = row.verdict == "not_attempted"
         name = axes.text(claim_right, y, row.claim_id, ha="right", va="center", fontsize=FONT_SIZE,
-                         color=VERDICT_COLOURS["not_attempted"].ink if faint else "#1a4f8b", transform=transform)
+                         color=VERDICT_COLOURS["not_attempted"].ink if faint else "#1a4f8b")
         name.set_url(f"#{anchor}")
-        ours = axes.text(column_x(text_lefts["ours [95 % interval]"]), y, columns["ours [95 % interval]"][y],
-                         ha="left", va="center", fontsize=FONT_SIZE, color="#222222", transform=transform)
-        if link:
-            ours.set_url(link)
-        axes.text(column_x(text_lefts["paper"]), y, columns["paper"][y], ha="left", va="center",
-                  fontsize=FONT_SIZE, color="#222222", transform=transform)
-        axes.text(column_x(text_lefts["verdict"]), y, columns["verdict"][y], ha="left", va="center",
-                  fontsize=FONT_SIZE, color=colour, fontweight="bold", transform=transform)
+        for column in TEXT_COLUMNS:
+            verdict = column == "verdict"
+            text = axes.text(at(lefts[column]), y, texts[column][y], ha="left", va="center", fontsize=FONT_SIZE,
+                             color=colour if verdict else "#222222", fontweight="bold" if verdict else "normal")
+            if column == "ours [95 % interval]" and link:
+                text.set_url(link)
     header_y = -0.65  # just above the first row, in rows
-    for name, x, align in (("claim", claim_right, "right"), ("ours [95 % interval]", column_x(text_lefts["ours [95 % interval]"]), "left"),
-                           ("paper", column_x(text_lefts["paper"]), "left"),
-                           ("verdict", column_x(text_lefts["verdict"]), "left")):
-        axes.text(x, header_y, name, ha=align, va="bottom", fontsize=FONT_SIZE, fontweight="bold", color="#333333")
+    axes.text(claim_right, header_y, "claim", ha="right", va="bottom", fontsize=FONT_SIZE, fontweight="bold")
+    for column in TEXT_COLUMNS:
+        axes.text(at(lefts[column]), header_y, column, ha="left", va="bottom", fontsize=FONT_SIZE, fontweight="bold")
     axes.text(0.5, header_y, "each row on its own scale\nshaded: the paper's value (arrow: open side)\n"
               "line and dot: our 95 % interval and mean", ha="center", va="bottom", fontsize=FONT_SIZE - 1.5,
               color="#444444", linespacing=1.15)
