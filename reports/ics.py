@@ -3,8 +3,11 @@
 Input: the files ``pipeline.ics.IcsReport`` writes into the report directory
 (``read_results``): ``runs.csv`` (one row per figure, group, scheme and seed with the
 run's metrics), ``schemes.csv`` (each scheme and how it waits for a message) and
-``parameters.json`` (the profile and the model constants the runs used).  Output
-(``write_report``): matplotlib figures of the per-seed means (object API, saved
+``parameters.json`` (the profile and the model constants the runs used); from the
+parameters and seeds in ``runs.csv`` it redraws each workload the runs used
+(``workload_inputs``, the simulator's own deterministic generator) and measures it, so
+that the setup's job counts, means and offered loads are what the runs had, never the
+intended parameters.  Output (``write_report``): matplotlib figures of the per-seed means (object API, saved
 deterministically by ``reports.figures.save_figure``), tables (CSV, Markdown, LaTeX),
 the claims ledger of Yu, Kim and Maeng's evaluation (``reports.ics_claims``) and the
 page, whose every number and verdict comes from those files.
@@ -20,6 +23,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from typing import TYPE_CHECKING
+
 from reports.document import BulletList, Document, Heading, Link, paragraph, render_html, render_markdown
 from reports.document import Figure as FigureBlock
 from reports.figures import legend_below, save_figure
@@ -27,6 +32,9 @@ from reports.ics_causes import causes_frame
 from reports.ics_claims import CLAIMS
 from reports.ledger import interval, ledger, ledger_blocks, write_ledger
 from reports.tables import document_table, write_table
+
+if TYPE_CHECKING:
+    from simulators.ics.experiments import Point
 
 PAPER = "ics"
 SPINNING_SCHEMES = ("LOCAL", "DCS", "PB", "PROC-S")
@@ -72,11 +80,75 @@ RESULT_TABLES = ("runs", "schemes")
 
 
 def read_results(directory) -> tuple[dict[str, pd.DataFrame], dict]:
-    """The result tables (``runs``, ``schemes``) and ``parameters.json`` of a report directory."""
+    """The result tables (``runs``, ``schemes``) and ``parameters.json`` of a report directory, with
+    ``workloads``: the inputs the runs used, measured (``workload_inputs``)."""
     directory = Path(directory)
     results = {name: pd.read_csv(directory / f"{name}.csv") for name in RESULT_TABLES}
+    results["workloads"] = workload_inputs(results["runs"])
     parameters = json.loads((directory / "parameters.json").read_text(encoding="utf-8"))
     return results, parameters
+
+
+# --- the workloads the runs used, redrawn and measured ----------------------------------------
+
+WORKLOAD_FIELDS = ("family", "workload", "load", "n_jobs", "skew", "compression", "iteration_share", "simultaneous",
+                   "apps", "mean_interarrival")
+"""The parameters of a point that, with its seed, fix its jobs (the scheme, nodes and MPL only run them)."""
+
+
+def _apps(value) -> tuple[str, ...]:
+    """runs.csv joins a point's applications with '+'; a synthetic point has none (read back as NaN)."""
+    return tuple(value.split("+")) if isinstance(value, str) and value else ()
+
+
+def point_of(row) -> Point:
+    """The simulator's experiment point of one runs.csv row (its parameters are all in the row)."""
+    from simulators.ics.experiments import Point  # the generator the runs used; only the report's setup needs it
+
+    fields = {name: row[name] for name in Point.__dataclass_fields__ if name not in ("scheme", "apps", "seed")}
+    for name in ("n_jobs", "nodes", "mpl"):
+        fields[name] = int(fields[name])
+    for name in ("simultaneous", "boost_preempts_spinner"):
+        fields[name] = bool(fields[name])
+    return Point(scheme=str(row["scheme"]), apps=_apps(row["apps"]), seed=int(row["seed"]), **fields)
+
+
+def measure_workload(jobs, nodes: int, compression: float) -> dict:
+    """What a workload offers, in full-length seconds (compressed seconds times ``compression``).
+
+    Arrival times are sums of the gaps from time 0, so the last arrival over the job count is the mean
+    gap; the offered load is the dedicated processor-seconds over the node-seconds until the last arrival
+    (``pipeline.ics.offered_load``).  A workload submitted at time 0 has neither."""
+    submits = np.array([job.submit for job in jobs])
+    dedicated = np.array([job.dedicated_time for job in jobs])
+    sizes = np.array([job.size for job in jobs])
+    span = float(submits.max())
+    arriving = span > 0
+    return {
+        "jobs": len(jobs),
+        "mean_gap_s": compression * span / len(jobs) if arriving else math.nan,
+        "mean_runtime_s": compression * float(dedicated.mean()),
+        "mean_size": float(sizes.mean()),
+        "offered_load": float((sizes * dedicated).sum() / (nodes * span)) if arriving else math.nan,
+    }
+
+
+def workload_inputs(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per figure, group and seed: the workload its runs used (every scheme of a point runs the same
+    jobs), redrawn from the point's parameters and seed with the simulator's generator, and measured."""
+    measured: dict[tuple, dict] = {}
+    rows = []
+    for (figure, group, seed), part in runs.groupby(["figure", "group", "seed"], sort=False):
+        first = part.iloc[0]
+        key = (*(str(first[name]) for name in WORKLOAD_FIELDS), int(seed), int(first["nodes"]))
+        if key not in measured:
+            point = point_of(first)
+            measured[key] = measure_workload(point.jobs(), point.nodes, point.compression)
+        rows.append({"figure": figure, "group": group, "seed": int(seed), "family": first["family"],
+                     "workload": first["workload"] if first["family"] == "synthetic" else f"NPB {first['apps']}",
+                     "load": first["load"], "simultaneous": bool(first["simultaneous"]),
+                     "compression": float(first["compression"]), "nodes": int(first["nodes"]), **measured[key]})
+    return pd.DataFrame(rows)
 
 
 def figure_means(runs: pd.DataFrame, figure: str, scheme_order) -> pd.DataFrame:
@@ -151,9 +223,16 @@ def turnaround_figure(frame: pd.DataFrame, title: str, relative_to: str | None =
     return stacked_bars(shown, ("turnaround",), ("turnaround",), title, ylabel)
 
 
+def job_types(frame: pd.DataFrame) -> list[str]:
+    """The job types with a slowdown in ``frame``: runs.csv has a column for every type of every figure, and
+    a workload's rows leave the others empty (wl5 has J1, J3 and J4 only)."""
+    return sorted(c.removeprefix("slowdown_") for c in frame.columns
+                  if c.startswith("slowdown_") and frame[c].notna().any())
+
+
 def slowdown_by_type_figure(frame: pd.DataFrame, title: str) -> Figure:
     """Fig. 12a: mean slowdown per job type, normalized by the least-slowed type of each scheme."""
-    types = sorted(c.removeprefix("slowdown_") for c in frame.columns if c.startswith("slowdown_"))
+    types = job_types(frame)
     figure = Figure(figsize=(8.0, 3.8), layout="constrained")
     ax = figure.add_subplot()
     x = np.arange(len(frame))
@@ -205,6 +284,10 @@ COLUMN_LABELS = {
     "fairness_cv": "fairness: CV of type slowdowns",
     "bcr": "BCR: boost conflicts / decisions",
     "fdr": "FDR: false decisions / conflicts",
+    "mean_gap_s": "mean gap between arrivals (s, full length)",
+    "mean_runtime_s": "mean dedicated run time (s, full length)",
+    "mean_size": "mean processes per job",
+    "offered_load": "offered load (dedicated processor-seconds / node-seconds to the last arrival)",
 }
 """Headers of the page's tables in words with units (``simulators.ics.metrics`` defines each); the CSV
 files keep the column names."""
@@ -399,66 +482,98 @@ def boost_position_text(positions: dict[str, str]) -> str:
             "PROC returns the process to run next; a TS boost joins the back).")
 
 
-def experiments_table(runs: pd.DataFrame, model: dict) -> pd.DataFrame:
-    """One row per figure and group: what was run, on which seeds, and the workload's offered load."""
+def _setup_number(value: float) -> str:
+    """A measured setup number: whole with thousands separators from 100 on, else three significant digits."""
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def _spread_text(values: pd.Series) -> str:
+    """Mean [smallest-largest] over seeds, or the single value when the seeds agree."""
+    low, high = values.min(), values.max()
+    if low == high:
+        return _setup_number(values.mean())
+    return f"{_setup_number(values.mean())} [{_setup_number(low)}-{_setup_number(high)}]"
+
+
+def experiments_table(runs: pd.DataFrame, workloads: pd.DataFrame, model: dict) -> pd.DataFrame:
+    """One row per figure and group: what was run, on which seeds, and the workload as the runs had it (measured
+    from the redrawn inputs: mean [range] over seeds, full-length seconds)."""
     rows = []
     for (figure, group), part in runs.groupby(["figure", "group"], sort=False):
         first = part.iloc[0]
         synthetic = first["family"] == "synthetic"
-        closed = bool(first["simultaneous"]) or (not synthetic and first["mean_interarrival"] <= 0)
-        if closed:
-            arrivals, nominal, measured = "all jobs at time 0", "closed batch", "closed batch"
+        inputs = workloads[(workloads["figure"] == figure) & (workloads["group"] == group)]
+        arriving = inputs["mean_gap_s"].notna().all()
+        if not arriving:
+            arrivals = "all jobs at time 0"
+        elif synthetic:
+            expected = model["synthetic"]["mean_interarrival_s"][first["load"]]
+            arrivals = f"Lublin-Feitelson gaps (model expectation {expected:g} s), / {first['compression']:g}"
         else:
-            per_seed = part.drop_duplicates("seed")["offered_load"]
-            measured = f"{per_seed.mean():.2f} [{per_seed.min():.2f}-{per_seed.max():.2f}]"
-            if synthetic:
-                gap = model["synthetic"]["mean_interarrival_s"][first["load"]]
-                arrivals = f"Lublin-Feitelson gaps, mean {gap:g} s / {first['compression']:g}"
-                nominal = f"{model['synthetic']['model_means']['offered_load'][first['load']]:.2f}"
-            else:
-                arrivals = f"exponential, mean {first['mean_interarrival']:g} s"
-                nominal = "not set (NPB mix)"
+            arrivals = f"exponential gaps (parameter {first['mean_interarrival']:g} s)"
+        closed = "closed batch"
         rows.append({
             "figure": figure, "group": group,
             "workload": first["workload"] if synthetic else f"NPB {first['apps']}",
             "load": first["load"] if synthetic else "",
-            "jobs": int(first["n_jobs"]), "nodes": int(first["nodes"]), "MPL": int(first["mpl"]),
+            "jobs": _spread_text(inputs["jobs"]), "nodes": int(first["nodes"]), "MPL": int(first["mpl"]),
             "skew": float(first["skew"]),
             "compression": f"{first['compression']:g}" if synthetic else
             f"none; {_iteration_text(first['iteration_share'])}",
             "seeds": " ".join(str(s) for s in sorted(part["seed"].unique())),
-            "arrivals": arrivals, "offered load (model means)": nominal,
-            "offered load (measured, mean [range] over seeds)": measured,
+            "arrivals": arrivals,
+            "mean gap (s, measured)": _spread_text(inputs["mean_gap_s"]) if arriving else closed,
+            "mean dedicated run time (s, measured)": _spread_text(inputs["mean_runtime_s"]),
+            "offered load (measured)": _spread_text(inputs["offered_load"]) if arriving else closed,
         })
     return pd.DataFrame(rows)
+
+
+def arriving_workloads_text(workloads: pd.DataFrame, compression: float) -> str:
+    """The synthetic workloads arriving over time at the profile's compression, as sampled: per workload and load,
+    jobs, mean gap, mean dedicated run time and offered load, each the mean [range] over seeds."""
+    arriving = workloads[(workloads["family"] == "synthetic") & workloads["mean_gap_s"].notna()
+                         & (workloads["compression"] == compression)].drop_duplicates(["workload", "load", "seed"])
+    parts = []
+    for (workload, load), rows in arriving.groupby(["workload", "load"], sort=False):
+        parts.append(f"{workload} {load}: {_spread_text(rows['jobs'])} jobs, mean gap {_spread_text(rows['mean_gap_s'])} "
+                     f"s, mean run time {_spread_text(rows['mean_runtime_s'])} s, offered load "
+                     f"{_spread_text(rows['offered_load'])} on {int(rows['nodes'].iloc[0])} nodes")
+    return "; ".join(parts)
 
 
 def _iteration_text(share: float) -> str:
     return "every iteration" if share >= 1.0 else f"{share:.3g} of the iterations"
 
 
-def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
+def _jobs_text(workloads: pd.DataFrame, figure: str) -> str:
+    jobs = workloads.loc[workloads["figure"] == figure, "jobs"]
+    return _spread_text(jobs) if len(jobs) else "no (not run)"
+
+
+def setup_blocks(parameters: dict, runs: pd.DataFrame, workloads: pd.DataFrame) -> list:
     profile, model = parameters["profile"], parameters["model"]
     synthetic, network, npb = model["synthetic"], model["network"], model["npb"]
     types = ", ".join(f"{name} {'/'.join(f'{100 * s:g}' for s in shares)}" for name, shares in synthetic["job_types"].items())
     mixes = ", ".join(f"{name} = {'+'.join(kinds)}" for name, kinds in synthetic["workloads"].items())
     shares = ", ".join(f"{name} {100 * app['communication_share']:g} %" for name, app in npb["apps"].items())
     costs = ", ".join(f"{name} {1e6 * seconds:g} us" for name, seconds in model["costs_s"].items())
-    means = synthetic["model_means"]
     iterations = ", ".join(f"{name} {count:,}" for name, count in npb["iterations"].items())
     facts = [
         f"Profile {profile['name']}: seeds {_seed_text(profile['seeds'])} for every synthetic point and "
         f"{_seed_text(profile['npb_seeds'])} for every NPB point, every scheme on the same seeds (common random "
         f"numbers); figures run: {', '.join(profile['figures'])}.",
-        f"Synthetic workloads: {profile['n_jobs']} jobs arriving over time, job lengths and inter-arrival times "
-        f"divided by {profile['compression']:g} (compressed seconds; per-iteration costs, quanta and latencies kept). "
-        f"Arrivals: {synthetic['arrivals']} ({synthetic['mean_interarrival_s']['heavy']:g} s heavy, "
-        f"{synthetic['mean_interarrival_s']['light']:g} s light); {synthetic['runtimes']} "
-        f"({synthetic['mean_runtime_s']:g} s); sizes {synthetic['size_distribution']} {synthetic['sizes'][0]}-"
-        f"{synthetic['sizes'][1]}: the paper's published means and range on the shapes of the Lublin-Feitelson model "
-        f"(fitted on logs like the paper's SDSC SP2, which is not available here). Offered load on 32 nodes from the "
-        f"model's expectations: {means['offered_load']['heavy']:.2f} (heavy), {means['offered_load']['light']:.2f} "
-        f"(light) of the dedicated capacity.",
+        f"Synthetic workloads: job lengths and inter-arrival times divided by {profile['compression']:g} (compressed "
+        "seconds; per-iteration costs, quanta and latencies kept). "
+        f"Arrivals: {synthetic['arrivals']}; {synthetic['runtimes']}; sizes {synthetic['size_distribution']} "
+        f"{synthetic['sizes'][0]}-{synthetic['sizes'][1]}: the Lublin-Feitelson model's shapes (fitted on logs like "
+        "the paper's SDSC SP2, which is not available here), scaled so that the model's expected gap and run time are "
+        f"the paper's means ({synthetic['mean_interarrival_s']['heavy']:g} s heavy, "
+        f"{synthetic['mean_interarrival_s']['light']:g} s light, {synthetic['mean_runtime_s']:g} s; the calibration "
+        "rows of the ledger judge what the samples reach). As the runs had them (redrawn from their parameters and "
+        f"seeds, mean [range] over seeds, full-length seconds): {arriving_workloads_text(workloads, profile['compression'])}"
+        ". Every figure's workloads are in the "
+        "experiments table below and, per seed, in workloads.csv.",
         f"Steady state: job metrics average all but the first {100 * synthetic['warmup_share']:g} % (warm-up) and the "
         f"last {100 * synthetic['drain_share']:g} % (drain) of the jobs in arrival order; processes per node are "
         "time-averaged from the first to the last measured arrival. Workloads submitted at time 0 measure every job "
@@ -467,8 +582,8 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
         *job_length_facts(runs, parameters),
         f"Job types (compute/communication/I-O %): {types}; workloads {mixes}.",
         f"Run-time estimates: {RUNTIME_ESTIMATES}.",
-        f"NPB-like workloads (Figs. 13-14): {profile['npb_jobs']} jobs of {npb['nodes']} processes at time 0 (Fig. 13), "
-        f"{profile['npb_mix_jobs']} arriving over time (Fig. 14), at real length (no time compression), running "
+        f"NPB-like workloads (Figs. 13-14): {_jobs_text(workloads, 'fig13')} jobs of {npb['nodes']} processes at time 0 "
+        f"(Fig. 13), {_jobs_text(workloads, 'fig14')} arriving over time (Fig. 14), at real length (no time compression), running "
         f"{_iteration_text(profile['npb_share'])} of each application ({iterations}); assumed communication shares "
         f"(Table 2 gives none): {shares}; MG is all-to-all one iteration in {npb['mg_all_to_all_every']}.",
         f"Network: 16 KB one way {1e6 * network['one_way_16k_s']:g} us, split (our assumption) into a "
@@ -483,10 +598,11 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame) -> list:
         "not talk to the least contended node by an oracle. The headline BCR and FDR average the per-node ratios "
         "(the paper's definition); runs.csv also holds them pooled over nodes (bcr_pooled, fdr_pooled). FDR by chance "
         "(fdr_chance) is, at the same conflicts, the share of the conflicting processes whose pick would have been "
-        "false: what a uniformly random choice among them would score. No constant was tuned to approach a published "
+        "false: what a uniformly random choice among them would score. Besides the synthetic workloads' gap and run-time "
+        "scales (chosen on the paper's means: the calibration rows), no constant was tuned to approach a published "
         "number.",
     ]
-    experiments = experiments_table(runs, model)
+    experiments = experiments_table(runs, workloads, model)
     return [
         Heading("Setup (generated from the parameters the runs used)"),
         BulletList(tuple((fact,) for fact in facts)),
@@ -547,26 +663,30 @@ def write_report(directory) -> None:
     figures, tables = _figures(directory, runs, scheme_order, parameters["model"]["cpu_categories"])
     for stem, frame in tables.items():
         write_table(directory, stem, frame, stem.replace("_", " "), header_labels(frame.columns))
+    write_table(directory, "workloads", results["workloads"], "the workloads the runs used, measured per seed",
+                header_labels(results["workloads"].columns))
     claims = claims_ledger(results, parameters["profile"]["name"], directory)
     write_ledger(directory, claims)
     causes = causes_frame(claims, results, parameters)
     write_table(directory, "causes", causes, "measured causes of the claims not reproduced")
     events = int(runs["events"].sum())
-    page = report_page(parameters, runs, claims, causes, figures, tables, events)
+    page = report_page(parameters, runs, results["workloads"], claims, causes, figures, tables, events)
     (directory / "index.md").write_text(render_markdown(page), encoding="utf-8")
     (directory / "index.html").write_text(render_html(page), encoding="utf-8")
 
 
-def report_page(parameters: dict, runs: pd.DataFrame, claims: pd.DataFrame, causes: pd.DataFrame,
-                figures: list[tuple[str, str]], tables: dict[str, pd.DataFrame], events: int) -> Document:
+def report_page(parameters: dict, runs: pd.DataFrame, workloads: pd.DataFrame, claims: pd.DataFrame,
+                causes: pd.DataFrame, figures: list[tuple[str, str]], tables: dict[str, pd.DataFrame],
+                events: int) -> Document:
     blocks = [
         paragraph(
             "Reproduction of Yu, Kim and Maeng, \"A runtime resolution scheme for priority boost conflict in "
             "implicit coscheduling\": the schemes of ", Link("schemes.csv", "schemes.csv"),
             " simulated process by process and message by message on a cluster of single-CPU nodes. Per-seed "
-            "results: ", Link("runs.csv", "runs.csv"), "; parameters: ", Link("parameters.json", "parameters.json"), ".",
+            "results: ", Link("runs.csv", "runs.csv"), "; parameters: ", Link("parameters.json", "parameters.json"),
+            "; the workloads the runs used, redrawn and measured per seed: ", Link("workloads.csv", "workloads.csv"), ".",
         ),
-        *setup_blocks(parameters, runs),
+        *setup_blocks(parameters, runs, workloads),
         *ledger_blocks(claims),
         paragraph("As ", Link("CSV", "claims.csv"), ", ", Link("Markdown", "claims.md"), " and ",
                   Link("LaTeX", "claims.tex"), "."),

@@ -1,7 +1,8 @@
 """Measured causes of the ICS claims our runs do not reproduce.
 
 A claim judged anything but reproduced gets one sentence of what our runs measure behind
-its statistic, every number a mean over the replication seeds of ``runs.csv``: a mean
+its statistic, every number a mean over the replication seeds of ``runs.csv`` (times at
+full length, as the ledger gives them: compressed seconds times the compression): a mean
 response split into queue wait and execution, a boost-conflict ratio into decisions and
 conflicts per node, a turnaround beside the CPU share the scheme spent spinning, with the
 processes resident per node that set the contention.  An undecided claim's cause is its
@@ -22,17 +23,26 @@ from reports.ics_claims import (
     PROC_PAIRS,
     figure_runs,
     figure_schemes,
+    full_length,
     per_seed_metric,
     reduction,
+    synthetic_workloads,
 )
 from reports.ledger import Results, interval
 
 BLOCKING = ("SB", "PROC-B", "HYBRID")
 SPINNING = ("PB", "PROC-S")
+"""The ICS schemes of Tables 3-4 by how they wait (their BCR and FDR are the paper's)."""
+
+
+TIMES = ("mean_response", "mean_wait", "mean_execution", "turnaround")
+"""Metrics in (compressed) seconds: a cause gives them at full length, as the ledger does."""
 
 
 def _mean(results: Results, figure: str, group: str, scheme: str, metric: str) -> float:
-    return float(per_seed_metric(results, figure, group, scheme, metric).mean())
+    """The mean over the seeds; a time in full-length seconds (``full_length``)."""
+    values = (full_length if metric in TIMES else per_seed_metric)(results, figure, group, scheme, metric)
+    return float(values.mean())
 
 
 def _groups(results: Results, figure: str) -> list[str]:
@@ -166,43 +176,124 @@ def npb(metric: str) -> Cause:
     return cause
 
 
+def shares(metric: str, places: tuple[tuple[str, str], ...], schemes: tuple[str, ...] | None = None) -> Cause:
+    """The CPU share ``metric`` of each scheme at each (figure, group), in per cent."""
+    def cause(results: Results, parameters: dict) -> str:
+        lines = []
+        for figure, group in places:
+            chosen = schemes or tuple(figure_schemes(results, figure, group))
+            values = ", ".join(f"{s} {100 * _mean(results, figure, group, s, metric):.1f} %" for s in chosen)
+            lines.append(f"{figure} {group}: {values}")
+        return f"{metric.removeprefix('share_').replace('_', ' ')} share of CPU time: " + "; ".join(lines) + "."
+    return cause
+
+
+def npb_utilization(results: Results, parameters: dict) -> str:
+    return shares("utilization", tuple(("fig13", app) for app in _groups(results, "fig13")))(results, parameters)
+
+
+def workload_means(column: str, what: str) -> Cause:
+    """A measured workload quantity per workload: mean [smallest-largest] over the seeds (``workloads``)."""
+    def cause(results: Results, parameters: dict) -> str:
+        table = synthetic_workloads(results)
+        parts = []
+        for (workload, load), rows in table.groupby(["workload", "load"], sort=False):
+            values = rows.drop_duplicates("seed")[column].dropna()
+            if len(values):
+                parts.append(f"{workload} {load} {values.mean():,.0f} [{values.min():,.0f}-{values.max():,.0f}] s over "
+                             f"{len(values)} seeds")
+        return f"{what} of the sampled synthetic workloads (workloads.csv): " + "; ".join(parts) + "."
+    return cause
+
+
 FIG8 = ("fig8", ("heavy",))
 LIGHT_AND_HEAVY = both(response_split("fig7", ("light",)), response_split(*FIG8))
+PROC_AND_BASES = tuple(s for pair in PROC_PAIRS for s in pair)
+CONFLICTS_BY_LOAD = both(conflicts("fig7", "light", ICS_SCHEMES), conflicts("fig8", "heavy", ICS_SCHEMES))
+LOAD_PLACES = (("fig7", "light"), ("fig8", "heavy"))
+FIG9 = response_split("fig9")
+FIG10 = series("fig10", "mean_response", ("PB", "PROC-S", "SB", "PROC-B", "HYBRID", "GS"), unit=" s")
+FIG11 = series("fig11", "turnaround", ("LOCAL", "DCS", *ICS_SCHEMES, "GS", "BATCH"), unit=" s")
+FIG14_WASTE = both(series("fig14", "share_spin", ICS_SCHEMES, 100.0, " %"),
+                   series("fig14", "share_idle", ICS_SCHEMES, 100.0, " %"))
 CAUSES: dict[str, Cause] = {
     "fig7-8-load-raises-response": LIGHT_AND_HEAVY,
     "fig7-8-load-raises-wait-most": LIGHT_AND_HEAVY,
+    "fig7-8-compute-share-unchanged": shares("share_compute", LOAD_PLACES, ("LOCAL", "DCS", "BATCH")),
     "fig7-8-fragmentation": real_idle,
+    "fig7-8-gs-batch-wait-longer": LIGHT_AND_HEAVY,
     "fig7-8-blocking-beats-spinning": LIGHT_AND_HEAVY,
+    "fig7-8-proc-best-in-family": LIGHT_AND_HEAVY,
+    "fig7-8-gain-grows-with-load": both(response_split("fig7", ("light",), PROC_AND_BASES),
+                                        response_split(*FIG8, PROC_AND_BASES)),
     "fig7-8-procb-best": LIGHT_AND_HEAVY,
-    "fig8-ranking": response_split(*FIG8, ("PROC-B", "HYBRID", "SB", "PROC-S", "PB")),
-    "fig8-local-dcs-batch-worst": response_split(*FIG8),
     "fig8-procb-vs-sb": both(response_split(*FIG8, ("PROC-B", "SB")), compression_gain("PROC-B", "SB")),
     "fig8-procb-vs-hybrid": both(response_split(*FIG8, ("PROC-B", "HYBRID")), compression_gain("PROC-B", "HYBRID")),
     "fig8-procs-vs-pb": both(response_split(*FIG8, ("PROC-S", "PB")), compression_gain("PROC-S", "PB")),
-    "fig7-8-gain-grows-with-load": both(response_split("fig7", ("light",), ("PROC-B", "SB", "PROC-S", "PB")),
-                                        response_split(*FIG8, ("PROC-B", "SB", "PROC-S", "PB"))),
-    "fig8-fdr-halved": conflicts("fig8", "heavy", tuple(s for pair in PROC_PAIRS for s in pair)),
-    "fig8-bcr-spinning": conflicts("fig8", "heavy", SPINNING),
-    "fig8-bcr-blocking": conflicts("fig8", "heavy", BLOCKING),
-    "fig8-spin-idle-cut": response_split(*FIG8, ("PROC-B", "SB", "PROC-S", "PB")),
-    "fig12-fairness-extremes": fairness,
-    "fig12-fairness-tiers": fairness,
+    "fig7-8-bcr-common": CONFLICTS_BY_LOAD,
+    "fig7-8-proc-lower-fdr": CONFLICTS_BY_LOAD,
+    "fig7-8-bcr-spinning-above-blocking": CONFLICTS_BY_LOAD,
+    "fig7-8-hybrid-fdr-below-sb": CONFLICTS_BY_LOAD,
+    "fig8-procb-fdr-vs-sb": conflicts("fig8", "heavy", ("PROC-B", "SB")),
+    "fig8-procs-fdr-vs-pb": conflicts("fig8", "heavy", ("PROC-S", "PB")),
+    "fig8-spin-idle-cut": response_split(*FIG8, PROC_AND_BASES),
+    "fig7-8-proc-overhead": shares("share_overhead", LOAD_PLACES, PROC_AND_BASES),
+    "fig9-local-dcs-batch-worst": FIG9,
+    "fig9-local-dcs-batch-gap-grows": FIG9,
+    "fig9-gs-above-ics": FIG9,
+    "fig9-gs-gap-shrinks": FIG9,
+    "fig9-wl1-little-difference": response_split("fig9", ("wl1", "wl2", "wl3"), ICS_SCHEMES),
+    "fig9-gain-grows-with-intensity": response_split("fig9", ("wl1", "wl2", "wl3"), PROC_AND_BASES),
     "fig9-wl3-procb-vs-sb": response_split("fig9", ("wl3",), ("PROC-B", "SB")),
     "fig9-wl3-procb-vs-batch": response_split("fig9", ("wl3",), ("PROC-B", "BATCH")),
+    "fig9-wl3-procb-vs-gs": response_split("fig9", ("wl3",), ("PROC-B", "GS")),
     "tab3-bcr-rises-with-communication": series("fig9", "bcr", ICS_SCHEMES, 100.0, " %"),
-    "tab4-bcr-rises-with-mpl": both(series("fig10", "bcr", ICS_SCHEMES, 100.0, " %"),
-                                    series("fig10", "processes_per_node", ICS_SCHEMES)),
+    "fig9-switching-rises": series("fig9", "share_switch", ICS_SCHEMES, 100.0, " %"),
+    "fig9-wasted-time-rises": both(series("fig9", "share_spin", ("DCS", "PB", "SB", "HYBRID"), 100.0, " %"),
+                                   series("fig9", "share_idle", ("DCS", "PB", "SB", "HYBRID"), 100.0, " %")),
+    "tab3-proc-lower-fdr": series("fig9", "fdr", ICS_SCHEMES, 100.0, " %"),
+    "tab3-wl3-bcr-spinning": conflicts("fig9", "wl3", SPINNING),
+    "tab3-wl3-bcr-blocking": conflicts("fig9", "wl3", BLOCKING),
+    "fig10-execution-rises-with-mpl": series("fig10", "mean_execution", ICS_SCHEMES, unit=" s"),
+    "fig10-wait-falls-with-mpl": series("fig10", "mean_wait", ICS_SCHEMES, unit=" s"),
     "fig10-response-falls-with-mpl": both(series("fig10", "mean_wait", ICS_SCHEMES, unit=" s"),
                                           series("fig10", "mean_execution", ICS_SCHEMES, unit=" s")),
-    "fig10-mpl2-gain-small": response_split("fig10", ("MPL 2",), ("PROC-B", "SB", "HYBRID", "PROC-S", "PB")),
-    "fig11-skew-prolongs": series("fig11", "turnaround", ("LOCAL", "DCS", *ICS_SCHEMES, "GS", "BATCH"), unit=" s"),
+    "fig10-proc-better-at-every-mpl": FIG10,
+    "fig10-mpl2-gain": response_split("fig10", ("MPL 2",), ("PROC-B", "SB", "HYBRID", "PROC-S", "PB")),
+    "fig10-blocking-gap-grows-with-mpl": FIG10,
+    "fig10-real-idle-falls-with-mpl": series("fig10", "share_real_idle", ICS_SCHEMES, 100.0, " %"),
+    "tab4-bcr-rises-with-mpl": both(series("fig10", "bcr", ICS_SCHEMES, 100.0, " %"),
+                                    series("fig10", "processes_per_node", ICS_SCHEMES)),
+    "fig10-proc-scales-best": FIG10,
+    "fig11-skew-prolongs": both(FIG11, series("fig11", "share_spin", ("LOCAL", "DCS", *ICS_SCHEMES, "GS", "BATCH"),
+                                              100.0, " %")),
+    "fig11-gs-batch-hurt-most": FIG11,
+    "fig11-proc-robust": FIG11,
     "fig11-bcr-with-skew": series("fig11", "bcr", ICS_SCHEMES, 100.0, " %"),
-    "fig13-procb-vs-batch": npb("turnaround"),
-    "fig13-gain-rises-with-intensity": npb("turnaround"),
+    "fig11-proc-gain-with-skew": FIG11,
+    "fig12-gs-fairest": fairness,
+    "fig12-local-least-fair": fairness,
+    "fig12-fairness-tiers": fairness,
     "fig13-proc-best-in-family": npb("turnaround"),
+    "fig13-procb-best": npb("turnaround"),
+    "fig13-local-dcs-low-utilization": npb_utilization,
+    "fig13-gs-comparable-to-batch": npb("turnaround"),
+    "fig13-gain-rises-with-intensity": npb("turnaround"),
+    "fig13-procb-vs-batch": npb("turnaround"),
+    "fig13-procs-vs-batch": npb("turnaround"),
+    "fig13-blocking-beats-spinning": npb("turnaround"),
     "fig14-response-rises-with-rate": both(series("fig14", "mean_wait", ("PB", "PROC-S", "SB", "PROC-B"), unit=" s"),
                                            series("fig14", "mean_execution", ("PB", "PROC-S", "SB", "PROC-B"), unit=" s")),
     "fig14-procb-best": response_split("fig14"),
+    "fig14-procs-comparable-to-sb": response_split("fig14", schemes=("PROC-S", "SB")),
+    "fig14-low-rate-small-differences": both(response_split("fig14"), series("fig14", "processes_per_node",
+                                                                             ("PB", "PROC-S", "SB", "PROC-B", "HYBRID",
+                                                                              "GS"))),
+    "fig14-bcr-rises-with-rate": series("fig14", "bcr", ICS_SCHEMES, 100.0, " %"),
+    "fig14-proc-cuts-wasted-time": FIG14_WASTE,
+    "cal-heavy-mean-gap": workload_means("mean_gap_s", "Mean gap between arrivals"),
+    "cal-light-mean-gap": workload_means("mean_gap_s", "Mean gap between arrivals"),
+    "cal-mean-runtime": workload_means("mean_runtime_s", "Mean dedicated run time"),
 }
 """The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -42,7 +44,7 @@ def test_report_files_are_complete_and_deterministic(runs, tmp_path):
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     index = (first / "index.md").read_text()
-    assert "Claims ledger" in index and "fig8-ranking" in index
+    assert "Claims ledger" in index and "fig8-procb-vs-sb" in index
     assert "nan %" not in index
     # two seeds cannot decide a stochastic claim: no claim measured here is decided either way
     claims = pd.read_csv(first / "claims.csv")
@@ -127,3 +129,34 @@ def test_the_setup_says_which_process_each_scheme_wakes_on_a_message():
         in text
     assert "DCS: an interrupt, then a boost to the top level, whatever the process is doing" in text
     assert "HYBRID: if the process is blocked" in text and "LOCAL, GS, BATCH: nothing" in text
+
+
+def test_the_fig12_legend_names_only_the_job_types_the_workload_has():
+    # runs.csv has a slowdown column for every job type of every figure; wl5's rows fill J1, J3 and J4 only
+    kinds = ("J1", "J2", "J3", "J4", "BT", "MG", "FT", "IS", "CG")
+    frame = pd.DataFrame({"scheme": ["GS", "LOCAL"],
+                          **{f"slowdown_{k}": [1.0, 2.0] if k in ("J1", "J3", "J4") else [math.nan] * 2 for k in kinds}})
+    figure = report.slowdown_by_type_figure(frame, "Fig. 12")
+    assert [text.get_text() for text in figure.legends[0].get_texts()] == ["J1", "J3", "J4"]
+
+
+def test_a_workload_is_measured_from_its_jobs_at_full_length():
+    # arrivals at 10, 30, 60 compressed s: mean gap 60 / 3 = 20, times a compression of 100 = 2000 s; dedicated
+    # 1, 2, 3 s: mean 2 x 100 = 200 s; offered load (2 x 1 + 4 x 2 + 8 x 3) / (4 nodes x 60 s) = 34 / 240
+    jobs = [SimpleNamespace(submit=t, dedicated_time=d, size=n) for t, d, n in ((10, 1, 2), (30, 2, 4), (60, 3, 8))]
+    measured = report.measure_workload(jobs, nodes=4, compression=100.0)
+    assert measured == pytest.approx({"jobs": 3, "mean_gap_s": 2000.0, "mean_runtime_s": 200.0,
+                                      "mean_size": 14 / 3, "offered_load": 34 / 240})
+    at_once = report.measure_workload([SimpleNamespace(submit=0.0, dedicated_time=1.0, size=2)] * 2, 4, 100.0)
+    assert math.isnan(at_once["mean_gap_s"]) and math.isnan(at_once["offered_load"])
+
+
+def test_the_redrawn_workloads_are_the_ones_the_runs_used(runs):
+    # the pipeline measured each run's offered load from the jobs it simulated; the report's redraw agrees
+    workloads = report.workload_inputs(runs).set_index(["figure", "group", "seed"])
+    simulated = runs.drop_duplicates(["figure", "group", "seed"]).set_index(["figure", "group", "seed"])
+    assert workloads.index.equals(simulated.index)
+    arriving = simulated["offered_load"].notna()
+    assert (workloads.loc[arriving, "offered_load"] == simulated.loc[arriving, "offered_load"]).all()
+    assert workloads.loc[~arriving, "offered_load"].isna().all()
+    assert (workloads["jobs"] == simulated["n_jobs"]).all()
