@@ -254,6 +254,8 @@ CAUSES: dict[str, Cause] = {
     "tab3-proc-lower-fdr": series("fig9", "fdr", ICS_SCHEMES, 100.0, " %"),
     "tab3-wl3-bcr-spinning": conflicts("fig9", "wl3", SPINNING),
     "tab3-wl3-bcr-blocking": conflicts("fig9", "wl3", BLOCKING),
+    "local-dcs-behind-pb": both(LIGHT_AND_HEAVY, response_split("fig9", schemes=("LOCAL", "DCS", "PB")),
+                                npb("turnaround")),
     "fig10-execution-rises-with-mpl": series("fig10", "mean_execution", ICS_SCHEMES, unit=" s"),
     "fig10-wait-falls-with-mpl": series("fig10", "mean_wait", ICS_SCHEMES, unit=" s"),
     "fig10-response-falls-with-mpl": both(series("fig10", "mean_wait", ICS_SCHEMES, unit=" s"),
