@@ -801,8 +801,8 @@ CLAIMS = (
           "per seed; parts per scheme and load", fragmentation, unit="% points", possible=SHARE_POINTS,
           link="fig8_profile.png"),
     Claim("fig7-8-gs-batch-wait-longer", "Sect. 5.1, Figs. 7a, 8a",
-          "Their allocation restrictions make jobs wait longer in the queue under GS and BATCH than under the ICS "
-          "schemes.",
+          "Their allocation restrictions make jobs wait longer in the queue under GS and BATCH than under the five "
+          "ICS schemes of Tables 3-4 (LOCAL and DCS, saturated, are the paragraph's other case).",
           "ordering", "higher job waiting times in GS and BATCH (bars)",
           _lead_measure("runs.csv mean_wait: the longest of PB, PROC-S, SB, HYBRID, PROC-B against GS (BATCH)")
           + "; parts per scheme and load", gs_batch_wait_longer, unit="%", possible=CUT, link="fig8_response.png"),
