@@ -102,7 +102,7 @@ class TimedRun:
         facts = frame.iloc[0]
         return cls(str(facts["run_date"]), str(facts["commit"]), int(facts["cpus"]), str(facts["machine"]),
                    int(facts["workers"]), str(facts["profile"]), float(facts["run_wall_seconds"]),
-                   str(facts["command"]), frame[list(TIME_COLUMNS)].reset_index(drop=True),
+                   str(facts["command"]), frame.reindex(columns=list(TIME_COLUMNS)).reset_index(drop=True),
                    float(facts["load_at_start"]), str(facts.get("versions", "")))
 
     def span(self, name: str) -> float:
@@ -113,7 +113,7 @@ class TimedRun:
         facts = {"run_date": self.date, "commit": self.commit, "cpus": self.cpus, "machine": self.machine,
                  "load_at_start": round(self.load_at_start, 2), "workers": self.workers, "profile": self.profile,
                  "run_wall_seconds": round(self.wall_seconds, 1), "versions": self.versions}
-        groups = self.groups.round({c: 1 for c in TIME_COLUMNS[2:]})
+        groups = self.groups.round({c: 1 for c in TIME_COLUMNS[2:6]})
         return pd.DataFrame({**facts, **{c: groups[c] for c in TIME_COLUMNS}, "command": self.command})
 
 
@@ -251,11 +251,14 @@ def ledger_page(frame: pd.DataFrame, run: TimedRun) -> Document:
 
 def times_page(run: TimedRun) -> Document:
     groups = run.groups
-    rows = [(g.group, str(g.tasks), f"{g.task_seconds:.0f}", f"{g.span_seconds:.0f}",
+    def reused(count) -> str:
+        return "" if pd.isna(count) else str(int(count))
+
+    rows = [(g.group, str(g.tasks), reused(g.tasks_reused), f"{g.task_seconds:.0f}", f"{g.span_seconds:.0f}",
              "" if g.tasks == 0 else f"{g.first_start_seconds:.0f}", "" if g.tasks == 0 else f"{g.last_end_seconds:.0f}")
             for g in groups.itertuples()]
-    total = ("whole build", str(int(groups["tasks"].sum())), f"{groups['task_seconds'].sum():.0f}", f"{run.wall_seconds:.0f}",
-             "", "")
+    total = ("whole build", str(int(groups["tasks"].sum())), reused(groups["tasks_reused"].sum(min_count=1)),
+             f"{groups['task_seconds'].sum():.0f}", f"{run.wall_seconds:.0f}", "", "")
     verdict = "under" if run.wall_seconds < GOAL_SECONDS else "over"
     return Document(f"Run times of the {run.profile}-profile FullReport", (
         paragraph(f"The {run.profile}-profile FullReport took {run.wall_seconds:.0f} s "
@@ -275,7 +278,10 @@ def times_page(run: TimedRun) -> Document:
                   f"'{WORKLOAD_PAGES}'; a task that several groups need would be 'shared' (there is none). "
                   "Workers run the next stage's first tasks beside a stage's last ones, so spans overlap a little; "
                   "the ledger's wall s column is the span."),
-        table(("stage", "tasks", "task-seconds", "span s", "start s", "end s"), [*rows, total], range(1, 6)),
+        *([paragraph(f"{int(groups['tasks_reused'].sum())} task(s) did not run in this build: their outputs were "
+                     "already in the work directory (column 'reused'), so the times cover only the tasks that ran.")]
+          if groups["tasks_reused"].sum() > 0 else []),
+        table(("stage", "tasks", "reused", "task-seconds", "span s", "start s", "end s"), [*rows, total], range(1, 7)),
         paragraph("The claims these runs produced: ", Link("paper-ledger.md", "paper-ledger.md"), "."),
     ))
 

@@ -37,7 +37,10 @@ it needs, when no stage needs it too) and the front page itself."""
 SHARED = "shared"
 """The group of tasks that several groups need (none today: the stages share no task)."""
 
-TIME_COLUMNS = ("group", "tasks", "task_seconds", "span_seconds", "first_start_seconds", "last_end_seconds")
+TIME_COLUMNS = ("group", "tasks", "task_seconds", "span_seconds", "first_start_seconds", "last_end_seconds",
+                "tasks_reused")
+"""``tasks_reused``: the group's tasks that did not run because the work directory already held their
+outputs (a build in a used work directory): its times then cover only what ran."""
 
 _EVENTS = {
     "start": luigi.Event.START,
@@ -134,15 +137,18 @@ def report_groups(report: FullReport) -> dict[str, str]:
 def group_times(times: pd.DataFrame, owner: dict[str, str], groups, started: float) -> pd.DataFrame:
     """Per group (in the order of ``groups``, then ``SHARED`` and any other if they ran): how many
     tasks ran, their task-seconds, and their span; first start and last end are counted from
-    ``started`` (the epoch time the build began).  A task no group claims counts as ``SHARED``."""
+    ``started`` (the epoch time the build began); and how many of the group's tasks (``owner``)
+    did not run (reused).  A task no group claims counts as ``SHARED``."""
     timed = times.assign(group=[owner.get(task_id, SHARED) for task_id in times["task_id"]])
     order = list(dict.fromkeys([*groups, *timed["group"]]))
+    ran_ids = set(times["task_id"])
     rows = []
     for group in order:
         ran = timed[timed["group"] == group]
+        reused = sum(1 for task_id, owned in owner.items() if owned == group and task_id not in ran_ids)
         if ran.empty:
-            rows.append((group, 0, 0.0, 0.0, float("nan"), float("nan")))
+            rows.append((group, 0, 0.0, 0.0, float("nan"), float("nan"), reused))
             continue
         first, last = ran["start"].min(), ran["end"].max()
-        rows.append((group, len(ran), ran["seconds"].sum(), last - first, first - started, last - started))
+        rows.append((group, len(ran), ran["seconds"].sum(), last - first, first - started, last - started, reused))
     return pd.DataFrame(rows, columns=list(TIME_COLUMNS))

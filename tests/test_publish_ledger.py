@@ -86,6 +86,13 @@ def test_group_times_sum_run_times_and_span_start_to_end():
     assert rows.loc["a", "task_seconds"] == 6.0 and rows.loc["a", "span_seconds"] == 5.0
     assert rows.loc["a", "first_start_seconds"] == 1.0 and rows.loc["a", "last_end_seconds"] == 6.0
     assert rows.loc["c", "tasks"] == 0 and rows.loc[SHARED, "tasks"] == 1
+    assert rows.loc["a", "tasks_reused"] == 0
+
+
+def test_tasks_a_build_found_complete_are_counted_as_reused():
+    times = pd.DataFrame({"task_id": ["a1"], "family": ["A"], "start": [100.0], "end": [102.0], "seconds": [2.0]})
+    groups = group_times(times, {"a1": "a", "a2": "a", "a3": "a", "b1": "b"}, ["a", "b"], started=99.0)
+    assert groups.set_index("group")["tasks_reused"].to_dict() == {"a": 2, "b": 1}
 
 
 def test_a_republish_on_the_same_simulations_keeps_the_timed_builds_times(tiny_koala, monkeypatch):
