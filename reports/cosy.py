@@ -291,31 +291,53 @@ def slices_paragraph(slices: list[RegimePoints], baselines: pd.DataFrame, parame
 # --- figures ------------------------------------------------------------------------------
 
 
+PANEL_WIDTH = 5.0
+ONE_PANEL_WIDTH = 6.0  # inches: room for a legend of up to four columns under a single panel
+
+
 def _panels(variants, title: str, ylabel: str):
-    figure = MplFigure(figsize=(5.0 * len(variants), 4.2), layout="constrained")
+    figure = MplFigure(figsize=(max(PANEL_WIDTH * len(variants), ONE_PANEL_WIDTH), 4.2), layout="constrained")
     axes = np.atleast_1d(figure.subplots(1, len(variants), sharey=True))
     figure.suptitle(title)
     axes[0].set_ylabel(ylabel)
     return figure, axes
 
 
+OURS_STYLE = {"marker": "o"}
+PAPER_STYLE = {"linestyle": ":", "marker": "s", "markerfacecolor": "none"}
+
+
+def style_legend(axis, percents, paper: bool) -> None:
+    """Legend entries that say what each colour and each line style is, once: a colour per p, then
+    ours (solid, dots, with the 95 % band) and the paper's (dotted, open squares) in black.  One entry per (source, p)
+    made eight entries, wider than a one-panel figure (they were cut at both edges)."""
+    for percent in percents:
+        axis.plot([], [], color=SHARE_COLORS.get(percent), linewidth=4, label=f"p = {percent} %")
+    axis.plot([], [], color="black", label="ours", **OURS_STYLE)
+    if paper:
+        axis.plot([], [], color="black", label="paper", **PAPER_STYLE)
+
+
 def metric_figure(summary, variants, metric: str, paper_column: int | None, title: str, ylabel: str, scale=1.0):
     """Our metric vs measured n (mean wa / wq of each grid point), one line (with 95 % band) per
     p, per workload size; the paper's Table 1 points, also at measured n, as open markers."""
     figure, axes = _panels(variants, title, ylabel)
+    percents = set()
     for axis, jobs in zip(axes, variants):
         for share, group in _fixed(summary, jobs).groupby("share"):
             percent = _percent(share)
+            percents.add(percent)
             color = SHARE_COLORS.get(percent)
             x = group["measured_notice"].to_numpy()
-            axis.plot(x, group[metric] * scale, marker="o", color=color, label=f"ours, p = {percent} %")
+            axis.plot(x, group[metric] * scale, color=color, **OURS_STYLE)
             axis.fill_between(x, group[f"{metric}_low"] * scale, group[f"{metric}_high"] * scale, color=color, alpha=0.15)
             if paper_column is not None:
                 paper = [(row[1], row[paper_column]) for row in PAPER_TABLE1 if row[0] == percent]
-                axis.plot(*zip(*paper), linestyle=":", marker="s", markerfacecolor="none", color=color, label=f"paper, p = {percent} %")
+                axis.plot(*zip(*paper), color=color, **PAPER_STYLE)
         axis.set_title(f"{jobs} jobs per workload")
         axis.set_xlabel("measured n = wa / wq (ours and the paper's)")
         axis.grid(True, alpha=0.3)
+    style_legend(axes[0], sorted(percents), paper_column is not None)
     legend_below(figure, *axes, fontsize="small")
     return figure
 
@@ -359,41 +381,52 @@ def paper_chosen_n() -> dict[int, float]:
     return chosen
 
 
-def crossing_note(runs: pd.DataFrame, percent: int) -> str:
-    """Where no seed's q crosses 1 inside the grid at this p, say so (the crossing is then censored):
-    "never crosses in [a, b]" or "q <= 1 from n = a"; empty where some seed crosses."""
-    fixed = runs[(runs["policy"] == "fixed") & (runs["share"].map(_percent) == percent)]
-    lowest, highest = fixed["factor"].min(), fixed["factor"].max()
-    if (fixed.groupby("seed")["q"].min() > 1.0).all():
-        return f"never crosses in [{lowest:g}, {highest:g}]"
-    if (fixed[fixed["factor"] == lowest]["q"] <= 1.0).all():
-        return f"q <= 1 from n = {lowest:g}"
-    return ""
+def crossing_summary(crossings: pd.Series) -> tuple[float, float, float]:
+    """Median and quartiles of per-seed crossings, censored ones (+-inf) included by their side: order
+    statistics need no value for a censored seed, only where it lies (any of them may be infinite)."""
+    values = np.sort(crossings.to_numpy(float))
+    low, middle, high = np.quantile(values, (0.25, 0.5, 0.75), method="inverted_cdf")
+    return float(middle), float(low), float(high)
+
+
+def crossing_note(crossings: pd.Series, factors) -> str:
+    """How many seeds' crossing the grid does not bracket, per side ("" if none)."""
+    below, above, total = int((crossings == -np.inf).sum()), int((crossings == np.inf).sum()), len(crossings)
+    notes = ([f"{below} of {total} at or below n = {min(factors):g}"] if below else []) + (
+        [f"{above} of {total} above n = {max(factors):g}"] if above else [])
+    return "; ".join(notes)
 
 
 def chosen_n_figure(runs: pd.DataFrame, variants):
     """Fig. 3: the paper's rule and Table 1 points beside, per p, our n at which q comes down to 1
-    (per-seed crossing as the ledger computes it: mean and 95 % interval)."""
-    figure = MplFigure(figsize=(6.0, 4.2), layout="constrained")
+    (per-seed crossing as the ledger computes it: median and quartiles over seeds; seeds whose
+    crossing the grid does not bracket count by their side, drawn at the grid's end and counted
+    in a note)."""
+    figure = MplFigure(figsize=(7.5, 4.6), layout="constrained")
     axis = figure.add_subplot()
     rule_p = np.array([0.0, 15.0])
-    axis.plot(rule_p, 1 + 3 * rule_p / 15, color="black", label="paper Fig. 3 rule (refuse above 15 %)")
+    axis.plot(rule_p, 1 + 3 * rule_p / 15, color="black", label="paper: Fig. 3 rule (refused above 15 %)")
     paper = paper_chosen_n()
-    axis.plot(list(paper), list(paper.values()), "ks", markerfacecolor="none", label="paper Table 1: n with q ~ 1")
+    axis.plot(list(paper), list(paper.values()), "ks", markerfacecolor="none", label="paper: Table 1, q ~ 1")
     for jobs, marker in zip(variants, ("o", "^")):
         results = {"runs": runs[runs["jobs_per_workload"] == jobs]}
-        percents = sorted({_percent(s) for s in results["runs"]["share"]})
-        crossings = [finite_interval(crossing_factors(results, p)) for p in percents]
-        means = np.array([c[0] for c in crossings])
-        errors = np.array([[c[0] - c[1] for c in crossings], [c[2] - c[0] for c in crossings]])
-        axis.errorbar(percents, means, yerr=np.nan_to_num(errors), marker=marker, capsize=3,
-                      label=f"ours, {jobs} jobs: n where q comes down to 1 (censored at the grid's ends)")
-        for percent, mean in zip(percents, means):
-            note = crossing_note(results["runs"], percent)
-            if note:
-                axis.annotate(note, (percent, mean), textcoords="offset points", xytext=(4, 6), fontsize="x-small")
+        fixed = results["runs"][results["runs"]["policy"] == "fixed"]
+        factors = sorted(fixed["factor"].unique())
+        percents = sorted({_percent(s) for s in fixed["share"]})
+        crossings = {p: crossing_factors(results, p) for p in percents}
+        summaries = np.clip([crossing_summary(crossings[p]) for p in percents], factors[0], factors[-1])
+        middle = summaries[:, 0]
+        errors = np.array([middle - summaries[:, 1], summaries[:, 2] - middle])
+        axis.errorbar(percents, middle, yerr=errors, marker=marker, capsize=3,
+                      label=f"ours, {jobs} jobs: median, quartiles")
+        for percent, value in zip(percents, middle):
+            note = crossing_note(crossings[percent], factors)
+            if note:  # under its point, centred (the last share's ending there, inside the axes)
+                last = percent == percents[-1]
+                axis.annotate(note, (percent, value), textcoords="offset points", xytext=(0, -14),
+                              ha="right" if last else "center", fontsize="x-small")
     axis.set_xlabel("share of reservations p (%)")
-    axis.set_ylabel("chosen notice factor n")
+    axis.set_ylabel("shortest notice factor n at which q comes down to 1")
     axis.set_title("Fig. 3: chosen shortest notice factor vs reservation share")
     axis.set_ylim(bottom=0)
     axis.grid(True, alpha=0.3)
@@ -440,7 +473,7 @@ def ledger_results(directory: Path, workload: str, jobs: int, reading: str) -> d
                           workload, jobs, reading)
 
 
-SENSITIVITY_TOTAL = "reproduced (of checkable)"
+SENSITIVITY_TOTAL = "reproduced (of checkable results)"
 SENSITIVITY_WAIT = "baseline mean queue wait, % of window (median)"
 
 
@@ -456,14 +489,16 @@ class Sensitivity:
 def sensitivity_table(runs: pd.DataFrame, baselines: pd.DataFrame, profile: str) -> Sensitivity:
     """Every claim's verdict under each workload (and size) and each W reading the fixed policy ran
     under, judged exactly as the ledger judges its own; the last rows count the reproduced ones and
-    give the workload's baseline mean queue wait as a share of the window (the paper's regime)."""
+    give the workload's baseline mean queue wait as a share of the window (the paper's regime).  The
+    count is of result rows, as the ledger counts: calibration rows are judged and shown, not counted."""
     fixed = runs[runs["policy"] == "fixed"]
     columns, reproduced, wait_share = {}, {}, {}
     for (workload, jobs, reading), _ in fixed.groupby(["workload", "jobs_per_workload", "reading"], sort=True):
         scoped = scoped_results(runs, baselines, workload, int(jobs), reading)
         claims = ledger(PAPER, CLAIMS, scoped, profile)
         verdicts = claims.set_index("claim_id")["verdict"]
-        checkable = verdicts[verdicts != "not_attempted"]
+        results_only = verdicts[claims.set_index("claim_id")["basis"] == "result"]
+        checkable = results_only[results_only != "not_attempted"]
         name = f"{workload}, {int(jobs)} jobs, {reading}"
         reproduced[name] = int((checkable == "reproduced").sum())
         own = scoped["baselines"]
@@ -739,7 +774,8 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
         Heading("Table 1: paper vs ours"),
         paragraph(
             "Our point is the grid's policy n whose mean measured n (wa / wq) is nearest the paper's n (the paper's n "
-            "is the measured wa / wq); 'our measured n' is our wa / wq. The verdicts are the ledger's (t1-q-rows, t1-u-rows, t1-r-rows). "
+            "is the measured wa / wq); 'our measured n' is our wa / wq. Each cell is judged in the ledger row of its experiment and column "
+            "(t1-exp1-u for the baseline, t1-exp2-q to t1-exp12-r for the others). "
             "Tables as ", Link("CSV", "table1.csv"), ", ", Link("Markdown", "table1.md"), " and ", Link("LaTeX", "table1.tex"), "."
         ),
         table(first.columns, first.astype(str).itertuples(index=False)),
