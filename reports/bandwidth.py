@@ -322,13 +322,14 @@ def experiments_table(results: dict, labels: dict) -> pd.DataFrame:
                                        "requested load", "jobs per cluster", "seeds", "count"])
 
 
-RUN_TABLES = {"runs": "for the claims", "pass_order_runs": "in the variant pass order",
+RUN_TABLES = {"runs": "at each workload's own load", "pass_order_runs": "in the variant pass order",
               "load_runs": "at other offered loads", "convergence_runs": "at fewer jobs per cluster"}
 """The result tables that hold runs, and what each holds, as the setup counts them."""
 
 
 def _setup_paragraph(results: dict, parameters: dict):
-    """The setup as the result tables measure it: runs per table, jobs per cluster and seeds of the claimed runs."""
+    """The setup as the result tables measure it: runs per table, jobs per cluster and seeds of the runs the claims
+    read (each workload at its own load, in the paper's pass order)."""
     runs = results["runs"]
     counts = [f"{len(results[stem]):,} {what}" for stem, what in RUN_TABLES.items() if len(results[stem])]
     scales = sorted(int(jobs) for jobs in runs.jobs_per_cluster.unique())
@@ -337,7 +338,8 @@ def _setup_paragraph(results: dict, parameters: dict):
     seed_counts = sorted(int(count) for count in per_point.unique())
     paper_scale = parameters["paper_jobs_per_cluster"]
     text = (f"Profile '{parameters['profile']['name']}': {sum(len(results[stem]) for stem in RUN_TABLES):,} runs "
-            f"({'; '.join(counts)}). The claimed runs simulate {' or '.join(f'{jobs:,}' for jobs in scales)} jobs "
+            f"({'; '.join(counts)}). The runs at each workload's own load simulate "
+            f"{' or '.join(f'{jobs:,}' for jobs in scales)} jobs "
             f"per cluster (the paper ran {paper_scale:,}), each point on "
             f"{' or '.join(map(str, seed_counts))} seed(s) ({', '.join(map(str, seeds))}), the same seeds for every "
             "strategy, PPBW and information level (common random numbers). Improvements are of mean turnaround over "

@@ -134,13 +134,13 @@ def test_the_setup_measures_each_workloads_load_on_the_inputs_of_its_claimed_run
     assert workloads.loc["C", "offered load (mean over seeds)"] == 0.52 and (workloads.seeds == 5).all()
     index = (agreeing_page / "index.md").read_text()
     # 6 x 5 limits and ICS at two loads besides 380 claimed runs (R and S 120 each, A-D 35 each)
-    assert "Profile 'constructed': 420 runs (380 for the claims; 40 at other offered loads)." in index
-    assert "simulate 1,000 jobs per cluster (the paper ran 400,000), each point on 5 seed(s) (1, 2, 3, 4, 5)" in index
+    assert "Profile 'constructed': 420 runs (380 at each workload's own load; 40 at other offered loads)." in index
+    assert "own load simulate 1,000 jobs per cluster (the paper ran 400,000), each point on 5 seed(s) (1, 2, 3, 4, 5)" in index
 
 
 def test_the_experiments_run_are_listed_in_words(agreeing_page):
     experiments = pd.read_csv(agreeing_page / "experiments.csv", keep_default_na=False)
-    realistic = experiments[(experiments.runs == "for the claims") & (experiments.workload == "R")].iloc[0]
+    realistic = experiments[(experiments.runs == "at each workload's own load") & (experiments.workload == "R")].iloc[0]
     assert realistic["PPBW"] == "10, 100, 1,000 Mb/s; U[0, 300] per job"
     assert realistic["jobs exposing PPBW and rho (%)"] == "0, 10, 20, 30, 50, 100"
     # 5 seeds x (4 co-allocating strategies x (3 PPBWs + mixed) + 3 limits + 5 exposure shares below 100 %)
