@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from reports.document import (
     BulletList,
@@ -39,7 +40,7 @@ from reports.document import (
 )
 from reports.figures import legend_below, save_figure
 from reports.koala_causes import causes_frame
-from reports.koala_claims import CLAIMS, RUNS, first_saturated_load
+from reports.koala_claims import APPLICATIONS, CLAIMS, CLUSTER_USE, EXECUTION_MODEL, RUNS, first_saturated_load
 from reports.ledger import INTERVAL_METHOD, interval, ledger, ledger_blocks, write_ledger
 from reports.tables import document_table, write_table
 
@@ -50,7 +51,10 @@ FIGURES = {
     "fig8_ccr": "Fig. 8: % change in mean response time, FCM vs WF, synthetic application by CCR",
     "fig10_policies": "Fig. 10: mean response time of FCM and CA, Wave with 32/48/64 nodes, configs A and B",
 }
-SATURATED_NOTE = "x on the axis: a seed of either policy saturated there, so no % change is computed"
+SATURATED_NOTE = "a triangle in the top strip: a seed of either policy saturated at that load, so no % change"
+CHANGE_TICKS = (-100, -50, -20, -10, 0, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000)
+"""Labelled % changes on the symlog axis (linear within +-10 %, logarithmic beyond)."""
+LINEAR_WITHIN = 10.0
 
 
 # --- aggregation with intervals ----------------------------------------------------------------
@@ -108,8 +112,8 @@ def saturation_table(runs: pd.DataFrame, parameters: dict) -> pd.DataFrame:
     labels = {name: policy["label"] for name, policy in parameters["policies"].items()}
     rows = []
     for where, workload, policy in workload_policies(parameters):
-        first, last, _ = first_saturated_load(runs, {**where, "policy": policy})
-        per_seed = ", ".join(f"{100 * v:.0f}" if math.isfinite(v) else f">{100 * last:.0f}" for v in first)
+        first, grid = first_saturated_load(runs, {**where, "policy": policy})
+        per_seed = ", ".join(f"{100 * v:.0f}" if math.isfinite(v) else f">{100 * grid[-1]:.0f}" for v in first)
         rows.append({
             "workload": workload,
             "policy": labels[policy],
@@ -167,18 +171,33 @@ def _error_bars(axes, x, mean, low, high, **style):
 
 
 def percent_change_figure(tables: dict, lines: list, title: str) -> Figure:
-    figure = Figure(figsize=(7.0, 4.5), layout="constrained")
-    axes = figure.add_subplot()
-    for line in lines:
+    figure = Figure(figsize=(7.0, 5.0), layout="constrained")
+    # A saturated load has no % change: it is marked in a strip of its own above the values (one row per line),
+    # never drawn as a value.
+    strip, axes = figure.subplots(2, 1, sharex=True, height_ratios=(1, 6))
+    for row, line in enumerate(lines):
         frame = tables[line["label"]]
         loads = 100 * frame["net_utilization"]
         drawn = _error_bars(axes, loads, frame["change_percent"], frame["change_low"], frame["change_high"],
                             marker="o", label=line["label"])
-        saturated = frame["change_percent"].isna()
-        axes.plot(loads[saturated], np.zeros(int(saturated.sum())), linestyle="none", marker="x", markersize=9,
-                  color=drawn.lines[0].get_color())
+        saturated = frame["change_percent"].isna().to_numpy()
+        strip.plot(loads[saturated], np.full(int(saturated.sum()), -row), linestyle="none", marker="^",
+                   markersize=6, color=drawn.lines[0].get_color())
+    strip.set_ylim(-len(lines) + 0.4, 0.6)
+    strip.set_yticks([])
+    strip.text(0.005, 0.5, "saturated:", transform=strip.transAxes, ha="left", va="center", fontsize=8)
+    strip.grid(True, axis="x", alpha=0.3)
     axes.axhline(0.0, color="black", linewidth=0.8)
-    axes.set_yscale("symlog", linthresh=100.0)
+    axes.set_yscale("symlog", linthresh=LINEAR_WITHIN)
+    values = pd.concat([tables[line["label"]][["change_low", "change_high", "change_percent"]] for line in lines])
+    finite = values.to_numpy(dtype=float)
+    finite = finite[np.isfinite(finite)]
+    low, high = (min(finite.min(), -LINEAR_WITHIN), max(finite.max(), LINEAR_WITHIN)) if finite.size else (
+        -LINEAR_WITHIN, LINEAR_WITHIN)
+    axes.set_ylim(max(-100.0, 1.5 * low), 1.5 * high)
+    axes.yaxis.set_major_locator(FixedLocator([tick for tick in CHANGE_TICKS if 1.5 * low <= tick <= 1.5 * high]))
+    axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axes.yaxis.set_minor_locator(NullLocator())
     axes.set_xlabel("net utilization (%)")
     axes.set_ylabel("change in mean response time (%)\n(mean of per-seed changes, 95 % interval; symlog)")
     # Over the whole figure, not the axes: the two-line y label leaves the axes too narrow for the note.
@@ -364,6 +383,19 @@ def koala_page(runs, parameters, claims_frame, written) -> Document:
     return Document("koala: processor coallocation in multicluster grids", tuple(blocks))
 
 
+def claim_results(runs: pd.DataFrame, parameters: dict, cluster_use: pd.DataFrame | None = None) -> dict:
+    """The tables the claims read: the runs, the execution model and applications they used, and (when
+    given) which cluster sets each run's jobs ran on."""
+    results = {
+        RUNS: runs,
+        EXECUTION_MODEL: pd.DataFrame(parameters["execution_model"]["cluster_sets"]),
+        APPLICATIONS: pd.DataFrame([{"key": key, **app} for key, app in parameters["applications"].items()]),
+    }
+    if cluster_use is not None:
+        results[CLUSTER_USE] = cluster_use
+    return results
+
+
 def write_koala_report(directory, runs: pd.DataFrame, parameters: dict, cluster_use: pd.DataFrame | None = None
                        ) -> pd.DataFrame:
     """Write the whole report into ``directory``; returns the claims ledger.  ``cluster_use`` (one row
@@ -373,7 +405,11 @@ def write_koala_report(directory, runs: pd.DataFrame, parameters: dict, cluster_
     (directory / PARAMETERS_FILE).write_text(json.dumps(parameters, indent=2, sort_keys=True) + "\n",
                                              encoding="utf-8")
     runs = pd.read_csv(directory / RUNS_FILE)
-    claims_frame = ledger("koala", CLAIMS, {RUNS: runs}, parameters["profile_name"])
+    if cluster_use is not None:
+        cluster_use.to_csv(directory / CLUSTER_USE_FILE, index=False, lineterminator="\n", float_format="%.10g")
+        cluster_use = pd.read_csv(directory / CLUSTER_USE_FILE)
+    results = claim_results(runs, parameters, cluster_use)
+    claims_frame = ledger("koala", CLAIMS, results, parameters["profile_name"])
     write_ledger(directory, claims_frame, "koala: claims ledger")
 
     labels = {name: policy["label"] for name, policy in parameters["policies"].items()}
@@ -391,11 +427,10 @@ def write_koala_report(directory, runs: pd.DataFrame, parameters: dict, cluster_
         f"{stem}": pd.concat([tables[line["label"]] for line in lines[kind]], ignore_index=True)
         for stem, kind in (("fig7_coallocation", "coallocation"), ("fig8_ccr", "ccr"), ("fig10_policies", "policies"))
     }
-    written["causes"] = causes_frame(claims_frame, {RUNS: runs}, parameters)
+    written["causes"] = causes_frame(claims_frame, results, parameters)
     written["table4_saturation"] = saturation_table(runs, parameters)
     if cluster_use is not None:
-        cluster_use.to_csv(directory / CLUSTER_USE_FILE, index=False, lineterminator="\n", float_format="%.10g")
-        written["cluster_use"] = cluster_use_table(pd.read_csv(directory / CLUSTER_USE_FILE), parameters)
+        written["cluster_use"] = cluster_use_table(cluster_use, parameters)
         save_figure(cluster_use_figure(written["cluster_use"]), directory, "cluster_use")
     written["execution_model"] = pd.DataFrame(parameters["execution_model"]["cluster_sets"])
     for stem, frame in written.items():

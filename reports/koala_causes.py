@@ -6,8 +6,9 @@ mean response time split into its queue-wait and execution parts, with the share
 the coallocating policy split (a split job runs longer by the communication factor, a
 job that need not wait for one cluster starts sooner); a saturation point beside the
 utilization the system observed at the last load no seed saturated (coallocated jobs
-stretched by the communication factor occupy more node-time than the net load offers).
-An undecided claim's cause starts with its seeds' spread (``reports.causes``).
+stretched by the communication factor occupy more node-time than the net load offers); the
+cluster sets each policy's coallocated jobs used most; the CCR the model gives each MPI
+application.  An undecided claim's cause starts with its seeds' spread (``reports.causes``).
 """
 
 from __future__ import annotations
@@ -17,14 +18,15 @@ import pandas as pd
 from reports.causes import Cause, measured_causes
 from reports.koala_claims import (
     CLAIMS,
+    CLUSTER_USE,
     COALLOCATION_MATTERS,
     LARGE_JOBS,
+    PAPER_CCR_MATCH,
     RUNS,
     SMALL_JOBS,
     first_saturated_load,
-    load_percent,
+    percent,
     rows_where,
-    unsaturated_loads,
 )
 from reports.ledger import NotMeasured, Results
 
@@ -36,6 +38,15 @@ def config_name(parameters: dict, config: str) -> str:
     """``config A (VU, UvA, ...)``: the clusters come from the parameters the runs used."""
     clusters = parameters.get("configs", {}).get(config, {}).get("clusters", [])
     return f"config {config}" + (f" ({', '.join(cluster['name'] for cluster in clusters)})" if clusters else "")
+
+
+def unsaturated_loads(runs: pd.DataFrame, where: dict, policies) -> list[float]:
+    """The grid loads at which no seed of any of ``policies`` saturated."""
+    rows = rows_where(runs, where)
+    loads = sorted(float(load) for load in rows["net_utilization"].unique())
+    mine = rows[rows["policy"].isin(policies)]
+    hit = set(mine.loc[mine["saturated"].astype(bool), "net_utilization"].astype(float))
+    return [load for load in loads if load not in hit]
 
 
 def _mean(runs: pd.DataFrame, where: dict, column: str) -> float:
@@ -50,7 +61,7 @@ def response_split(runs: pd.DataFrame, where: dict, treatment: str, baseline: st
     def mean(policy: str, column: str) -> float:
         return _mean(runs, {**where, "policy": policy, "net_utilization": load}, column)
 
-    return (f"{label}{load_percent(load)}: {treatment} {mean(treatment, 'mean_response_time'):.0f} s against {baseline} "
+    return (f"{label}{percent(load)}: {treatment} {mean(treatment, 'mean_response_time'):.0f} s against {baseline} "
             f"{mean(baseline, 'mean_response_time'):.0f} s, wait "
             f"{mean(treatment, 'mean_wait_time') - mean(baseline, 'mean_wait_time'):+.1f} s and execution "
             f"{mean(treatment, 'mean_run_time') - mean(baseline, 'mean_run_time'):+.1f} s "
@@ -59,15 +70,15 @@ def response_split(runs: pd.DataFrame, where: dict, treatment: str, baseline: st
 
 def saturation_split(runs: pd.DataFrame, where: dict, policy: str, label: str) -> str:
     """Per seed, where ``policy`` first saturated, and the utilization observed at the last load no seed did."""
-    first, last, _ = first_saturated_load(runs, {**where, "policy": policy})
-    seeds = ", ".join(f">{100 * last:.0f}" if pd.isna(load) else f"{100 * load:.0f}" for load in first)
+    first, grid = first_saturated_load(runs, {**where, "policy": policy})
+    seeds = ", ".join(f">{100 * grid[-1]:.0f}" if pd.isna(load) else f"{100 * load:.0f}" for load in first)
     stable = [load for load in unsaturated_loads(runs, where, (policy,)) if not load >= first.min()]
     text = f"{label}{policy} first saturates at {seeds} % (per seed)"
     if not stable:
         return text + ", already at the grid's lowest load"
     load = stable[-1]
     at = {**where, "policy": policy, "net_utilization": load}
-    return (f"{text}; at {load_percent(load)} net, the last load no seed saturated, it keeps "
+    return (f"{text}; at {percent(load)} net, the last load no seed saturated, it keeps "
             f"{100 * _mean(runs, at, 'observed_utilization'):.0f} % of the nodes busy, its jobs running "
             f"{_mean(runs, at, 'mean_run_time'):.0f} s on average ({100 * _mean(runs, at, 'coallocated_fraction'):.0f} % "
             "coallocated)")
@@ -148,27 +159,63 @@ def ca_against_fcm(pick) -> Cause:
     return cause
 
 
+def model_ccrs(results: Results, parameters: dict) -> str:
+    """The CCR each MPI application has in the model, beside the synthetic one the paper matches it with."""
+    apps = parameters.get("applications", {})
+    known = [app for app in PAPER_CCR_MATCH if app in apps]
+    if not known:
+        raise NotMeasured("the parameters name no MPI application")
+    return "The model's CCRs: " + "; ".join(
+        f"{apps[app]['name']} {apps[app]['ccr']:.3g} (the paper matches it with CCR {PAPER_CCR_MATCH[app]:g})"
+        for app in known) + "."
+
+
+def split_sets(results: Results, parameters: dict) -> str:
+    """Per configuration and policy, the cluster sets its coallocated Wave 32/48/64 jobs used most."""
+    if CLUSTER_USE not in results:
+        raise NotMeasured("no cluster use table")
+    use = results[CLUSTER_USE]
+    parts = []
+    for config in LARGE_JOB_CONFIGS:
+        for policy in ("CA", "FCM"):
+            mine = rows_where(use, {**LARGE_JOBS, "config": config, "policy": policy})
+            split = mine[mine["clusters"].astype(str).str.contains("+", regex=False)]
+            by_set = split.groupby("clusters")["jobs"].sum().sort_values(ascending=False, kind="stable")
+            if by_set.empty:
+                parts.append(f"{config_name(parameters, config)}, {policy}: no job coallocated")
+                continue
+            top = ", ".join(f"{name} {100 * jobs / by_set.sum():.0f} %" for name, jobs in by_set.head(3).items())
+            parts.append(f"{config_name(parameters, config)}, {policy}: {top} of its coallocated jobs")
+    return "; ".join(parts) + "."
+
+
 CAUSES: dict[str, Cause] = {
     "fig7a-no-difference-up-to-40": no_difference_up_to_40,
-    "table4-prime-saturation": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
-    "table4-prime-fcm-saturates-later": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
+    "table4-prime-wf-saturation": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
+    "table4-prime-fcm-saturation": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
     "fig7a-poisson-fcm-faster-to-75": split_at("poisson", "FCM", "WF", _above_40(0.75)),
     "fig7a-poisson-fcm-slower-beyond-75": saturation({**SMALL_JOBS, "app": "poisson"}, ("WF", "FCM"), "poisson: "),
     "fig7a-wave-fcm-slower": several(split_at("wave", "FCM", "WF", _first_above_40),
                                      saturation({**SMALL_JOBS, "app": "wave"}, ("WF", "FCM"), "wave: ")),
+    "table4-wave-fcm-saturates-early": saturation({**SMALL_JOBS, "app": "wave"}, ("WF", "FCM"), "wave: "),
     "fig7a-wave-two-cluster-limit": several(split_at("wave", "FCM", "FCM2", _above_40()),
-                                            split_at("wave", "FCM2", "WF", _above_40())),
+                                            split_at("wave", "FCM2", "WF", _above_40()),
+                                            saturation({**SMALL_JOBS, "app": "wave"}, ("FCM", "FCM2"), "wave: ")),
     "fig7b-wave-observed-above-net": saturation({**SMALL_JOBS, "app": "wave"}, ("FCM",), "wave: "),
+    "fig8-mpi-apps-match-ccr": model_ccrs,
     "fig8-ccr-010-benefits": split_at("ccr-0.1", "FCM", "WF", _above_40()),
-    "fig8-ccr-025-050-benefit-at-moderate-load": several(split_at("ccr-0.25", "FCM", "WF", _first_above_40),
-                                                         split_at("ccr-0.5", "FCM", "WF", _first_above_40)),
+    "fig8-ccr-025-050-benefit-then-loss": several(split_at("ccr-0.25", "FCM", "WF", _first_above_40),
+                                                  split_at("ccr-0.5", "FCM", "WF", _first_above_40)),
     "fig8-ccr-above-050-loses": saturation({**SMALL_JOBS, "app": "ccr-1"}, ("WF", "FCM"), "ccr-1: "),
+    "sec712-ca-picks-fast-pairs": split_sets,
     "fig10-ca-faster": several(ca_against_fcm(_first_and_last), large_jobs_saturation("A"),
                                large_jobs_saturation("B")),
-    "fig10-gap-widens": ca_against_fcm(_first_and_last),
+    "fig10-gap-widens": several(ca_against_fcm(_first_and_last), large_jobs_saturation("A"),
+                                large_jobs_saturation("B")),
     "fig10-saturation-without-delft": large_jobs_saturation("A"),
     "fig10-saturation-with-delft": large_jobs_saturation("B"),
-    "fig10-lead-larger-with-delft": ca_against_fcm(lambda loads: loads[:1]),
+    "fig10-lead-larger-with-delft": several(ca_against_fcm(lambda loads: loads[:1]), large_jobs_saturation("A"),
+                                            large_jobs_saturation("B")),
 }
 """The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
 

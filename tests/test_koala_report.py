@@ -64,8 +64,12 @@ def test_report_has_every_figure_table_and_the_ledger(tmp_path, tiny_results):
     assert "Table 4" in index and "Claims ledger" in index and "Model and defaults" in index
     assert (tmp_path / "index.html").read_text().startswith("<!DOCTYPE html>")
     assert len(claims) == len(CLAIMS) and set(claims["verdict"]) <= set(VERDICTS)
-    # One seed decides nothing: every simulated claim stays undecided or unmeasured.
-    assert set(claims["verdict"]) <= {"inconclusive", "not_attempted"}
+    # One seed decides nothing: every claim on the runs stays undecided or unmeasured; only the calibration
+    # rows, read off the execution model (one value each), are decided.
+    results = claims[claims["basis"] == "result"]
+    assert set(results["verdict"]) <= {"inconclusive", "not_attempted"}
+    assert set(claims.loc[claims["basis"] == "calibration", "verdict"]) <= {"reproduced", "not_reproduced",
+                                                                           "not_attempted"}
     table4 = pd.read_csv(tmp_path / "table4_saturation.csv")
     assert set(table4["policy"]) == {"WF", "FCM", "FCM<=2", "CA"}
 
@@ -130,3 +134,19 @@ def test_every_figure_keeps_its_legend_clear_and_its_title_whole(tmp_path, tiny_
     write_koala_report(tmp_path, tiny_runs, report_parameters("tiny", TINY), use)
     assert len(drawn) >= 3
     assert {stem: faults for stem, figure in drawn.items() if (faults := layout_faults(figure))} == {}
+
+
+def test_a_saturated_load_is_marked_in_the_strip_never_drawn_as_a_value():
+    # One line: -5 % at 40 %, +300 % at 60 %, saturated at 80 % (no % change).
+    table = pd.DataFrame({"net_utilization": [0.4, 0.6, 0.8], "change_percent": [-5.0, 300.0, np.nan],
+                          "change_low": [-6.0, 250.0, np.nan], "change_high": [-4.0, 350.0, np.nan]})
+    figure = report.percent_change_figure({"Wave": table}, [{"label": "Wave"}], "Fig. 7a")
+    strip, axes = figure.axes[:2]
+    # Points drawn: those with a finite value (a NaN is not drawn), on every line of the value axes.
+    drawn = {float(x) for line in axes.get_lines()
+             for x, y in zip(np.atleast_1d(line.get_xdata()), np.atleast_1d(line.get_ydata())) if np.isfinite(y)}
+    assert 80.0 not in drawn and {40.0, 60.0} <= drawn
+    assert [list(line.get_xdata()) for line in strip.get_lines()] == [[80.0]]
+    # The symlog axis labels its ticks: 0, +-10, 20, 50, 100, 200 ... within 1.5 x the data's range.
+    labels = [tick.get_text() for tick in axes.get_yticklabels()]
+    assert {"-10", "0", "10", "100", "200"} <= set(labels) and len(labels) >= 6
