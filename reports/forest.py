@@ -34,7 +34,7 @@ from matplotlib.patches import Rectangle
 
 from reports.document import VERDICT_COLOURS
 from reports.figures import save_figure
-from reports.ledger import interval_text, quantity
+from reports.ledger import claim_anchors, interval_text, quantity
 
 FOREST_STEM = "forest-{paper}"
 ROW_INCHES = 0.3
@@ -52,12 +52,6 @@ BAND_COLOUR, BAND_EDGE = "#cfdceb", "#5b7a99"
 STRIPE_COLOUR = "#f4f4f4"
 NO_VALUE_TEXT = {"not_attempted": "not attempted", "": "no value of ours (the ledger says why)"}
 """Drawn across a row without a number of ours, whose number columns stay empty."""
-
-
-def claim_anchors(ledger: pd.DataFrame) -> list[str]:
-    """Each row's anchor on a page: its claim id, prefixed by its paper where two papers use the same id."""
-    counts = ledger["claim_id"].value_counts()
-    return [f"{paper}-{claim}" if counts[claim] > 1 else claim for paper, claim in zip(ledger["paper"], ledger["claim_id"])]
 
 
 def paper_text(low: float, high: float, unit: str) -> str:

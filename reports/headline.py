@@ -14,13 +14,11 @@ claims whose verdicts differ between the two profiles.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 
 import pandas as pd
 
-from reports.document import Figure, Heading, Link, Table, paragraph, table
-from reports.forest import claim_anchors
+from reports.document import Figure, Heading, Link, paragraph, table
 from reports.ledger import EXTRA_COLUMNS, LEDGER_COLUMNS, OTHER_PROFILE_VERDICT, VERDICTS, counts_sentence, ledger_blocks, verdict_counts
 
 PUBLISHED_COLUMNS = (*LEDGER_COLUMNS, *EXTRA_COLUMNS, OTHER_PROFILE_VERDICT, "code_version", "run_date", "wall_seconds")
@@ -116,12 +114,6 @@ def forest_blocks(forests: Mapping[str, tuple[str, str]], figure_captions: Mappi
     return blocks
 
 
-def _anchored(blocks: list, anchors: list[str]) -> list:
-    """``blocks`` with the claims table (the one table among them) anchored by claim: row i gets ``anchors[i]``."""
-    return [dataclasses.replace(block, row_ids=tuple(anchors)) if isinstance(block, Table) else block
-            for block in blocks]
-
-
 def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale: Mapping[str, str],
                     published_href: str, figure_captions: Mapping[str, str],
                     forests: Mapping[str, tuple[str, str]] | None = None) -> list:
@@ -166,5 +158,5 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
     for paper, stem in key.items():
         blocks.append(Figure(stem, figure_captions.get(paper, f"{paper}: key figure")))
     if not ledger.empty:
-        blocks += _anchored(ledger_blocks(ledger, heading="Every claim", name_with_paper=True), claim_anchors(ledger))
+        blocks += ledger_blocks(ledger, heading="Every claim", name_with_paper=True)
     return blocks

@@ -525,9 +525,17 @@ def unattempted_ledger(paper: str, claims: Sequence[Claim], profile: str, reason
 NUMBER_COLUMNS = ("ours", "low", "high", "paper_low", "paper_high")
 
 
+COLUMN_DEFAULTS = {"unit": "", "paper_low": "", "paper_high": "", "basis": "result"}
+"""What a ledger written before these columns existed holds in their place."""
+
+
 def read_ledger(path) -> pd.DataFrame:
-    """A ledger CSV as ``ledger`` made it: numbers as floats (NaN where empty), text as text ("" where empty)."""
+    """A ledger CSV as ``ledger`` made it: numbers as floats (NaN where empty), text as text ("" where empty);
+    a ledger from before the ``COLUMN_DEFAULTS`` columns gets them with their defaults."""
     frame = pd.read_csv(path, keep_default_na=False)
+    for column, default in COLUMN_DEFAULTS.items():
+        if column not in frame.columns:
+            frame[column] = default
     for column in NUMBER_COLUMNS:
         frame[column] = pd.to_numeric(frame[column].replace("", math.nan), errors="raise").astype(float)
     frame["seeds"] = frame["seeds"].astype(int)
@@ -638,6 +646,12 @@ def _interval_text(row) -> str:
     return interval_text(row.ours, row.low, row.high, getattr(row, "unit", ""))
 
 
+def claim_anchors(ledger: pd.DataFrame) -> list[str]:
+    """Each row's anchor on a page: its claim id, prefixed by its paper where two papers use the same id."""
+    counts = ledger["claim_id"].value_counts()
+    return [f"{paper}-{claim}" if counts[claim] > 1 else claim for paper, claim in zip(ledger["paper"], ledger["claim_id"])]
+
+
 def counts_sentence(frame: pd.DataFrame) -> str:
     basis = frame["basis"] if "basis" in frame.columns else pd.Series("result", index=frame.index)
     counts = frame.loc[basis == "result", "verdict"].value_counts()
@@ -685,4 +699,5 @@ def ledger_blocks(frame: pd.DataFrame, link_prefix: str = "", heading: str = "Cl
         rows.append((*cells, row.reason))
     header = ("claim", "where", "claim (our words)", "paper", "ours [95 % interval]", "seeds", "verdict",
               *(("verdict at the other profile",) if other_profile else ()), "why")
-    return [Heading(heading), paragraph(counts_sentence(frame)), paragraph(VERDICT_RULES), table(header, rows, (4, 5))]
+    return [Heading(heading), paragraph(counts_sentence(frame)), paragraph(VERDICT_RULES),
+            table(header, rows, (4, 5), row_ids=claim_anchors(frame))]
