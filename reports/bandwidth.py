@@ -26,8 +26,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from reports.bandwidth_claims import (
-    CLAIMS, REALISTIC, SENSITIVITY_STATISTICS, SHORT, SYNTHETIC, TABLE1_CELLS, TABLE2_CELLS, half_gain_shares,
-    improvement, information_curve, migration_gain, offered_load_of, swept_ppbws, turnarounds,
+    CLAIMS, REALISTIC, SENSITIVITY_STATISTICS, SHORT, SYNTHETIC, TABLE1_CELLS, TABLE2_CELLS, coallocated_stretch,
+    half_gain_shares, improvement, information_curve, migration_gain, offered_load_of, run_metric, swept_ppbws,
+    turnarounds,
 )
 from reports.bandwidth_causes import causes_frame
 from reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
@@ -111,8 +112,9 @@ def headline(runs: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
 
 
 def ppbw_sweeps(runs: pd.DataFrame, labels: dict) -> pd.DataFrame:
-    """Per workload, strategy and PPBW: mean turnaround over seeds and the per-seed improvement over
-    Migration Only with its interval (the data of Figs. 5, 6 and 10-13)."""
+    """Per workload, strategy and PPBW: mean turnaround over seeds, the seeds whose run saturated, the
+    per-seed improvement over Migration Only with its interval (the data of Figs. 5, 6 and 10-13), and the
+    share of jobs co-allocated with their mean stretch (run time / T_E0) where the runs record them."""
     rows = []
     for workload in dict.fromkeys(runs.workload):
         for strategy in dict.fromkeys(runs[runs.workload == workload].strategy):
@@ -121,11 +123,18 @@ def ppbw_sweeps(runs: pd.DataFrame, labels: dict) -> pd.DataFrame:
                 if fixed is None and strategy not in ("zero_comm", "migration_only", "no_share"):
                     continue
                 values = turnarounds(runs, workload, strategy, ppbw)
-                rows.append({"workload": SHORT[workload], "strategy": labels[strategy],
-                             "PPBW (Mb/s)": "any" if ppbw is None else f"{ppbw:g}", "seeds": len(values),
-                             "mean turnaround (s)": float(values.mean()),
-                             "improvement over Migration Only": _percent_interval(
-                                 improvement(runs, workload, strategy, ppbw))})
+                row = {"workload": SHORT[workload], "strategy": labels[strategy],
+                       "PPBW (Mb/s)": "any" if ppbw is None else f"{ppbw:g}", "seeds": len(values),
+                       "saturated seeds": int((~np.isfinite(values.to_numpy())).sum()),
+                       "mean turnaround (s)": float(values.mean()),
+                       "improvement over Migration Only": _percent_interval(
+                           improvement(runs, workload, strategy, ppbw))}
+                if "coallocated_share" in runs:
+                    share = run_metric(runs, "coallocated_share", workload, strategy, ppbw)
+                    stretch = float(coallocated_stretch(runs, workload, strategy, ppbw).mean())
+                    row["co-allocated jobs (%)"] = f"{100 * float(share.mean()):.1f}"
+                    row["their stretch (x T_E0)"] = f"{stretch:.2f}" if math.isfinite(stretch) else ""
+                rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -103,6 +103,8 @@ def queue_depth(swinging: str) -> pd.DataFrame:
 
 
 def constructed(gains: dict, swinging: str = "realistic") -> dict:
+    """The runs table of ``gains`` (10 % of jobs co-allocated by every run, stretched 1.2 times with mixed PPBW and
+    1 + PPBW / 1000 times at a fixed PPBW) and Migration Only's queue, its day swinging on ``swinging``."""
     rows = []
     for seed in SEEDS:
         for workload in WORKLOADS:
@@ -114,8 +116,17 @@ def constructed(gains: dict, swinging: str = "realistic") -> dict:
                          "mean_turnaround": turnaround(gains, (workload, strategy, ppbw, share), seed)})
     runs = pd.DataFrame(rows)
     runs["jobs_per_cluster"] = 1000
-    runs["coallocated_share"], runs["coallocated_slowdown"] = 0.1, 1.2
+    runs["coallocated_share"] = 0.1
+    runs["coallocated_slowdown"] = (1 + runs.ppbw / 1000).fillna(1.2)
     return {"runs": runs, "queue_depth": queue_depth(swinging)}
+
+
+def with_stretch(tables: dict, stretch) -> dict:
+    """``tables`` with the co-allocated jobs' stretch at a fixed PPBW replaced by ``stretch(ppbw)``."""
+    runs = tables["runs"].copy()
+    fixed = ~runs.ppbw_mixed
+    runs.loc[fixed, "coallocated_slowdown"] = runs.loc[fixed, "ppbw"].map(stretch)
+    return {**tables, "runs": runs}
 
 
 def verdicts(results: dict) -> pd.Series:
@@ -127,8 +138,13 @@ def test_every_claim_reproduces_on_data_that_follow_the_paper():
     assert dict(found[found != "reproduced"]) == {}
 
 
+def reversed_tables() -> dict:
+    """``REVERSED``, S's queue swinging over the day, and co-allocated jobs stretched less as PPBW grows."""
+    return with_stretch(constructed(REVERSED, swinging="synthetic"), lambda ppbw: 2 - ppbw / 1000)
+
+
 def test_no_claim_reproduces_when_the_papers_pattern_is_reversed():
-    found = verdicts(constructed(REVERSED, swinging="synthetic"))
+    found = verdicts(reversed_tables())
     assert "reproduced" not in set(found)
     assert dict(found[found != "not_reproduced"]) == {}  # every row can be judged, and fails
 
@@ -212,6 +228,18 @@ def test_two_saturated_runs_leave_nothing_to_measure():
     assert verdict.verdict == "not_attempted" and "both runs compared saturated on seed 1" in verdict.reason
 
 
+def test_link_saturation_is_read_on_the_coallocated_jobs_stretch():
+    # stretched 1 + PPBW / 1000 times: 2.0 at 1000 Mb/s, 1.01 at 10 Mb/s, 0.99 more on every seed
+    verdict = judge(BY_ID["fig5-6-lslt-saturates-links"], constructed(AGREEING))
+    assert verdict.ours == pytest.approx(0.99) and verdict.verdict == "reproduced"
+    # a run that co-allocated no job has no stretch: the runs table's 1.0 is not taken for one
+    tables = constructed(AGREEING)
+    runs = tables["runs"]
+    runs.loc[(runs.strategy == "lslt") & (runs.ppbw == 1000.0) & (runs.seed == 2), "coallocated_share"] = 0.0
+    assert "LSLT Only's co-allocated jobs on R, 1000 minus 10 Mb/s: no finite value" in judge(
+        BY_ID["fig5-6-lslt-saturates-links"], tables).reason
+
+
 def test_the_daily_cycle_compares_swings_per_seed():
     # R: 10.1 + 0.1 s jobs, 5 more for 6 of 24 hours: swing 5 / (10 + 0.1 s + 1.25); S: 1 / (10 + 0.1 s + 0.25)
     expected = sum(100 * (5 / (11.25 + 0.1 * s) - 1 / (10.25 + 0.1 * s)) for s in SEEDS) / 5
@@ -227,7 +255,7 @@ def test_every_claim_has_a_unit_and_every_value_a_tolerance_from_the_ledger():
 
 
 def test_claims_are_distinct_and_read_no_simulator():
-    assert len({claim.claim_id for claim in CLAIMS}) == len(CLAIMS) == 22
+    assert len({claim.claim_id for claim in CLAIMS}) == len(CLAIMS) == 23
     for module in ("reports/bandwidth.py", "reports/bandwidth_claims.py", "reports/bandwidth_causes.py"):
         source = open(module, encoding="utf-8").read()
         assert "from simulators" not in source and "import simulators" not in source, module
