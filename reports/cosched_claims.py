@@ -51,8 +51,11 @@ for); "when deadlock occurs, the job queues on both machines keep growing, but n
 start" (what our simulator calls a deadlock, by definition); "under low system load ...
 this trend is not observed" (an absence, given no size); "the trend of these results is
 similar" and "slowdown has a similar trend" (no statement of their own); Fig. 9(a)'s
-"narrower than in Fig. 5(a)" and the Fig. 3(a), 5(a), 6(a), 7(a), 10 rises (restatements
-of values judged in their own rows); Fig. 9(b)'s "the slope is not as significant as in
+"narrower than in Fig. 5(a)" and the Fig. 3(a), 5(a), 6(a), 7(a), 8(b), 10 rises, Fig. 6(b)'s
+"unrelated to the system utilization rate", and the summaries (Sec. V-D's "impact ...
+reasonably low", "mostly under 10 minutes", "Eureka requires even less"; Sec. V-E's "will
+not impact system performance significantly with 20 %") (restatements of values judged in
+their own rows); Fig. 9(b)'s "the slope is not as significant as in
 Figure 5(b)" (slopes over different axes, load and paired share, do not compare); the
 recommendations (which share is "acceptable", disabling coscheduling above a third).
 
