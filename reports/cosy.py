@@ -390,11 +390,12 @@ def crossing_summary(crossings: pd.Series) -> tuple[float, float, float]:
 
 
 def crossing_note(crossings: pd.Series, factors) -> str:
-    """How many seeds' crossing the grid does not bracket, per side ("" if none)."""
+    """How many seeds' crossing the grid does not bracket, per side, short enough to stand under each
+    share's point ("26/30 ≤ 0.5": 26 of 30 seeds at or below the grid's smallest n; "" if none)."""
     below, above, total = int((crossings == -np.inf).sum()), int((crossings == np.inf).sum()), len(crossings)
-    notes = ([f"{below} of {total} at or below n = {min(factors):g}"] if below else []) + (
-        [f"{above} of {total} above n = {max(factors):g}"] if above else [])
-    return "; ".join(notes)
+    notes = ([f"{below}/{total} ≤ {min(factors):g}"] if below else []) + (
+        [f"{above}/{total} > {max(factors):g}"] if above else [])
+    return ", ".join(notes)
 
 
 def chosen_n_figure(runs: pd.DataFrame, variants):
@@ -793,7 +794,9 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
         table(single.columns, single.astype(str).itertuples(index=False)),
         Heading("Figures"),
         Figure("fig2_q", "Fig. 2: q vs n per p; lines ours (mean, 95 % band), open squares the paper, both at measured n"),
-        Figure("fig3_chosen_n", "Fig. 3: chosen n vs p: the paper's rule and Table 1 points, ours the n where q comes down to 1"),
+        Figure("fig3_chosen_n", "Fig. 3: chosen n vs p: the paper's rule and Table 1 points, ours the n where q comes "
+               "down to 1 (median and quartiles over workloads; 'k/N ≤ a': k of N workloads' q was at most 1 already at "
+               "the grid's smallest n, a; 'k/N > b': above 1 up to its largest, b)"),
         Figure("fig4_u", "Fig. 4: utilization vs n per p"),
         Figure("fig5_r", "Fig. 5: rejected reservations (% of all jobs) vs n per p"),
         Figure("starvation", "Longest queue wait vs n per p (the paper's starvation at p >= 20 %)"),
