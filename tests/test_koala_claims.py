@@ -479,3 +479,20 @@ def test_model_section_says_what_the_execution_model_does(pages, tmp_path):
 def test_the_ledger_reads_only_the_runs_table():
     assert ledger("koala", CLAIMS, {}, "tiny")["verdict"].isin(["not_attempted"]).all()
     assert math.isnan(ledger("koala", CLAIMS, {}, "tiny")["ours"].iloc[0])
+
+
+def test_ca_s_coallocations_include_the_fast_pair_and_fcm_s_include_delft():
+    # Per seed and load, CA: 6 jobs on VU+UvA+MultimediaN (both fast clusters), 4 on Delft+VU; FCM: 2 on
+    # MultimediaN+UvA, 8 on Delft+VU; single-cluster jobs do not count.  Fast pair: CA 60 %, FCM 20 %: +40
+    # points; Delft: FCM 80 %, CA 40 %: +40 points (config A has no Delft: VU+Leiden stands in for it).
+    sets = {"CA": {"VU+UvA+MultimediaN": 6, "Delft+VU": 4, "VU": 20}, "FCM": {"MultimediaN+UvA": 2, "Delft+VU": 8}}
+    use = pd.DataFrame([{"app": "wave", "sizes": "32/48/64", "config": config, "policy": policy, "seed": seed,
+                         "net_utilization": load, "jobs": jobs,
+                         "clusters": name.replace("Delft", "Leiden") if config == "A" else name}
+                        for config in ("A", "B") for policy, counts in sets.items() for name, jobs in counts.items()
+                        for seed in SEEDS for load in (0.4, 0.6)])
+    result = judge(BY_ID["sec712-ca-picks-fast-pairs"], {CLUSTER_USE: use})
+    assert result.verdict == "reproduced" and result.ours == pytest.approx(40.0)
+    assert "config B: coallocated using Delft, FCM minus CA: 40 points (% of coallocated jobs)" in result.reason
+    swapped = use.assign(policy=use["policy"].map({"CA": "FCM", "FCM": "CA"}))
+    assert judge(BY_ID["sec712-ca-picks-fast-pairs"], {CLUSTER_USE: swapped}).verdict == "not_reproduced"
