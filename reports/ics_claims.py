@@ -9,6 +9,16 @@ schemes, workloads, applications and arrival rates a statement covers are the pa
 its row, every one of them tested.  Tables 3-4 and Fig. 12b are shown cell by cell beside
 ours in the report's tables; the rows here are the statements the text makes of them.
 
+Statements without a row of their own: Fig. 8a's full ranking PROC-B < HYBRID < SB <
+PROC-S < PB is not in the text (the digest reads it off the figure) and restates the
+three cuts and the blocking-beats-spinning row; "spinning keeps PROC-S from competing
+with PROC-B" (Sect. 5.1) is a part of that row; explanations (why BCR is higher when
+spinning, why GS suffers from skew, the MPL one or two behind Fig. 14's small differences)
+and remarks on what was not run (backfilling would mitigate fragmentation, Sect. 5.1);
+the uneven contention at v = 0 % (Sect. 5.4) points at Fig. 11c's cells; Sect. 6's
+summaries restate Sect. 5's rows, and only its own numbers (66.8 % against GS, 78.9 % and
+52.8 % of conflicts on wl3) have rows.
+
 Every claim reads the stage's result tables only (``reports.ics.read_results``):
 ``runs`` has one row per figure, group (the figure's coordinate: load, workload, MPL,
 skew, application or arrival rate), scheme and seed, with that run's parameters and
