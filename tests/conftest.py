@@ -60,3 +60,11 @@ def layout_faults(figure) -> list[str]:
     faults += [f"title {title.get_text()!r} is cut" for title in titles if title.get_text()
                and not (page.x0 - 1 <= title.get_window_extent(renderer).x0 and title.get_window_extent(renderer).x1 <= page.x1 + 1)]
     return faults
+
+
+def no_traces(directory: Path) -> str:
+    """An empty trace directory below ``directory``: a build pointed at it runs on the synthetic workloads
+    (a trace directory that does not exist is refused, pipeline.settings.check_trace_dirs)."""
+    path = directory / "no-traces"
+    path.mkdir(parents=True, exist_ok=True)
+    return str(path)

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from pipeline.cleanup import task_outputs
 
+from tests.conftest import no_traces
+
 REPOSITORY = Path(__file__).resolve().parents[1]
 
 SLOW_WRITER = textwrap.dedent(
@@ -48,7 +50,7 @@ def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {**os.environ, **extra}
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "modules"), str(REPOSITORY)])
     env["SCHEDLAB_WORK_DIR"] = str(tmp_path / "work")
-    env["SCHEDLAB_TRACE_DIRS"] = str(tmp_path / "no-traces")
+    env["SCHEDLAB_TRACE_DIRS"] = no_traces(tmp_path)
     env.pop("SCHEDLAB_TRACES", None)
     return env
 

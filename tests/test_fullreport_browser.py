@@ -29,7 +29,7 @@ import luigi
 import pandas as pd
 import pytest
 
-from tests.conftest import shared_path
+from tests.conftest import no_traces, shared_path
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -117,7 +117,7 @@ def small_build(tmp_path_factory) -> tuple[Path, list[str]]:
     from pipeline import FullReport, settings  # here, not atop: the headline's browser test needs no pipeline
 
     root = tmp_path_factory.mktemp("fullreport")
-    env = {**os.environ, "SCHEDLAB_WORK_DIR": str(root / "work"), "SCHEDLAB_TRACE_DIRS": str(root / "no-traces")}
+    env = {**os.environ, "SCHEDLAB_WORK_DIR": str(root / "work"), "SCHEDLAB_TRACE_DIRS": no_traces(root)}
     env.pop("SCHEDLAB_TRACES", None)
     options = [word for name, value in SMALL.items() for word in (f"--{name.replace('_', '-')}", json.dumps(value))]
     command = [sys.executable, "-m", "luigi", "--module", "pipeline", "FullReport", "--local-scheduler", *options]

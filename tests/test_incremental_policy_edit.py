@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from pipeline.cleanup import task_outputs
-from tests.conftest import shared_path
+from tests.conftest import no_traces, shared_path
 
 SOURCE_PACKAGES = ("parsers", "workloads", "simulators", "pipeline", "reports", "schedlab")
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -35,7 +35,7 @@ def copy_source(destination: Path) -> None:
 
 
 def build(source: Path, work: Path, extra: list[str] = ()) -> None:
-    env = {**os.environ, "PYTHONPATH": str(source), "SCHEDLAB_WORK_DIR": str(work), "SCHEDLAB_TRACE_DIRS": str(work / "none")}
+    env = {**os.environ, "PYTHONPATH": str(source), "SCHEDLAB_WORK_DIR": str(work), "SCHEDLAB_TRACE_DIRS": no_traces(work.parent)}
     env.pop("SCHEDLAB_TRACES", None)
     command = [sys.executable, "-m", "luigi", "--module", "pipeline", *SMALL_REPORT, *extra]
     done = subprocess.run(command, cwd=source, env=env, capture_output=True, text=True, timeout=300, check=False)

@@ -21,6 +21,8 @@ from pathlib import Path
 
 from pipeline.full_report import RUN_TIMES_FILE
 
+from tests.conftest import no_traces
+
 SMALL_REPORT = [
     "FullReport", "--stages", "[]", "--synthetic-jobs", "150",
     "--synthetic-machine-procs", "[16, 32, 48]", "--synthetic-seed", "3",
@@ -48,7 +50,7 @@ def wait_for_port(port: int, server: subprocess.Popen, timeout: float = 30) -> N
 
 
 def environment(work: Path) -> dict[str, str]:
-    env = {**os.environ, "SCHEDLAB_WORK_DIR": str(work), "SCHEDLAB_TRACE_DIRS": str(work.parent.parent / "no-traces")}
+    env = {**os.environ, "SCHEDLAB_WORK_DIR": str(work), "SCHEDLAB_TRACE_DIRS": no_traces(work.parent.parent)}
     env.pop("SCHEDLAB_TRACES", None)
     return env
 

@@ -26,6 +26,8 @@ from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace, find_traces, locate_trace, trace_name
 from schedlab.errors import SchedlabError
 
+from tests.conftest import no_traces
+
 TINY = {"synthetic_machine_procs": [16, 32], "synthetic_jobs": 150, "synthetic_seed": 3, "stages": []}
 
 
@@ -74,7 +76,7 @@ def test_full_report_on_the_synthetic_default_is_complete_and_byte_identical_whe
     trees = []
     for run in ("first", "second"):
         work_dir = tmp_path / run
-        with settings.overridden(work_dir=str(work_dir), trace_dirs=[str(tmp_path / "no-traces")]):
+        with settings.overridden(work_dir=str(work_dir), trace_dirs=[no_traces(tmp_path)]):
             report = FullReport(**TINY)
             build(report)
             index = report.output_file("index.html")
@@ -159,7 +161,7 @@ def fake_code_change(monkeypatch, module_name: str) -> None:
 
 def test_only_tasks_depending_on_a_change_rerun_synthetic(tmp_path, ran, monkeypatch):
     print()
-    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[str(tmp_path / "no-traces")]):
+    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[no_traces(tmp_path)]):
         every_task = {"FullReport": 1, "ReplayTrace": 6, "SyntheticWorkload": 2, "TraceReport": 2}
         assert build_counting(FullReport(**TINY), ran, "first build") == every_task
         assert build_counting(FullReport(**TINY), ran, "nothing changed") == {}

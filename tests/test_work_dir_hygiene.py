@@ -16,6 +16,8 @@ from pipeline.cleanup import task_outputs
 from pipeline.full_report import dependency_closure
 from schedlab.cli import main
 
+from tests.conftest import no_traces
+
 TINY = {"synthetic_machine_procs": [16], "synthetic_jobs": 120, "synthetic_seed": 3, "stages": []}
 
 
@@ -30,7 +32,7 @@ def output_dirs(work: Path) -> set[Path]:
 def test_latest_follows_the_newest_report_and_gc_removes_only_what_nothing_needs(tmp_path, capsys):
     work = tmp_path / "work"
     first, second = FullReport(**TINY), FullReport(**{**TINY, "synthetic_seed": 4})
-    with settings.overridden(work_dir=str(work), trace_dirs=[str(tmp_path / "no-traces")]):
+    with settings.overridden(work_dir=str(work), trace_dirs=[no_traces(tmp_path)]):
         build(first)
         assert (work / "FullReport" / "latest").resolve() == first.output_dir().resolve()
         build(second)
@@ -84,7 +86,7 @@ def test_the_next_write_removes_staging_directories_of_ended_writers_only(tmp_pa
     unnamed = family / ".out-4.jkl012_w.tmp"  # named before writers were: ``schedlab gc`` removes it once old
     for staging in (killed, running, elsewhere, unnamed):
         staging.mkdir()
-    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[str(tmp_path / "no-traces")]):
+    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[no_traces(tmp_path)]):
         build(SyntheticWorkload(machine_procs=16, n_jobs=50, seed=3))
     left = sorted(path.name for path in family.iterdir() if path.name.startswith("."))
     assert left == sorted([running.name, elsewhere.name, unnamed.name])

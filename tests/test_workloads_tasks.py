@@ -23,6 +23,8 @@ from schedlab.cli import main
 from schedlab.errors import SchedlabError
 from workloads.model import load_model
 
+from tests.conftest import no_traces
+
 
 def build(*tasks) -> None:
     assert luigi.build(list(tasks), local_scheduler=True, workers=1, log_level="WARNING")
@@ -86,7 +88,7 @@ def test_fit_synthesize_scale_and_pair(tmp_path, trace_dir):
 
 
 def test_builtin_model_needs_no_trace_and_workload_specs_are_checked(tmp_path):
-    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[str(tmp_path / "none")]):
+    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[no_traces(tmp_path)]):
         synth = SynthesizeWorkload(model="builtin:lublin-feitelson-1999", seed=1, n_jobs=300, procs=64)
         build(synth)
         assert len(pd.read_parquet(synth.output_file("jobs.parquet"))) == 300
