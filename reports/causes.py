@@ -19,20 +19,27 @@ Cause = Callable[[Results, dict], str]
 
 
 def seed_spread(claim: Claim, results: Results) -> str:
-    """An undecided claim's cause: how wide its parts' intervals are for the seeds run (parts with no
-    value to judge, such as a saturated load's, are counted apart)."""
+    """An undecided claim's cause: how wide its parts' intervals are for the seeds run; parts of ordered
+    outcomes (a saturated load's) are counted apart, with how their seeds split (the reason column has
+    each part's count of seeds per side)."""
     measurement = claim.compute(results)
     halves = []
     for part_ in measurement.parts:
+        if part_.ordered:
+            continue
         _, low, high = interval(part_.values)
         if math.isfinite(low) and math.isfinite(high):
             halves.append((high - low) / 2)
     seeds = len(measurement.parts[0].values)
-    valueless = len(measurement.parts) - len(halves)
-    without = (f" Parts with no value to judge (reason column): {valueless} of {len(measurement.parts)}."
-               if valueless else "")
+    ordered = sum(part_.ordered for part_ in measurement.parts)
+    valueless = len(measurement.parts) - len(halves) - ordered
+    without = "".join([
+        f" Parts judged by the sign test on their seeds' sides (saturated or censored seeds; the reason gives each "
+        f"part's split): {ordered} of {len(measurement.parts)}." if ordered else "",
+        f" Parts with no value to judge (reason column): {valueless} of {len(measurement.parts)}." if valueless else "",
+    ])
     if not halves:
-        return f"No part has a value to judge over {seeds} seeds (reason column)."
+        return f"No part has an interval over {seeds} seeds.{without}"
     return (f"The seeds disagree: over {seeds} seeds the parts' 95 % intervals are +-{min(halves):.3g} to "
             f"+-{max(halves):.3g} wide (per part: ours and interval in the reason), too wide to fall on one side "
             f"of the paper's bound or band.{without}")

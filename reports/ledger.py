@@ -342,7 +342,7 @@ def _judge_ordered(claim: Claim, part: Part) -> Verdict:
     if n < MIN_SEEDS:
         return Verdict("inconclusive", ours, math.nan, math.nan, n, f"{n} seed(s): at least {MIN_SEEDS} are needed")
     censored = n - finite.size
-    censored_text = f" ({censored} censored: beyond the runs' range)" if censored else ""
+    censored_text = f" ({censored} with no finite value, placed by side only)" if censored else ""
     band = claim.paper_band()
     if claim.kind == "value":
         below, above = int((values < band[0]).sum()), int((values > band[1]).sum())

@@ -194,7 +194,7 @@ def test_a_saturated_run_is_a_censored_seed_judged_by_its_side():
     verdict = judge(BY_ID["sec43-zero-best-case"], constructed(AGREEING))
     assert verdict.verdict == "reproduced"
     assert "Zero Comm.'s gain minus First-Fit's at 1000 Mb/s on R: 5 of 5 seeds above -1 % points" in verdict.reason
-    assert "(5 censored: beyond the runs' range)" in verdict.reason
+    assert "(5 with no finite value, placed by side only)" in verdict.reason
 
 
 def test_ties_satisfy_a_weak_inequality():

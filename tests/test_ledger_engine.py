@@ -304,3 +304,14 @@ def test_ledger_rows_and_counts():
 def test_seed_columns_report_the_smallest_part():
     parts = (Part("a", tuple(np.ones(5) + np.arange(5) / 10), SEEDS), Part("b", (1.0, 1.0, 1.1, 1.0, 1.0, 1.2), (1, 2, 3, 4, 5, 6)))
     assert judge(claim(parts=parts), {}).seeds == 5
+
+
+def test_an_undecided_claims_spread_counts_its_ordered_parts_apart():
+    from reports.causes import seed_spread
+
+    ordered = Part("load 90 %", (math.inf, 2.0, -1.0, 1.0, 3.0), SEEDS, ordered=True)
+    wide = Part("load 40 %", (1.0, -1.0, 0.5, -0.5, 0.2), SEEDS)
+    sentence = seed_spread(claim(parts=(wide, ordered)), {})
+    assert sentence.startswith("The seeds disagree: over 5 seeds the parts' 95 % intervals are +-")
+    assert "sign test on their seeds' sides" in sentence and ": 1 of 2." in sentence
+    assert seed_spread(claim(parts=(ordered,)), {}).startswith("No part has an interval over 5 seeds. Parts judged")
