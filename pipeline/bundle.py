@@ -68,8 +68,9 @@ def bundle_contents(report: FullReport) -> BundleContents:
             "parameters": report.to_str_params(only_significant=True),
             "report": f"work/{report.output_dir().relative_to(work_dir).as_posix()}",
             "settings": {
-                # absolute, so that verify and the printed rerun work from any directory
-                "trace_dirs": [str(d.resolve()) for d in settings.trace_dirs()],
+                # a directory that exists, absolute: verify and the printed rerun then work from any
+                # directory (one that does not, the absent default, is kept as written: a name only)
+                "trace_dirs": [str(d.resolve()) if d.is_dir() else str(d) for d in settings.trace_dirs()],
                 "traces": settings.selected_traces(),
             },
             "left_out": [f"work/{path.as_posix()}" for path in left_out],

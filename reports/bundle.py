@@ -242,13 +242,15 @@ def recipe_command(recipe: Mapping) -> list[str]:
 def rerun_settings(root: Path, work_dir: Path, trace_dirs: list[str] | None = None) -> dict[str, str]:
     """The environment variables a rerun of the unpacked bundle at ``root`` sets: its own source
     and configuration, the work directory, and the recipe's traces (found in ``trace_dirs``,
-    by default the directories the recipe recorded)."""
+    by default the directories the recipe recorded).  Only directories that exist are passed (an
+    explicit missing one is refused); with none, the rerun searches the default, as the recipe did."""
     settings = json.loads((root / "recipe.json").read_text(encoding="utf-8"))["settings"]
+    existing = [d for d in (trace_dirs if trace_dirs is not None else settings["trace_dirs"]) if Path(d).is_dir()]
     return {
         "PYTHONPATH": str(root / "source"),
         "LUIGI_CONFIG_PATH": str(root / "source" / "luigi.cfg"),
         "SCHEDLAB_WORK_DIR": str(work_dir),
-        "SCHEDLAB_TRACE_DIRS": os.pathsep.join(trace_dirs if trace_dirs is not None else settings["trace_dirs"]),
+        **({"SCHEDLAB_TRACE_DIRS": os.pathsep.join(existing)} if existing else {}),
         "SCHEDLAB_TRACES": ",".join(settings["traces"]),
     }
 
@@ -355,7 +357,7 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
     rerun_dir.mkdir()
     variables = rerun_settings(root, rerun_dir / "work", trace_dirs)
     if find_traces is not None:
-        _check_traces_present(recipe, variables["SCHEDLAB_TRACE_DIRS"].split(os.pathsep), find_traces)
+        _check_traces_present(recipe, variables.get("SCHEDLAB_TRACE_DIRS", "").split(os.pathsep), find_traces)
     command = recipe_command(recipe)
     log(f"manifest intact; rerunning the recipe:\n  {shell_command(command, variables, rerun_dir)}")
     returncode, errors = _run_logging_output(command, rerun_dir, {**_clean_environment(), **variables}, log)

@@ -142,10 +142,15 @@ def test_a_file_with_the_bytes_of_another_is_stored_once_and_unpacked_under_both
     assert (root / "work/Runs/b-2/schedule.parquet").read_bytes() == b"the same schedule " * 1000
 
 
-def test_the_recipe_records_absolute_trace_directories(bundle, tmp_path):
-    root = extract_bundle(bundle, tmp_path)
-    trace_dirs = json.loads((root / "recipe.json").read_text())["settings"]["trace_dirs"]
-    assert trace_dirs and all(Path(directory).is_absolute() for directory in trace_dirs)
+def test_the_recipe_records_a_relative_trace_directory_as_an_absolute_one(tmp_path, monkeypatch):
+    from pipeline import FullReport, settings
+    from pipeline.bundle import bundle_contents
+
+    (tmp_path / "traces").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=["traces"]):
+        recipe = bundle_contents(FullReport(stages=[], synthetic_jobs=150)).recipe
+    assert recipe["settings"]["trace_dirs"] == [str(tmp_path / "traces")]
 
 
 def _task(directory: Path, code: dict, fingerprint=None, payload=b"x") -> None:
