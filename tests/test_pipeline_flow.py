@@ -45,8 +45,9 @@ def files_below(root: Path) -> dict[str, bytes]:
 
 
 def linked_files(page: Path) -> list[Path]:
+    """The files a page links to (an anchor within the page, ``#...``, is no file; a fragment is dropped)."""
     targets = re.findall(r'(?:href|src)="([^"]+)"', page.read_text())
-    return [(page.parent / target).resolve() for target in targets]
+    return [(page.parent / target.split("#")[0]).resolve() for target in targets if not target.startswith("#")]
 
 
 def test_trace_files_are_found_by_name_first_directory_first(tmp_path):
@@ -92,7 +93,8 @@ def test_full_report_on_the_synthetic_default_is_complete_and_byte_identical_whe
             if page.name == "report.html":
                 assert {p.name for p in linked_files(page)} >= {"wait_cdf.svg", "wait_cdf.png", "metrics.csv"}
                 assert all(p.is_file() for p in linked_files(page))
-        markdown_links = re.findall(r"\]\(([^)]+)\)", markdown_index.read_text())
+        markdown_links = [href.split("#")[0] for href in re.findall(r"\]\(([^)]+)\)", markdown_index.read_text())
+                          if not href.startswith("#")]
         assert markdown_links and all((index.parent / href).is_file() for href in markdown_links)
     assert trees[0] == trees[1]
     print(f"\n{len(trees[0])} output files, byte-identical across two runs")
