@@ -93,10 +93,13 @@ def test_the_five_paper_ledger_is_complete(built_report):
     assert sorted(set(claims["paper"])) == ["bandwidth", "cosched", "cosy", "ics", "koala"]
     assert len(claims) >= 90
     judged = claims[claims["verdict"] != "not_attempted"]
+    by_sides = judged["reason"].str.contains(r"\d+ of \d+ seeds")  # ordered outcomes: each seed counts by its side
     measured = judged[judged["ours"].map(math.isfinite)]
-    assert measured["low"].map(math.isfinite).all() and measured["high"].map(math.isfinite).all()
-    unmeasured = judged[~judged["ours"].map(math.isfinite)]  # e.g. every seed censored at the grid's end
-    assert (unmeasured["verdict"] == "inconclusive").all() and (unmeasured["reason"] != "").all()
+    with_interval = measured["low"].map(math.isfinite) & measured["high"].map(math.isfinite)
+    assert (with_interval | by_sides[measured.index]).all()
+    unmeasured = judged[~judged["ours"].map(math.isfinite)]  # e.g. every seed censored beyond the grid's end
+    assert ((unmeasured["verdict"] == "inconclusive") | by_sides[unmeasured.index]).all()
+    assert (unmeasured["reason"] != "").all()
     assert len(measured) >= 60
     assert not judged["reason"].str.contains("are needed to decide").any(), "a stochastic claim ran on too few seeds"
     assert ((judged["seeds"] == 1) | (judged["seeds"] >= 5)).all()
