@@ -353,21 +353,25 @@ def test_the_group_the_paper_sets_apart_is_not_a_part():
 
 
 def test_deadlock_without_release_is_an_ordered_outcome_with_never_as_inf():
-    every = make_runs(release_off=lambda series, x, seed: {"deadlock": True, "deadlock_day": 2.0 + x})
+    every = make_runs(release_off=lambda series, x, seed: {"deadlock": True, "deadlock_day": 12.0 + x})
     result = verdict("sec5b-no-release-deadlocks", every)
-    assert result.verdict == "reproduced"
-    assert "5 of 5 seeds below 10 days" in result.reason
+    assert result.verdict == "reproduced"  # past the 10 days, within the paper's month: as the paper says
+    assert "5 of 5 seeds below 30 days" in result.reason
     # No seed ever deadlocks: each is censored at +inf, none filled in with the 30-day window.
     none = verdict("sec5b-no-release-deadlocks", make_runs())
     assert none.verdict == "not_reproduced"
-    assert "0 of 5 seeds below 10 days, 5 above, 0 level (5 censored" in none.reason
+    assert "0 of 5 seeds below 30 days, 5 above, 0 level (5 with no finite value" in none.reason
     measurement = CLAIMS_BY_ID["sec5b-no-release-deadlocks"].compute({"runs": make_runs()})
     assert len(measurement.parts) == len(LOADS) + len(RATIOS)
     assert all(p.ordered and p.values == (math.inf,) * 5 for p in measurement.parts)
+    # A deadlock found on day 33, after the month while the queues drain, is not within the paper's span.
+    late = verdict("sec5b-no-release-deadlocks",
+                   make_runs(release_off=lambda series, x, seed: {"deadlock": True, "deadlock_day": 33.0}))
+    assert late.verdict == "not_reproduced" and "0 of 5 seeds below 30 days, 5 above" in late.reason
     # Four seeds deadlock on day 8, one never: the sign test needs all five, so undecided.
     some = make_runs(release_off=lambda series, x, seed: {} if seed == 3 else {"deadlock": True, "deadlock_day": 8.0})
     assert verdict("sec5b-no-release-deadlocks", some).verdict == "inconclusive"
-    # A 5-day window cannot test a statement about runs spanning more than ten days.
+    # A 5-day window cannot tell a seed that deadlocks within the month from one that never does.
     short = make_runs(lambda series, x, scheme, seed, machine: {"window_days": 5.0},
                       lambda series, x, seed: {"window_days": 5.0})
     assert verdict("sec5b-no-release-deadlocks", short).verdict == "not_attempted"
