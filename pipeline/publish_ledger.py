@@ -24,19 +24,14 @@ parameter or input the stage depends on, which is how the front page tells a sta
 published ledger), the date and ``wall_seconds``: the stage's span in the FullReport run.
 Stages not named keep their published rows.
 
-``--times-from docs/results/paper-times.csv`` republishes the ledger of an unchanged set of
-simulations after a change to how results are judged or shown: the build runs in the
-work directory of the timed build that wrote that file (``--work-dir``), so only the
-report tasks rerun, and the run times published, with the ledger's ``wall_seconds``, are
-that timed build's (its commit and date stay on the times page; the ledger page names both
-commits).  The build refuses to call its times reused when it reran more task-seconds than
-``REUSE_LIMIT`` of the timed build's: then the simulations changed and need a timed build.
+With ``--work-dir`` naming a used work directory, the tasks whose outputs are already there
+are reused: the times page counts them per stage (``reused``), and the times cover only
+what ran.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import datetime
 import os
 import platform
@@ -70,8 +65,6 @@ EVENTS_FILE = "task-events.jsonl"
 TIMES_STEM = "paper-times"
 GOAL_SECONDS = 3600
 """Issue 23: the paper-profile FullReport on 2 workers in under an hour."""
-REUSE_LIMIT = 0.05
-"""With ``--times-from``: the largest share of the timed build's task-seconds the build may rerun."""
 
 
 @dataclass(frozen=True)
@@ -91,19 +84,6 @@ class TimedRun:
     """The 1-minute load average when the build started: above 0.5 or so, something else was running."""
     versions: str = ""
     """Python and the libraries the build ran with (``schedlab.versions.versions_text``)."""
-    judged_commit: str = ""
-    """Where the ledger was judged by a later build on this build's simulations (``--times-from``)."""
-    judged_versions: str = ""
-    """The software of that later build."""
-
-    @classmethod
-    def from_frame(cls, frame: pd.DataFrame) -> TimedRun:
-        """The run a ``paper-times.csv`` (``frame``) describes."""
-        facts = frame.iloc[0]
-        return cls(str(facts["run_date"]), str(facts["commit"]), int(facts["cpus"]), str(facts["machine"]),
-                   int(facts["workers"]), str(facts["profile"]), float(facts["run_wall_seconds"]),
-                   str(facts["command"]), frame.reindex(columns=list(TIME_COLUMNS)).reset_index(drop=True),
-                   float(facts["load_at_start"]), str(facts.get("versions", "")))
 
     def span(self, name: str) -> float:
         return float(self.groups.set_index("group").loc[name, "span_seconds"])
@@ -167,26 +147,10 @@ def stage_ledger(name: str, profile: str, other_profile: str, run: TimedRun) -> 
     return frame.assign(code_version=report.task_key(), run_date=run.date, wall_seconds=round(run.span(name), 1))
 
 
-def reused_run(report: FullReport, workers: int, command: str, timed: TimedRun) -> TimedRun:
-    """Build ``report`` on the simulations of the ``timed`` build (same work directory) and return ``timed``,
-    after checking that the build reran no more than ``REUSE_LIMIT`` of its task-seconds."""
-    rerun = timed_full_report(report, workers, command)
-    rerun_seconds, timed_seconds = rerun.groups["task_seconds"].sum(), timed.groups["task_seconds"].sum()
-    print(f"reused the simulations of the timed build of {timed.date} (commit {timed.commit}): this build ran "
-          f"{int(rerun.groups['tasks'].sum())} task(s), {rerun_seconds:.0f} of its {timed_seconds:.0f} task-seconds",
-          flush=True)
-    if rerun_seconds > REUSE_LIMIT * timed_seconds:
-        raise SystemExit(f"--times-from: this build reran {rerun_seconds:.0f} task-seconds, more than "
-                         f"{REUSE_LIMIT:.0%} of the timed build's {timed_seconds:.0f}: the simulations changed, so "
-                         "their times must be measured again (publish without --times-from, in a new work directory)")
-    return dataclasses.replace(timed, judged_commit=rerun.commit, judged_versions=rerun.versions)
-
-
 def publish_run(stages, workers: int, command: str, profile: str = "paper", other_profile: str = "quick",
-                results: Path = RESULTS_DIR, timed: TimedRun | None = None) -> TimedRun:
-    """Build the FullReport of ``stages`` at ``profile`` (timed, or on the simulations of the ``timed``
-    build), then their ``other_profile`` reports; publish the ledger, the times and the companion pages
-    into ``results``."""
+                results: Path = RESULTS_DIR) -> TimedRun:
+    """Build the FullReport of ``stages`` at ``profile`` (timed), then their ``other_profile`` reports;
+    publish the ledger, the times and the companion pages into ``results``."""
     stages = [name for name in STAGE_NAMES if name in stages]
     report = FullReport(stage_profile=profile, stages=None if stages == list(STAGE_NAMES) else stages)
     missing = {name: traces for name, traces in missing_traces(set(find_traces(settings.trace_dirs()))).items()
@@ -196,14 +160,8 @@ def publish_run(stages, workers: int, command: str, profile: str = "paper", othe
             f"{name} needs {', '.join(traces)}" for name, traces in missing.items())
             + f" (trace directories: {', '.join(map(str, settings.trace_dirs()))})")
     print(f"FullReport at the {profile} profile, stages {', '.join(stages)}, {workers} worker(s)", flush=True)
-    if timed is None:
-        run = timed_full_report(report, workers, command)
-        print(f"FullReport took {run.wall_seconds:.0f} s", flush=True)
-    else:
-        missing_groups = set(stages) - set(timed.groups["group"])
-        if missing_groups:
-            raise SystemExit(f"--times-from: the timed build did not run {', '.join(sorted(missing_groups))}")
-        run = reused_run(report, workers, command, timed)
+    run = timed_full_report(report, workers, command)
+    print(f"FullReport took {run.wall_seconds:.0f} s", flush=True)
     print(f"{', '.join(stages)}: {other_profile} profile", flush=True)
     build([stage(name).report(other_profile) for name in stages], workers)
     for name in stages:
@@ -239,10 +197,7 @@ def ledger_page(frame: pd.DataFrame, run: TimedRun) -> Document:
         paragraph(f"Run times of the latest publishing run ({run.date}, {run.workers} worker(s), FullReport wall "
                   f"{run.wall_seconds:.0f} s): ", Link(f"{TIMES_STEM}.md", f"{TIMES_STEM}.md"),
                   " (per stage task-seconds and span; ", Link(f"{TIMES_STEM}.csv", f"{TIMES_STEM}.csv"), ")."),
-        *([paragraph(f"The verdicts were judged at commit {run.judged_commit} on the simulations of that timed build "
-                     f"(commit {run.commit}), reused unchanged: only the report tasks reran.")]
-          if run.judged_commit else []),
-        paragraph(f"Software of the build that judged them: {run.judged_versions or run.versions}."),
+        paragraph(f"Software of the build that judged them: {run.versions}."),
         paragraph(f"{len(differ)} claim(s) get a different verdict at the quick profile "
                   "(column 'verdict at the other profile')."),
         *ledger_blocks(frame.assign(link=""), name_with_paper=True),  # links name files of stage directories
@@ -251,13 +206,10 @@ def ledger_page(frame: pd.DataFrame, run: TimedRun) -> Document:
 
 def times_page(run: TimedRun) -> Document:
     groups = run.groups
-    def reused(count) -> str:
-        return "" if pd.isna(count) else str(int(count))
-
-    rows = [(g.group, str(g.tasks), reused(g.tasks_reused), f"{g.task_seconds:.0f}", f"{g.span_seconds:.0f}",
+    rows = [(g.group, str(g.tasks), str(g.tasks_reused), f"{g.task_seconds:.0f}", f"{g.span_seconds:.0f}",
              "" if g.tasks == 0 else f"{g.first_start_seconds:.0f}", "" if g.tasks == 0 else f"{g.last_end_seconds:.0f}")
             for g in groups.itertuples()]
-    total = ("whole build", str(int(groups["tasks"].sum())), reused(groups["tasks_reused"].sum(min_count=1)),
+    total = ("whole build", str(int(groups["tasks"].sum())), str(int(groups["tasks_reused"].sum())),
              f"{groups['task_seconds'].sum():.0f}", f"{run.wall_seconds:.0f}", "", "")
     verdict = "under" if run.wall_seconds < GOAL_SECONDS else "over"
     return Document(f"Run times of the {run.profile}-profile FullReport", (
@@ -323,16 +275,10 @@ def main(argv=None) -> int:
     parser.add_argument("--stages", nargs="+", choices=STAGE_NAMES, default=list(STAGE_NAMES))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--work-dir", help="work directory (default: a new empty one)")
-    parser.add_argument("--times-from", type=Path, metavar="PAPER_TIMES_CSV",
-                        help="reuse the simulations of the timed build that wrote this file (give its --work-dir) "
-                             "and publish its times")
     args = parser.parse_args(argv)
-    if args.times_from and not args.work_dir:
-        parser.error("--times-from needs the --work-dir of the timed build it names")
-    timed = TimedRun.from_frame(pd.read_csv(args.times_from)) if args.times_from else None
     os.environ["SCHEDLAB_WORK_DIR"] = args.work_dir or tempfile.mkdtemp(prefix="schedlab-paper-")
     print(f"work directory: {os.environ['SCHEDLAB_WORK_DIR']}", flush=True)
-    publish_run(args.stages, args.workers, command_line(argv), timed=timed)
+    publish_run(args.stages, args.workers, command_line(argv))
     return 0
 
 

@@ -94,25 +94,3 @@ def test_tasks_a_build_found_complete_are_counted_as_reused():
     groups = group_times(times, {"a1": "a", "a2": "a", "a3": "a", "b1": "b"}, ["a", "b"], started=99.0)
     assert groups.set_index("group")["tasks_reused"].to_dict() == {"a": 2, "b": 1}
 
-
-def test_a_republish_on_the_same_simulations_keeps_the_timed_builds_times(tiny_koala, monkeypatch):
-    from pipeline.publish_ledger import TIMES_STEM, TimedRun, publish_run
-
-    results = tiny_koala / "results"
-    first = publish_run(["koala"], workers=1, command="timed", profile="quick", results=results)
-    times_file = results / f"{TIMES_STEM}.csv"
-    timed = TimedRun.from_frame(pd.read_csv(times_file))
-    assert timed.span("koala") == pytest.approx(first.span("koala"), abs=0.1)
-    kept_times = times_file.read_text()
-
-    again = publish_run(["koala"], workers=1, command="judged again", profile="quick", results=results, timed=timed)
-    assert again.judged_commit and again.commit == timed.commit
-    assert times_file.read_text() == kept_times  # the times are the timed build's, not the cached one's
-    ledger = pd.read_csv(results / "paper-ledger.csv")
-    assert ledger["wall_seconds"].iloc[0] == pytest.approx(timed.span("koala"), abs=0.1)
-    assert "judged at commit" in (results / "paper-ledger.md").read_text()
-
-    # In an empty work directory every simulation reruns: those are new times, not the timed build's.
-    monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tiny_koala / "other-work"))
-    with pytest.raises(SystemExit, match="simulations changed"):
-        publish_run(["koala"], workers=1, command="elsewhere", profile="quick", results=results, timed=timed)
