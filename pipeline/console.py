@@ -125,10 +125,12 @@ def _heartbeat(task: SchedlabTask, build: _Build, stopped: threading.Event) -> N
     started = time.monotonic()
     while not stopped.wait(HEARTBEAT_SECONDS):
         total = len(build.to_run)
-        with build.counters.get_lock():
-            done = build.counters[_DONE]
         minutes = (time.monotonic() - started) / 60
-        _say(f"[{done:>{len(str(total))}}/{total} tasks] still running after {minutes:.0f} min: {task}")
+        with build.counters.get_lock():
+            if stopped.is_set():  # the task ended while this beat waited for the lock
+                return
+            _say(f"[{build.counters[_DONE]:>{len(str(total))}}/{total} tasks] still running after "
+                 f"{minutes:.0f} min: {task}")
 
 
 @SchedlabTask.event_handler(luigi.Event.START)

@@ -25,7 +25,7 @@ from pipeline.cleanup import point_latest
 from pipeline.report_tasks import ReplayChoices, TraceReport, write_csv, write_document
 from pipeline.stages import STAGE_NAMES, STAGE_PROFILES, missing_traces, stage
 from pipeline.synthetic_tasks import SyntheticWorkload
-from pipeline.trace_tasks import find_traces
+from pipeline.trace_tasks import find_traces, locate_trace
 from reports.document import Code, Document, paragraph
 from reports.forest import write_forests
 from reports.headline import headline_blocks, stacked_ledger, stale_papers, with_other_profile
@@ -33,7 +33,6 @@ from reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_l
 from reports.metrics import combined_metrics_table
 from reports.pages import index_page
 from reports.stage_index import provenance_table, stages_section
-from schedlab.errors import SchedlabError
 from schedlab.options import COUNT, SEED, one_of
 from schedlab.progress import progress
 
@@ -120,13 +119,8 @@ class FullReport(ReplayChoices, SchedlabTask):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         settings.check_trace_dirs()
-        found = find_traces(settings.trace_dirs())
-        known = {*found, *(path.name for path in found.values())}
-        missing = [name for name in settings.selected_traces() if name not in known]
-        if missing:
-            raise SchedlabError(
-                f"SCHEDLAB_TRACES names {', '.join(missing)}, in none of the trace directories "
-                f"({', '.join(map(str, settings.trace_dirs()))}); they hold: {', '.join(sorted(found)) or 'no trace'}")
+        for name in settings.selected_traces():  # a misspelt name stops here, in one line, not in a task
+            locate_trace(name, settings.trace_dirs())
         if self.verbose:
             # The luigi command sets its logging up from [core] log_level after it has made the
             # task, so this is read in time; a build already logging gets the level too.

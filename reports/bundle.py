@@ -36,7 +36,6 @@ import io
 import json
 import os
 import platform
-import re
 import shlex
 import subprocess
 import sys
@@ -47,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from schedlab.errors import SchedlabError
-from schedlab.versions import dependency_versions
+from schedlab.versions import dependency_versions, distribution_key
 
 BUNDLE_ROOT = "schedlab-bundle"
 MANIFEST = "MANIFEST.sha256"
@@ -266,7 +265,7 @@ def version_differences(root: Path) -> list[str]:
     """Python and schedlab's libraries as the bundle recorded them (``environment.json``) against this
     machine's, one line per difference: the first thing to suspect when bytes differ."""
     bundled = json.loads((root / "environment.json").read_text(encoding="utf-8"))
-    packages = {re.sub(r"[-_.]+", "-", name).lower(): version for name, version in bundled["packages"].items()}
+    packages = {distribution_key(name): version for name, version in bundled["packages"].items()}
     here = dependency_versions()
     differences = []
     bundled_python = bundled["python"].split()[0]

@@ -20,7 +20,8 @@ from packaging.requirements import Requirement
 EXTRAS = ("test",)
 
 
-def _normal(name: str) -> str:
+def distribution_key(name: str) -> str:
+    """A distribution's name as packaging compares them (PEP 503): "Typing_Extensions" -> "typing-extensions"."""
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
@@ -35,13 +36,13 @@ def dependency_versions() -> dict[str, str]:
             distribution = metadata.distribution(name)
         except metadata.PackageNotFoundError:
             return
-        found[_normal(name)] = distribution.version
+        found[distribution_key(name)] = distribution.version
         for line in distribution.requires or ():
             requirement = Requirement(line)
             if requirement.marker and not any(requirement.marker.evaluate({"extra": extra})
                                               for extra in (*extras, "")):
                 continue
-            if _normal(requirement.name) not in found:
+            if distribution_key(requirement.name) not in found:
                 walk(requirement.name)
 
     walk("schedlab", EXTRAS)

@@ -118,7 +118,7 @@ def test_a_saturation_point_is_the_middle_of_its_grid_interval_judged_against_th
     assert verdict("table4-prime-wf-saturation", _prime_saturating(0.85)).verdict == "not_reproduced"
     # Never saturated on a grid ending at 95 %: beyond it, above 85-90 % (censored, +inf).
     never = verdict("table4-prime-wf-saturation", _prime_saturating(None))
-    assert never.verdict == "not_reproduced" and "5 above (5 censored" in never.reason
+    assert never.verdict == "not_reproduced" and "5 above (5 with no finite value" in never.reason
     # FCM's 90-95 % on a grid ending at 90 %: a seed stable there may saturate inside or above it.
     short = verdict("table4-prime-fcm-saturation", _prime_saturating(None, (0.8, 0.85, 0.9), "FCM"))
     assert short.verdict == "not_attempted" and "across an edge of the paper's 90-95 %" in short.reason

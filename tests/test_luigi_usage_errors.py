@@ -51,7 +51,7 @@ def test_a_task_failing_with_a_schedlab_error_fails_the_build_and_nothing_more(m
     ({"SCHEDLAB_TRACE_DIRS": "{missing}"}, "luigi: SCHEDLAB_TRACE_DIRS: {missing} does not exist"),
     ({"SCHEDLAB_TRACE_DIRS": ":::"}, "luigi: SCHEDLAB_TRACE_DIRS=':::' names no directory"),
     ({"SCHEDLAB_TRACE_DIRS": "{traces}", "SCHEDLAB_TRACES": "KTH-SP2-typo"},
-     "luigi: SCHEDLAB_TRACES names KTH-SP2-typo, in none of the trace directories ({traces}); they hold: small_header"),
+     "luigi: trace 'KTH-SP2-typo' not found in {traces} (traces there: small_header)"),
 ], ids=["a file", "a missing directory", "no directory", "a misspelt trace"])
 def test_a_bad_trace_setting_is_one_line_and_exit_code_2(tmp_path, variables, message):
     places = {"file": tmp_path / "a-file", "missing": tmp_path / "missing", "traces": tmp_path / "traces"}
