@@ -130,7 +130,15 @@ def _heartbeat(task: SchedlabTask, build: _Build, stopped: threading.Event) -> N
             if stopped.is_set():  # the task ended while this beat waited for the lock
                 return
             _say(f"[{build.counters[_DONE]:>{len(str(total))}}/{total} tasks] still running after "
-                 f"{minutes:.0f} min: {task}")
+                 f"{minutes:.0f} min: {_shortened(str(task))}")
+
+
+TASK_NAME_CHARACTERS = 160
+"""A heartbeat names its task in at most this many characters (a list parameter can run to thousands)."""
+
+
+def _shortened(name: str) -> str:
+    return name if len(name) <= TASK_NAME_CHARACTERS else name[:TASK_NAME_CHARACTERS - 3] + "..."
 
 
 @SchedlabTask.event_handler(luigi.Event.START)

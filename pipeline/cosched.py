@@ -9,10 +9,11 @@
 figure (PNG + SVG), the tables (CSV, Markdown, LaTeX), the per-seed ``runs.csv`` the claims
 ledger is judged on, the ledger (``claims.csv``/``.md``/``.tex``) and ``parameters.json``
 (the profile, workloads, calibrations and coscheduling rules the runs used, from which the
-page's setup is generated).  Machine A is, with ``machine_a="auto"`` (default), the first
-real log of ``MACHINE_A_LOGS`` in the trace directories, a window of the profile's length
-from ``start_day`` (by default its busiest: the window with the most submissions); the
-synthetic Intrepid stand-in only when none is there.  B's jobs come from a model fitted
+page's setup is generated).  Machine A is, with ``machine_a="auto"`` (default),
+``PUBLISHED_MACHINE_A`` (the log the published ledger used) when the trace directories hold
+it, else the synthetic Intrepid stand-in; any other log is chosen by name.  A window of the
+profile's length from ``start_day`` (by default its busiest: the window with the most
+submissions) is used.  B's jobs come from a model fitted
 on ``analysis_model`` (a 100-node trace, KTH-SP2 by default).  Both
 machines are calibrated on their no-coscheduling baselines only, each by one constant
 (``CoschedMachineA``, ``CoschedMachineB``); no coscheduling result chooses anything.
@@ -59,6 +60,7 @@ from simulators.cosched.experiments import (
     SCHEMES,
     SERIES,
     Point,
+    CalibrationMissed,
     calibrate_min_runtime,
     calibrate_width_scale,
     confidence_table,
@@ -82,9 +84,11 @@ from workloads.model import load_model
 
 STANDIN = "intrepid-standin"
 AUTO = "auto"
-MACHINE_A_LOGS = ("ANL-Intrepid-2009-1", "ALCF-Theta-2023H2", "CEA-Curie-2011-2.1-cln")
-"""Machine A's real logs in order of preference: Intrepid itself (PWA), then Theta (ALCF, run
-by Cobalt like Intrepid: capability jobs of 128+ nodes for hours), then CEA Curie."""
+PUBLISHED_MACHINE_A = "ALCF-Theta-2023H2"
+"""Machine A's log in the published paper-profile ledger: Theta (ALCF, run by Cobalt like the
+paper's Intrepid: capability jobs of 128+ nodes for hours).  ``auto`` takes it and no other, so
+that which logs happen to be found never changes the machine; Intrepid's own log
+(ANL-Intrepid-2009-1) or another is chosen by name."""
 DEFAULT_ANALYSIS_MODEL = "KTH-SP2-1996-2.2"
 STANDIN_LOAD = 0.9
 """The stand-in's offered load before calibration: heavy enough that the calibration narrows its jobs
@@ -92,20 +96,19 @@ STANDIN_LOAD = 0.9
 
 
 def machine_a_source(machine_a: str) -> str:
-    """The trace (or the stand-in) machine A runs: ``auto`` takes the first of
-    ``MACHINE_A_LOGS`` found in the trace directories, the synthetic stand-in if none is."""
+    """The trace (or the stand-in) machine A runs: ``auto`` takes ``PUBLISHED_MACHINE_A`` when
+    the trace directories hold it, the synthetic stand-in if not."""
     if machine_a != AUTO:
         return machine_a
-    found = find_traces(settings.trace_dirs())
-    return next((name for name in MACHINE_A_LOGS if name in found), STANDIN)
+    return PUBLISHED_MACHINE_A if PUBLISHED_MACHINE_A in find_traces(settings.trace_dirs()) else STANDIN
 
 
 class CoschedSetup:
     """Parameters every coscheduling task shares: the profile and where the two workloads come from."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
-    machine_a = luigi.Parameter(default=AUTO, description=f"'{AUTO}' (first real log found of {', '.join(MACHINE_A_LOGS)}; "
-                                f"else the synthetic stand-in), '{STANDIN}' or a trace name")
+    machine_a = luigi.Parameter(default=AUTO, description=f"'{AUTO}' ({PUBLISHED_MACHINE_A}, the log the published "
+                                f"ledger used, when found; else the synthetic stand-in), '{STANDIN}' or a trace name")
     start_day = luigi.Parameter(default=BUSIEST, description=f"trace mode: first day of A's window, counted from "
                                 f"the log's first submission, or '{BUSIEST}' (the window with the most submissions)")
     analysis_model = luigi.Parameter(default=DEFAULT_ANALYSIS_MODEL, description="trace B's model is fitted on")
@@ -148,8 +151,8 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
                 f"synthetic, Intrepid-like: jobs of {INTREPID_PARTITION:,} to "
                 f"{INTREPID_PARTITION * INTREPID_LARGEST_PARTITIONS:,} nodes (each doubling half as frequent), run "
                 f"times log-uniform from {shortest / 60:g} min to {longest / 3600:g} h, Poisson arrivals at expected "
-                f"offered load {STANDIN_LOAD} (no real machine-A log in the trace directories: "
-                f"{', '.join(MACHINE_A_LOGS)})"
+                f"offered load {STANDIN_LOAD} ({PUBLISHED_MACHINE_A}, the published ledger's machine A, is not in "
+                f"the trace directories)"
             )
             estimate_source = f"drawn from {self.analysis_model}'s requested/actual ratios"
         else:
@@ -163,7 +166,11 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
                            f"(real jobs, submit times kept)")
             estimate_source = "from the log (SWF field 9)"
         self.set_status_message("calibrating A's job widths on its baseline")
-        factor, base_wait = calibrate_width_scale(jobs, procs)
+        try:
+            factor, base_wait = calibrate_width_scale(jobs, procs)
+        except CalibrationMissed as missed:
+            raise CalibrationMissed(f"cosched machine A from {source}: {missed}; choose another --machine-a "
+                                    f"(e.g. {PUBLISHED_MACHINE_A} or {STANDIN})") from None
         calibrated = widths_on_intrepid(jobs, procs, factor)
         with self.writing_output() as directory:
             write_jobs(calibrated, directory / "jobs.parquet")
@@ -196,7 +203,11 @@ class CoschedMachineB(CoschedSetup, SchedlabTask):
         model = load_model(self.requires()["model"].output_file("model.json"))
         seeds = PROFILES[self.profile].seeds
         self.set_status_message("calibrating B's shortest run time on its baseline")
-        cut, slowdown = calibrate_min_runtime(model, jobs_a, seeds)
+        try:
+            cut, slowdown = calibrate_min_runtime(model, jobs_a, seeds)
+        except CalibrationMissed as missed:
+            raise CalibrationMissed(f"cosched machine B from {self.analysis_model}'s model: {missed}; choose "
+                                    f"another --analysis-model (a 100-node trace, e.g. {DEFAULT_ANALYSIS_MODEL})") from None
         with self.writing_output() as directory:
             write_json(directory / "machine.json", {
                 "procs": ANALYSIS_PROCS, "model_trace": self.analysis_model,

@@ -32,7 +32,7 @@ from reports.headline import headline_blocks, stacked_ledger, stale_papers, with
 from reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_ledger
 from reports.metrics import combined_metrics_table
 from reports.pages import index_page
-from reports.stage_index import provenance_table, stages_section
+from reports.stage_index import left_out_paragraphs, provenance_table, stages_section
 from schedlab.options import COUNT, SEED, one_of
 from schedlab.progress import progress
 
@@ -224,13 +224,14 @@ class FullReport(ReplayChoices, SchedlabTask):
             " (kept out of this report, whose bytes must not depend on how long a run took).",
         )
         index = index_page(entries, combined, self.replay_settings(), searched)
+        left_out = left_out_paragraphs(self.stages_left_out(), trace_dirs)
         stages = stages_section(stage_entries, self.stages_left_out(), trace_dirs)
         self.set_status_message("stacking the stages' claims ledgers")
         ledger, published, stale = self.claims_ledger()
         captions = {name: f"{name}: {stage(name).paper}" for name in dict.fromkeys(ledger["paper"])}
         with self.writing_output() as directory:
             forests = write_forests(directory, ledger, captions)
-            headline = headline_blocks(ledger, published, stale, "paper-ledger.csv", captions, forests)
+            headline = headline_blocks(ledger, published, stale, "paper-ledger.csv", captions, forests, left_out)
             index = Document(index.title, (*headline, *index.blocks, *stages, run_times))
             write_document(directory, "index", index)
             write_ledger(directory, ledger, "Claims ledger of every paper")

@@ -53,10 +53,28 @@ UNSET = "none"
 
 
 def _values_text(values: set[str]) -> str:
-    ordered = [value or UNSET for value in sorted(values, key=lambda v: (len(v), v))]
+    ordered = [value or UNSET for value in sorted(values, key=lambda v: (len(v), v))] or [UNSET]
     if len(ordered) <= VALUES_SHOWN:
         return ", ".join(ordered)
     return f"{len(ordered)} values, {ordered[0]} ... {ordered[-1]}"
+
+
+def _list_items(value: str) -> list[str] | None:
+    """The items of a list-valued parameter (Luigi writes it as JSON), each a list's fields joined by
+    " / " and null as ``UNSET``; None for any other value."""
+    if not value.startswith("["):
+        return None
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        return None
+
+    def text(item) -> str:
+        if isinstance(item, list):
+            return " / ".join(text(field) for field in item)
+        return UNSET if item is None else str(item)
+
+    return [text(item) for item in parsed] if isinstance(parsed, list) else None
 
 
 def parameter_rows(tasks: Sequence[Mapping]) -> list[tuple[str, str, str, str]]:
@@ -69,7 +87,11 @@ def parameter_rows(tasks: Sequence[Mapping]) -> list[tuple[str, str, str, str]]:
         values: dict[str, set[str]] = defaultdict(set)
         for member in members:
             for name, value in member["parameters"].items():
-                values[name].add(value)
+                items = _list_items(value)
+                if items is None:
+                    values[name].add(value)
+                else:
+                    values[f"{name} (items)"].update(items)
         if not values:
             rows.append((family, str(len(members)), "(none)", ""))
         for name, seen in sorted(values.items()):
@@ -163,14 +185,19 @@ def stages_section(
         )
     elif not left_out:
         blocks.append(paragraph("No stage report was requested."))
-    for name, traces in left_out.items():
-        blocks.append(
-            paragraph(
-                f"Stage {name} is left out: it needs the trace(s) {', '.join(traces)}, not found in the "
-                f"trace directories ({', '.join(trace_dirs) or 'none configured'}). Fetch them with ",
-                Code(f"schedlab fetch {traces[0]}"),
-                " or point SCHEDLAB_TRACE_DIRS at a copy, and rebuild.",
-            )
-        )
+    blocks += left_out_paragraphs(left_out, trace_dirs)
     blocks += [block for entry in entries for block in stage_blocks(entry)]
     return blocks
+
+
+def left_out_paragraphs(left_out: Mapping[str, Sequence[str]], trace_dirs: Sequence[str]) -> list:
+    """Per stage not run, why (the traces it missed in ``trace_dirs``) and the commands that add it."""
+    return [
+        paragraph(
+            f"Stage {name} is left out: it needs the trace(s) {', '.join(traces)}, not found in the "
+            f"trace directories ({', '.join(trace_dirs) or 'none configured'}). Fetch them with ",
+            Code("; ".join(f"schedlab fetch {trace}" for trace in traces)),
+            " or point SCHEDLAB_TRACE_DIRS at a copy, and rebuild.",
+        )
+        for name, traces in left_out.items()
+    ]

@@ -81,3 +81,11 @@ def test_a_long_task_says_it_is_still_running(tmp_path, capfd, monkeypatch):
     assert "[1/2 tasks] still running after 0 min: Slow()" in beats
     time.sleep(0.3)
     assert "still running" not in capfd.readouterr().out  # the heartbeat stopped with the task
+
+
+def test_a_heartbeat_names_a_task_with_a_long_list_parameter_in_one_short_line():
+    from pipeline.console import TASK_NAME_CHARACTERS, _shortened
+
+    name = "BandwidthRuns(runs=[" + ", ".join(['["lslt", 10.0, 1.0, "whole_first"]'] * 30) + "])"
+    assert len(_shortened(name)) == TASK_NAME_CHARACTERS and _shortened(name).endswith("...")
+    assert _shortened("Quick()") == "Quick()"

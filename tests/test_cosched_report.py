@@ -13,6 +13,8 @@ from reports.figures import save_figure
 from schedlab.errors import SchedlabError
 from simulators.cosched.experiments import (
     PROFILES,
+    CalibrationMissed,
+    calibrate_min_runtime,
     calibrate_width_scale,
     confidence_table,
     grid,
@@ -107,6 +109,25 @@ def test_width_calibration_reaches_the_baseline_wait_it_is_asked_for():
         factor, wait = calibrate_width_scale(jobs, 100, target)
         assert wait == pytest.approx(target, rel=0.05)  # a step function of the factor: near, not on
         assert baseline_metrics(widths_on_intrepid(jobs, 100, factor), INTREPID_PROCS)["mean_wait"] == wait
+
+
+def test_a_calibration_that_cannot_reach_its_target_stops_the_stage_naming_target_value_and_bound():
+    model = builtin_lublin_feitelson_model()
+    month = pd.DataFrame({"submit_time": [0.0, 30 * 86400.0]})
+    jobs = analysis_by_load(model, 100, 0.8, month, seed=2)
+    # A wait of ten years is out of reach even with the widest jobs the search allows.
+    with pytest.raises(CalibrationMissed) as missed:
+        calibrate_width_scale(jobs, 100, target_wait=3e8)
+    message = str(missed.value)
+    assert "machine A's baseline mean wait is" in message and "against the paper's 3e+08 s (+-10%)" in message
+    assert "with the width factor at 2 (searched in [0.02, 2])" in message and "\n" not in message
+    # The wait jumps between neighbouring factors: a target inside a jump is missed, not met.
+    with pytest.raises(CalibrationMissed, match=r"mean wait is [0-9.]+ s against the paper's 1 s"):
+        calibrate_width_scale(jobs, 100, target_wait=1.0)
+    # B's slowdown cannot be raised by leaving jobs out: a target far above the uncut one is missed.
+    with pytest.raises(CalibrationMissed, match=r"machine B's baseline mean slowdown at load 0.5 is .* against "
+                                                r"the paper's 1e\+06 \(\+-10%\), with the shortest run time kept at 0 s"):
+        calibrate_min_runtime(model, month, seeds=(1,), target_slowdown=1e6)
 
 
 def test_analysis_like_keeps_count_span_and_load():

@@ -56,6 +56,12 @@ def test_stage_section_names_left_out_stages_and_summarizes_provenance():
         ("Report", "1", "profile", "quick"),
     ]
     assert seed_values(tasks) == ["2", "10"]
+    # A list parameter (Luigi writes JSON) shows its items, each list's fields joined, never the raw JSON.
+    runs = [{"task": "Runs", "parameters": {"runs": '[["ics", null, 1.0], ["lslt", 100.0, 1.0]]'}},
+            {"task": "Runs", "parameters": {"runs": '[["ics", null, 1.0]]'}},
+            {"task": "Sweep", "parameters": {"loads": "[]"}}]
+    assert parameter_rows(runs) == [("Runs", "2", "runs (items)", "ics / none / 1.0, lslt / 100.0 / 1.0"),
+                                    ("Sweep", "1", "loads (items)", "none")]
     assert input_fingerprints(tasks) == ['{"sha256": "ab"}']
     entry = {
         "name": "koala", "paper": stage("koala").paper, "profile": "quick", "href": "../../KoalaReport/k",

@@ -129,6 +129,21 @@ PAPER_A_BASE_WAIT = 61 * 60.0
 PAPER_B_BASE_SLOWDOWN = 12.5
 """Eureka's mean slowdown without coscheduling at utilization 0.50 (paper V-D): B's calibration target."""
 CALIBRATION_LOAD = 0.5
+CALIBRATION_TOLERANCE = 0.10
+"""How far (relative) a calibrated baseline may land from its paper target: the ledger's tolerance for a
+number the paper prints.  Farther, the calibration has missed and the stage stops (``CalibrationMissed``)."""
+
+
+class CalibrationMissed(SchedlabError):
+    """A baseline calibration could not bring its value within ``CALIBRATION_TOLERANCE`` of the paper's."""
+
+
+def _check_reached(quantity: str, target: float, reached: float, knob: str, bound: str, unit: str) -> None:
+    if abs(reached - target) > CALIBRATION_TOLERANCE * target:
+        unit = f" {unit}" if unit else ""
+        raise CalibrationMissed(
+            f"calibration missed: {quantity} is {reached:,.4g}{unit} against the paper's {target:,.4g}{unit} "
+            f"(+-{CALIBRATION_TOLERANCE:.0%}), {knob} {bound}")
 
 
 def calibrate_width_scale(jobs: pd.DataFrame, source_procs: int, target_wait: float = PAPER_A_BASE_WAIT,
@@ -139,8 +154,8 @@ def calibrate_width_scale(jobs: pd.DataFrame, source_procs: int, target_wait: fl
     Bisection on the log of the factor in [0.02, 2]: narrower jobs make a lighter month,
     and its queue shrinks with it.  Returns the factor (4 significant digits) and the
     mean wait it gives (the wait is a step function of the factor, so it lands near the
-    target, not on it); at a bound, the bound (the target is then out of reach, and the
-    returned wait says by how much).
+    target, not on it).  Raises ``CalibrationMissed`` when that wait is farther than
+    ``CALIBRATION_TOLERANCE`` from the target (it is then out of reach within the bounds).
     """
     @functools.cache  # the bisection and the final choice ask for the same factors again
     def wait(factor: float) -> float:
@@ -156,6 +171,8 @@ def calibrate_width_scale(jobs: pd.DataFrame, source_procs: int, target_wait: fl
         # The mean wait jumps where a job changes places in the queue: take whichever end
         # of the last bracket comes closer.
         factor = min((float(f"{np.exp(end):.4g}") for end in (low, high)), key=lambda f: abs(wait(f) - target_wait))
+    _check_reached("machine A's baseline mean wait", target_wait, wait(factor), "with the width factor at",
+                   f"{factor:.4g} (searched in [0.02, 2])", "s")
     return factor, wait(factor)
 
 
@@ -168,7 +185,8 @@ def calibrate_min_runtime(model: dict, reference: pd.DataFrame, seeds, target_sl
     (KTH-SP2) is full of them, and each such job that waits an hour adds thousands to a mean
     slowdown; leaving jobs shorter than the cut out of B's stream is the one knob.  Integer
     bisection on [0, ``longest``]; the slowdown falls as the cut rises.  Returns the cut and
-    the mean slowdown it gives.
+    the mean slowdown it gives; raises ``CalibrationMissed`` when that slowdown is farther
+    than ``CALIBRATION_TOLERANCE`` from the target.
     """
     @functools.cache
     def slowdown(cut: int) -> float:
@@ -180,11 +198,15 @@ def calibrate_min_runtime(model: dict, reference: pd.DataFrame, seeds, target_sl
 
     low, high = 0, longest
     if slowdown(low) <= target_slowdown:
-        return low, slowdown(low)
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if slowdown(middle) > target_slowdown else (low, middle)
-    return high, slowdown(high)
+        cut = low
+    else:
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if slowdown(middle) > target_slowdown else (low, middle)
+        cut = high
+    _check_reached(f"machine B's baseline mean slowdown at load {load:g}", target_slowdown, slowdown(cut),
+                   "with the shortest run time kept at", f"{cut} s (searched in [0, {longest}] s)", "")
+    return cut, slowdown(cut)
 
 
 def run_point(point: Point, jobs_a: pd.DataFrame, procs_a: int, model: dict,
