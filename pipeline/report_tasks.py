@@ -26,7 +26,7 @@ from reports.figures import (
 )
 from reports.metrics import metrics_by_policy, metrics_table, recorded_wait_comparison
 from reports.pages import trace_page
-from simulators.batch.policies import BUILT_IN_POLICIES, canonical_name
+from simulators.batch.policies import BUILT_IN_POLICIES, canonical_name, policy_label
 
 logger = logging.getLogger("luigi-interface")
 
@@ -58,7 +58,8 @@ class ReplayChoices:
     estimates = luigi.Parameter(default="requested")
 
     def replay_settings(self) -> dict:
-        return {"policies": list(self.policies), "order": self.order, "estimates": self.estimates}
+        """The choices as pages show them: each policy by its ``policy_label``."""
+        return {"policies": [policy_label(p) for p in self.policies], "order": self.order, "estimates": self.estimates}
 
 
 class TraceReport(ReplayChoices, SchedlabTask):
@@ -90,7 +91,7 @@ class TraceReport(ReplayChoices, SchedlabTask):
         workload = read_json(source.output_file("workload.json"))
         cleaning_file = source.output_file("cleaning.json")
         cleaning = read_json(cleaning_file) if cleaning_file.exists() else None
-        replays = {task.policy: task for task in self.requires()["replays"]}
+        replays = {policy_label(task.policy): task for task in self.requires()["replays"]}
         summaries = {policy: read_json(task.output_file("summary.json"))["metrics"] for policy, task in replays.items()}
         metrics = metrics_table(summaries)
         name = workload["name"]

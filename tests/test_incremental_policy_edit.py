@@ -81,6 +81,13 @@ def test_a_researchers_policy_reruns_when_its_code_changes_and_not_for_a_comment
     reference = f"{plugins / 'my_policy.py'}:LargestFirstEasy"
     with_plugin = ["--policies", f'["easy", "{reference}"]']
     build(source, work, with_plugin)
+    # Pages name the policy by file and class; the absolute path stays in the provenance (task.json).
+    pages = [work / "FullReport" / "latest" / "index.md", *work.glob("TraceReport/*/metrics.csv"),
+             *work.glob("TraceReport/*/report.md")]
+    assert len(pages) == 5
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "my_policy.py:LargestFirstEasy" in text and str(plugins) not in text, page
 
     counts, _ = edit_and_rebuild(source, work, "../plugins/my_policy.py", "\n# tried another tie-break here\n", with_plugin)
     assert counts == Counter()

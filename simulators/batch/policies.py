@@ -54,6 +54,16 @@ def canonical_name(value: str, built_in: dict[str, str], what: str) -> str:
     return str(value) if str(value) in built_in else str(_reference(value, built_in, what))
 
 
+def policy_label(name: str) -> str:
+    """How tables and legends name a policy: a built-in name as it is, a file reference as its
+    file and class (``my_policy.py:ShortestFirst``; one process cannot load two files of one
+    name, so it is unique), a module reference as written.  Provenance keeps the full name."""
+    if name in BUILT_IN_POLICIES:
+        return name
+    reference = policy_reference(name)
+    return f"{reference.file.name}:{reference.name}" if reference.file else str(reference)
+
+
 def load_policy(value: str) -> type:
     """The policy class ``value`` names, checked to have the interface the engine calls."""
     reference = policy_reference(value)
