@@ -20,9 +20,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from simulators.bandwidth.placement import STRATEGIES  # noqa: E402
-from simulators.bandwidth.simulate import run_workload, summarise  # noqa: E402
-from simulators.bandwidth.workload import WORKLOADS, make_workload  # noqa: E402
+from schedlab.simulators.bandwidth.placement import STRATEGIES  # noqa: E402
+from schedlab.simulators.bandwidth.simulate import run_workload, summarise  # noqa: E402
+from schedlab.simulators.bandwidth.workload import WORKLOADS, make_workload  # noqa: E402
 
 
 def main() -> int:

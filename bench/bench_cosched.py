@@ -23,10 +23,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from parsers.swf import read_swf  # noqa: E402
-from simulators.cosched.experiments import PROFILES, SCHEMES, Point, run_point  # noqa: E402
-from simulators.cosched.workloads import INTREPID_PROCS, intrepid_standin  # noqa: E402
-from workloads.fitting import fit_trace  # noqa: E402
+from schedlab.parsers.swf import read_swf  # noqa: E402
+from schedlab.simulators.cosched.experiments import PROFILES, SCHEMES, Point, run_point  # noqa: E402
+from schedlab.simulators.cosched.workloads import INTREPID_PROCS, intrepid_standin  # noqa: E402
+from schedlab.workloads.fitting import fit_trace  # noqa: E402
 
 TRACES = REPO.parent / "shared" / "traces"
 KTH = "KTH-SP2-1996-2.2"

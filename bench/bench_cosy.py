@@ -19,9 +19,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from simulators.batch.conventions import default_inputs  # noqa: E402
+from schedlab.simulators.batch.conventions import default_inputs  # noqa: E402
 from timing import best_of  # noqa: E402  (bench/ is the script's directory)
-from simulators.cosy.experiment import PROFILES, run_point, run_profile, select_workloads  # noqa: E402
+from schedlab.simulators.cosy.experiment import PROFILES, run_point, run_profile, select_workloads  # noqa: E402
 
 
 def main() -> int:

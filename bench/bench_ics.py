@@ -26,8 +26,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point, profile_points
-from simulators.ics.run import run_kernel
+from schedlab.simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point, profile_points
+from schedlab.simulators.ics.run import run_kernel
 
 WORKERS = 2
 

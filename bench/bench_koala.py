@@ -20,8 +20,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from simulators.koala.experiments import PROFILES, points  # noqa: E402
-from simulators.koala.simulate import Point, simulate  # noqa: E402
+from schedlab.simulators.koala.experiments import PROFILES, points  # noqa: E402
+from schedlab.simulators.koala.simulate import Point, simulate  # noqa: E402
 
 POINTS = [
     Point("prime", "WF", 0.5, seed=1),

@@ -26,8 +26,8 @@ sys.path.insert(0, str(REPO))  # run from a checkout without installing
 
 from unittest import mock  # noqa: E402
 
-import parsers.swf as swf  # noqa: E402  (after the path set-up above)
-from parsers.swf import read_swf  # noqa: E402
+import schedlab.parsers.swf as swf  # noqa: E402  (after the path set-up above)
+from schedlab.parsers.swf import read_swf  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,9 +43,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from parsers.swf import read_swf  # noqa: E402
-from simulators.batch import compiled  # noqa: E402
-from simulators.batch.replay import replay  # noqa: E402
+from schedlab.parsers.swf import read_swf  # noqa: E402
+from schedlab.simulators.batch import compiled  # noqa: E402
+from schedlab.simulators.batch.replay import replay  # noqa: E402
 from timing import best_of  # noqa: E402  (bench/ is the script's directory)
 
 TRACES = REPO.parent / "shared" / "traces"

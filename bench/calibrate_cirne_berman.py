@@ -2,7 +2,7 @@
 
 Usage: python bench/calibrate_cirne_berman.py [--seeds N]
 
-For each candidate size range of ``workloads.cirne_berman`` (smallest size 11 to 16 of 32
+For each candidate size range of ``schedlab.workloads.cirne_berman`` (smallest size 11 to 16 of 32
 nodes with no power-of-two lean, and 16 to 32 nodes with the usual 75 % lean) it tunes
 candidate seeds 0 .. N-1 to the COSY baseline exactly as the experiment does (EASY, no
 reservation, utilization 74 % +- 1 %) and prints how many tune and their mean queue wait as a
@@ -23,13 +23,13 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from simulators.cosy.experiment import (  # noqa: E402
+from schedlab.simulators.cosy.experiment import (  # noqa: E402
     MACHINE_NODES,
     TARGET_BASELINE_UTILIZATION,
     baseline_wait_share,
     tune_workload,
 )
-from workloads.cirne_berman import cirne_berman_jobs  # noqa: E402
+from schedlab.workloads.cirne_berman import cirne_berman_jobs  # noqa: E402
 
 TARGET_WAIT_SHARE = 0.24
 CANDIDATES = [((smallest, 32), 0.0) for smallest in range(11, 17)] + [((16, 32), 0.75)]

@@ -3,7 +3,7 @@
 Usage: python bench/cosy_trace_regime.py [--slices N] [TRACE ...]
 
 For each trace (default: every SWF file in ../shared/traces and ../shared/traces-extra) it
-cuts 100-job slices exactly as the COSY experiment does (``workloads.trace_slice``: sizes
+cuts 100-job slices exactly as the COSY experiment does (``schedlab.workloads.trace_slice``: sizes
 rescaled to 32 nodes, each job running for its requested time), tunes the first N of them
 to the 74 % baseline (EASY, no reservation) and prints how many tune and their mean queue
 wait as a share of the run window: median and 10th / 90th percentiles.  The COSY paper's
@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from schedlab.commands.cosy import trace_slices  # noqa: E402
-from simulators.cosy.experiment import (  # noqa: E402
+from schedlab.simulators.cosy.experiment import (  # noqa: E402
     MACHINE_NODES,
     PAPER_WAIT_SHARE,
     TARGET_BASELINE_UTILIZATION,

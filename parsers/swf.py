@@ -2,7 +2,7 @@
 
 SWF (Parallel Workloads Archive) is one job per line, 18 whitespace-separated numeric
 fields, with ``;`` comment lines whose ``Key: value`` entries above the first job form
-the header (:mod:`parsers.header`).  Real files stray from that in ways this reader
+the header (:mod:`schedlab.parsers.header`).  Real files stray from that in ways this reader
 accepts, because the data they carry is sound:
 
 * gzip compression, recognised by its magic bytes whatever the file's name;
@@ -16,7 +16,7 @@ accepts, because the data they carry is sound:
   inferred from the jobs, with a warning;
 * jobs asking for more processors than the header's machine size (real logs have a
   few: ALCF Theta's has 8 of 8,401 above its MaxNodes): kept, with a warning counting
-  them and naming the first line; ``parsers.cleaning`` drops them, counted, since no
+  them and naming the first line; ``schedlab.parsers.cleaning`` drops them, counted, since no
   replay could start them;
 * submit times out of order: jobs are stably sorted by submit time, with a warning
   counting the jobs that moved, since every replay assumes arrival order;
@@ -63,8 +63,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parsers.header import SwfHeader, parse_header
-from parsers.schema import DTYPES, FLOAT_FIELDS, SWF_FIELDS
+from schedlab.parsers.header import SwfHeader, parse_header
+from schedlab.parsers.schema import DTYPES, FLOAT_FIELDS, SWF_FIELDS
 from schedlab.atomic import atomic_open, write_text
 from schedlab.errors import InputError
 

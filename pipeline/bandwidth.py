@@ -3,15 +3,15 @@
     BandwidthRuns(workload, jobs_per_cluster, seed, load, runs) --> BandwidthReport(profile)
 
 ``BandwidthRuns`` generates one workload's jobs for one seed once
-(``simulators.bandwidth.workload.generate_jobs``: at the paper's 400,000 jobs per cluster
+(``schedlab.simulators.bandwidth.workload.generate_jobs``: at the paper's 400,000 jobs per cluster
 that is seconds, like a run) and simulates every run the profile asks of it
-(``simulators.bandwidth.simulate``): each a strategy, a PPBW (None: every job its own draw),
+(``schedlab.simulators.bandwidth.simulate``): each a strategy, a PPBW (None: every job its own draw),
 an information level and a pass order.  It writes ``summaries.json``: the workload's
 measured offered load and, per run, the point, its metrics and the mean queue depth by hour
 of day.  No figure or table reads per-job data, so none is written: at 400,000 jobs per
 cluster it would be tens of megabytes per run.  ``BandwidthReport(profile="quick"|"paper")``
-requires every workload and seed of the profile (``simulators.bandwidth.experiments``) and
-hands ``reports.bandwidth`` what it shows, as data: the result tables (``result_tables``:
+requires every workload and seed of the profile (``schedlab.simulators.bandwidth.experiments``) and
+hands ``schedlab.reports.bandwidth`` what it shows, as data: the result tables (``result_tables``:
 ``runs``, one row per run and seed; ``pass_order_runs``, the same in the variant order;
 ``load_runs`` and ``convergence_runs``, the sensitivity runs at other offered loads and fewer
 jobs per cluster; ``queue_depth``, Migration Only's queue by hour, per seed; ``offered_load``,
@@ -30,15 +30,15 @@ import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
-from reports.bandwidth import write_bandwidth_report
-from simulators.bandwidth import workload as workloads
-from simulators.bandwidth.experiments import (
+from schedlab.reports.bandwidth import write_bandwidth_report
+from schedlab.simulators.bandwidth import workload as workloads
+from schedlab.simulators.bandwidth.experiments import (
     LIMITS, PAPER_PASS_ORDER, PROFILES, SWEPT, VARIANT_PASS_ORDER, WORKLOADS, Profile, points,
 )
-from simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD
-from simulators.bandwidth.sharing import PROCESSING_SHARE
-from simulators.bandwidth.simulate import SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, generation, simulate_workload
-from simulators.multicluster.topology import STAR_LINK_MBPS, star_4x100
+from schedlab.simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD
+from schedlab.simulators.bandwidth.sharing import PROCESSING_SHARE
+from schedlab.simulators.bandwidth.simulate import SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, generation, simulate_workload
+from schedlab.simulators.multicluster.topology import STAR_LINK_MBPS, star_4x100
 
 logger = logging.getLogger("luigi-interface")
 
@@ -53,7 +53,7 @@ class BandwidthRuns(SchedlabTask):
                                                                   "cluster (default: the fitted trace's)")
     runs = luigi.ListParameter(description="one [strategy, ppbw or null (each job draws U[0, 300]), information, "
                                            "pass order] per run")
-    code_modules = ("simulators.bandwidth.simulate",)
+    code_modules = ("schedlab.simulators.bandwidth.simulate",)
 
     @classmethod
     def covering(cls, chosen: list[Point]) -> list[BandwidthRuns]:
@@ -84,7 +84,7 @@ class BandwidthRuns(SchedlabTask):
 
 
 def workload_recipes() -> dict[str, str]:
-    """How each workload is built, from the constants ``simulators.bandwidth.workload`` uses."""
+    """How each workload is built, from the constants ``schedlab.simulators.bandwidth.workload`` uses."""
     low, high = workloads.SYNTHETIC_SIZES
     source = workloads.realistic_model()["source"]
     return {
@@ -169,7 +169,7 @@ class BandwidthReport(SchedlabTask):
     """Figs. 5-13, Tables 1-2 and the claims ledger from every run of a profile."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
-    code_modules = ("reports.bandwidth", "simulators.bandwidth.workload")
+    code_modules = ("schedlab.reports.bandwidth", "schedlab.simulators.bandwidth.workload")
 
     def requires(self):
         return BandwidthRuns.covering(points(PROFILES[self.profile]))

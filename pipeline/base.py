@@ -16,8 +16,8 @@ where ``key`` hashes
   and formatting change no key, any change to what the code does changes it.  Imports
   are followed module by module: ``from a.b import c`` depends on ``a.b.c`` when that
   is a module, not on the package ``a.b``, whose ``__init__.py`` counts only when a
-  name is taken from the package itself.  Declaring ``simulators.batch.replay`` thus
-  covers ``simulators.core`` too, not every policy; only modules loaded dynamically
+  name is taken from the package itself.  Declaring ``schedlab.simulators.batch.replay`` thus
+  covers ``schedlab.simulators.core`` too, not every policy; only modules loaded dynamically
   (``importlib.import_module``, a policy named by reference) have to be listed.  The
   task's own module is taken alone, not with its imports, so that a module holding
   several tasks does not tie each to the others' dependencies,
@@ -35,7 +35,7 @@ Writing a task::
     class SimulateThing(SchedlabTask):
         trace = luigi.Parameter()
         load = luigi.FloatParameter(default=0.8)
-        code_modules = ("simulators.thing",)
+        code_modules = ("schedlab.simulators.thing",)
 
         def requires(self):
             return CleanTrace(trace=self.trace)
@@ -110,8 +110,8 @@ INSTALLED_CODE_ROOTS = tuple(
 """Where the standard library and installed packages live: code there is not versioned
 (a package upgrade is an environment change, which bundles record separately)."""
 
-OWN_PACKAGES = frozenset({"schedlab", "parsers", "workloads", "simulators", "pipeline", "reports"})
-"""schedlab's packages (``pyproject.toml``): always versioned, even when installed."""
+OWN_PACKAGES = frozenset({"schedlab", "pipeline"})
+"""schedlab's top-level packages (``setup.py``): always versioned, even when installed."""
 
 
 def module_source(module_name: str) -> Path:

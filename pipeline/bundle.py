@@ -2,7 +2,7 @@
 
     FullReport(...) --> ArchiveBundle(same parameters) -> schedlab-bundle.tar.gz
 
-The archive's layout and its verification are ``reports.bundle``; this task only
+The archive's layout and its verification are ``schedlab.reports.bundle``; this task only
 gathers what goes in: the output directory of the report and of every task it depends
 on, the recipe (root task, parameters, ``[schedlab]`` settings) and each task's inputs.
 """
@@ -16,7 +16,7 @@ import luigi.util
 from pipeline import settings
 from pipeline.base import PROJECT_ROOT, SchedlabTask
 from pipeline.full_report import FullReport, dependency_closure
-from reports.bundle import BundleContents, create_bundle
+from schedlab.reports.bundle import BundleContents, create_bundle
 
 ARCHIVE_NAME = "schedlab-bundle.tar.gz"
 
@@ -31,7 +31,7 @@ three: 3.8 of 6.6 MB gzipped), and replays are most of a report on real traces."
 class ArchiveBundle(SchedlabTask):
     """One ``schedlab-bundle.tar.gz`` holding a ``FullReport`` with the parameters given."""
 
-    code_modules = ("reports.bundle",)
+    code_modules = ("schedlab.reports.bundle",)
 
     def requires(self):
         return self.clone(FullReport)

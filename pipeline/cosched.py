@@ -26,13 +26,13 @@ from dataclasses import asdict
 import luigi
 import pandas as pd
 
-from parsers.schema import read_jobs, write_jobs
+from schedlab.parsers.schema import read_jobs, write_jobs
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.report_tasks import write_csv, write_document
 from pipeline.trace_tasks import CleanTrace, ParseTrace, find_traces
 from pipeline.workload_tasks import FitWorkloadModel
-from reports.cosched import (
+from schedlab.reports.cosched import (
     FIGURES,
     FIGURES_BY_NUMBER,
     claims_ledger,
@@ -42,12 +42,12 @@ from reports.cosched import (
     report_tables,
     setup_items,
 )
-from reports.cosched_causes import causes_table
-from reports.document import Document, render_markdown, table
-from reports.figures import save_figure
-from reports.ledger import write_ledger
-from simulators.cosched.coscheduler import CoschedSettings
-from simulators.cosched.experiments import (
+from schedlab.reports.cosched_causes import causes_table
+from schedlab.reports.document import Document, render_markdown, table
+from schedlab.reports.figures import save_figure
+from schedlab.reports.ledger import write_ledger
+from schedlab.simulators.cosched.coscheduler import CoschedSettings
+from schedlab.simulators.cosched.experiments import (
     ANALYSIS_PROCS,
     CALIBRATION_LOAD,
     COMBINATIONS,
@@ -68,7 +68,7 @@ from simulators.cosched.experiments import (
     run_point,
     summary_rows,
 )
-from simulators.cosched.workloads import (
+from schedlab.simulators.cosched.workloads import (
     BUSIEST,
     INTREPID_LARGEST_PARTITIONS,
     INTREPID_PARTITION,
@@ -79,8 +79,8 @@ from simulators.cosched.workloads import (
     widths_on_intrepid,
     window_start_day,
 )
-from workloads.load import offered_load
-from workloads.model import load_model
+from schedlab.workloads.load import offered_load
+from schedlab.workloads.model import load_model
 
 STANDIN = "intrepid-standin"
 AUTO = "auto"
@@ -130,7 +130,7 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
     paper's 61 minutes (``calibrate_width_scale``).  No coscheduling run is involved.
     """
 
-    code_modules = ("simulators.cosched.workloads", "simulators.cosched.experiments")  # the profile's days, the calibration
+    code_modules = ("schedlab.simulators.cosched.workloads", "schedlab.simulators.cosched.experiments")  # the profile's days, the calibration
 
     def source(self) -> str:
         return machine_a_source(self.machine_a)
@@ -193,7 +193,7 @@ class CoschedMachineB(CoschedSetup, SchedlabTask):
     over the profile's seeds, is the paper's 12.5 (``calibrate_min_runtime``).
     """
 
-    code_modules = ("simulators.cosched.workloads", "simulators.cosched.experiments")
+    code_modules = ("schedlab.simulators.cosched.workloads", "schedlab.simulators.cosched.experiments")
 
     def requires(self):
         return {"a": CoschedMachineA(**self.setup()), "model": FitWorkloadModel(trace=self.analysis_model)}
@@ -226,7 +226,7 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
     scheme = luigi.ChoiceParameter(choices=SCHEMES)
     seed = luigi.IntParameter()
     release = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
-    code_modules = ("simulators.cosched", "simulators.cosched.experiments")  # run_point and the summary it writes
+    code_modules = ("schedlab.simulators.cosched", "schedlab.simulators.cosched.experiments")  # run_point and the summary it writes
 
     def requires(self):
         return {
@@ -265,7 +265,7 @@ class CoschedFigure(CoschedSetup, SchedlabTask):
     per-seed values it plots (the runs of its series, its metric only)."""
 
     figure = luigi.ChoiceParameter(choices=tuple(str(spec.number) for spec in FIGURES))
-    code_modules = ("reports.cosched",)
+    code_modules = ("schedlab.reports.cosched",)
 
     def spec(self):
         return FIGURES_BY_NUMBER[int(self.figure)]
@@ -289,7 +289,7 @@ class CoschedReport(CoschedSetup, SchedlabTask):
     """The stage report: ``index.md`` / ``index.html``, the figures, the tables (CSV, MD, LaTeX),
     ``runs.csv``, ``parameters.json`` and the claims ledger judged on them."""
 
-    code_modules = ("reports.cosched", "reports.cosched_claims", "reports.cosched_causes")
+    code_modules = ("schedlab.reports.cosched", "schedlab.reports.cosched_claims", "schedlab.reports.cosched_causes")
 
     def requires(self):
         return {

@@ -4,14 +4,14 @@
 
 ``CosyReport(profile="quick"|"paper")`` writes ``index.md`` / ``index.html``, the claims
 ledger (``claims.csv`` / ``.md`` / ``.tex``), the figures (PNG and SVG) and the tables (CSV,
-Markdown, LaTeX); the grids are ``simulators.cosy.experiment.PROFILES``.  The report reads
+Markdown, LaTeX); the grids are ``schedlab.simulators.cosy.experiment.PROFILES``.  The report reads
 result tables only: this module hands it ``report_parameters`` (the profile the runs used,
 the machine, the policy labels, each workload's selection and estimate source), which it
 writes to ``parameters.json``.  ``--trace-slices '["KTH-SP2-1996-2.2"]'`` adds the
 slices of those traces (found in the configured trace directories, cleaned by
 ``CleanTrace``) to the regime diagnostic: the spec's other DEFAULT workload.  The profile's
 ``regime_traces`` add their in-regime slices when found there; the report names those not found.  Domain code:
-``simulators.cosy``; pages and figures: ``reports.cosy``.
+``schedlab.simulators.cosy``; pages and figures: ``schedlab.reports.cosy``.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ import dataclasses
 import luigi
 import pandas as pd
 
-from parsers.schema import read_jobs, write_jobs
+from schedlab.parsers.schema import read_jobs, write_jobs
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.trace_tasks import CleanTrace, find_traces
-from reports.cosy import write_cosy_report
+from schedlab.reports.cosy import write_cosy_report
 from schedlab.errors import SchedlabError
-from simulators.cosy.fixed_point import FIXED_POINT, FIXED_POINT_TOLERANCE, READING_DESCRIPTIONS, WAIT_READINGS
-from simulators.cosy.experiment import (
+from schedlab.simulators.cosy.fixed_point import FIXED_POINT, FIXED_POINT_TOLERANCE, READING_DESCRIPTIONS, WAIT_READINGS
+from schedlab.simulators.cosy.experiment import (
     BASELINE_WAIT_READING,
     EXPERIMENT_POLICIES,
     CIRNE_BERMAN,
@@ -53,7 +53,7 @@ from simulators.cosy.experiment import (
     slices_wait_share,
 )
 
-WORKLOAD_HELP = ("workload: a model of simulators.cosy.experiment.WORKLOAD_MODELS, slices:<trace> or "
+WORKLOAD_HELP = ("workload: a model of schedlab.simulators.cosy.experiment.WORKLOAD_MODELS, slices:<trace> or "
                  "regime-slices:<trace> (only slices in the paper's regime)")
 
 
@@ -69,7 +69,7 @@ class CosyWorkloads(SchedlabTask):
     jobs = luigi.IntParameter(description="jobs per workload")
     workloads = luigi.IntParameter(description="number of workloads (seeds) to select")
     workload = luigi.Parameter(default=CIRNE_BERMAN, description=WORKLOAD_HELP)
-    code_modules = ("simulators.cosy.experiment", "workloads.cirne_berman", "workloads.log_uniform", "workloads.trace_slice")
+    code_modules = ("schedlab.simulators.cosy.experiment", "schedlab.workloads.cirne_berman", "schedlab.workloads.log_uniform", "schedlab.workloads.trace_slice")
 
     def requires(self):
         check_workload_name(self.workload)
@@ -129,10 +129,10 @@ class CosyPoint(SchedlabTask):
     factor = luigi.OptionalFloatParameter(default=None, description="n of the fixed notice policy")
     reading = luigi.ChoiceParameter(choices=(*WAIT_READINGS, BASELINE_WAIT_READING), default=FIXED_POINT,
                                     description="how the policy reads W: the fixed policy either of "
-                                                "simulators.cosy.fixed_point's readings, every other policy its own "
+                                                "schedlab.simulators.cosy.fixed_point's readings, every other policy its own "
                                                 "(experiment.reading_of)")
     workload = luigi.Parameter(default=CIRNE_BERMAN, description=WORKLOAD_HELP)
-    code_modules = ("simulators.cosy",)
+    code_modules = ("schedlab.simulators.cosy",)
 
     def requires(self):
         return CosyWorkloads(jobs=self.jobs, workloads=self.workloads, workload=self.workload)
@@ -151,7 +151,7 @@ class CosyReport(SchedlabTask):
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
     trace_slices = luigi.ListParameter(default=(), description="traces whose slices join the regime diagnostic")
-    code_modules = ("reports.cosy",)
+    code_modules = ("schedlab.reports.cosy",)
 
     def regime_traces(self) -> tuple[list[str], list[str]]:
         """The profile's regime traces found in the trace directories, and those not found."""

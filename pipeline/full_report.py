@@ -26,13 +26,13 @@ from pipeline.report_tasks import ReplayChoices, TraceReport, write_csv, write_d
 from pipeline.stages import STAGE_NAMES, STAGE_PROFILES, missing_traces, stage
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import find_traces, locate_trace
-from reports.document import Code, Document, paragraph
-from reports.forest import write_forests
-from reports.headline import headline_blocks, stacked_ledger, stale_papers, with_other_profile
-from reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_ledger
-from reports.metrics import combined_metrics_table
-from reports.pages import index_page
-from reports.stage_index import left_out_paragraphs, provenance_table, stages_section
+from schedlab.reports.document import Code, Document, paragraph
+from schedlab.reports.forest import write_forests
+from schedlab.reports.headline import headline_blocks, stacked_ledger, stale_papers, with_other_profile
+from schedlab.reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_ledger
+from schedlab.reports.metrics import combined_metrics_table
+from schedlab.reports.pages import index_page
+from schedlab.reports.stage_index import left_out_paragraphs, provenance_table, stages_section
 from schedlab.options import COUNT, SEED, one_of
 from schedlab.progress import progress
 
@@ -99,7 +99,7 @@ class FullReport(ReplayChoices, SchedlabTask):
     tasks behind it (all of them, one row per task, in ``provenance.csv``).
     """
 
-    code_modules = ("reports.pages", "reports.stage_index", "reports.headline", "pipeline.stages")
+    code_modules = ("schedlab.reports.pages", "schedlab.reports.stage_index", "schedlab.reports.headline", "pipeline.stages")
 
     parameter_ranges = {
         "synthetic_machine_procs": COUNT, "synthetic_jobs": COUNT, "synthetic_seed": SEED, "stages": one_of(STAGE_NAMES),

@@ -2,7 +2,7 @@
 
     IcsPoint(scheme, workload, load, n_jobs, skew, compression, iteration_share, nodes, mpl, seed, ...) --> IcsReport(profile)
 
-``IcsPoint`` simulates one experiment point (``simulators.ics.experiments.Point``) and
+``IcsPoint`` simulates one experiment point (``schedlab.simulators.ics.experiments.Point``) and
 writes ``jobs.parquet`` (one row per job: job_id, kind, procs, submit, start, end,
 wait, execution, response, slowdown) and ``summary.json`` (the point, its metrics, its
 event count and the offered load of its workload).  ``IcsReport(profile="quick"|"paper")``
@@ -11,7 +11,7 @@ and writes the stage's result tables into its directory: ``runs.csv`` (one row p
 figure, group, scheme and seed), ``schemes.csv`` (each scheme and how it waits) and
 ``parameters.json`` (the profile and the model constants the runs used).  The page,
 figures, tables and claims ledger are then built from those files alone by
-``reports.ics.write_report``, which imports nothing from the simulator.
+``schedlab.reports.ics.write_report``, which imports nothing from the simulator.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.report_tasks import write_csv
-from reports import ics as report
-from simulators.ics import kernel, metrics, network, tstable, workload
-from simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point, Profile, profile_points
-from simulators.ics.run import IcsResult
-from simulators.ics.schemes import BLOCKING, SCHEMES, SPINNING, base, boosts_a_spinner, gang, proc, spinning
-from simulators.ics.state import CPU_CATEGORIES
+from schedlab.reports import ics as report
+from schedlab.simulators.ics import kernel, metrics, network, tstable, workload
+from schedlab.simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point, Profile, profile_points
+from schedlab.simulators.ics.run import IcsResult
+from schedlab.simulators.ics.schemes import BLOCKING, SCHEMES, SPINNING, base, boosts_a_spinner, gang, proc, spinning
+from schedlab.simulators.ics.state import CPU_CATEGORIES
 
 logger = logging.getLogger("luigi-interface")
 
@@ -65,7 +65,7 @@ class IcsPoint(SchedlabTask):
     mean_interarrival = luigi.FloatParameter(default=0.0)
     seed = luigi.IntParameter(default=1)
     boost_preempts_spinner = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
-    code_modules = ("simulators.ics.experiments",)
+    code_modules = ("schedlab.simulators.ics.experiments",)
 
     @classmethod
     def of(cls, point: Point) -> IcsPoint:
@@ -182,7 +182,7 @@ class IcsReport(SchedlabTask):
         description="a boost takes the CPU from a busy-waiting runner of the same level (false: the plain TS rule, "
                     "under which PROC-S can livelock and fail as a runaway)",
     )
-    code_modules = ("reports.ics", "reports.ics_claims", "reports.ics_causes")
+    code_modules = ("schedlab.reports.ics", "schedlab.reports.ics_claims", "schedlab.reports.ics_causes")
 
     def figure_tasks(self) -> dict[str, dict[tuple, IcsPoint]]:
         return {

@@ -3,14 +3,14 @@
     KoalaRuns(app, policy, net_utilizations, seed, config, sizes, hours, ...) --+--> KoalaReport(profile)
 
 ``KoalaRuns`` runs one seed of one workload and policy at each load of a grid
-(``simulators.koala.simulate``) and writes, each row tagged with its net_utilization,
+(``schedlab.simulators.koala.simulate``) and writes, each row tagged with its net_utilization,
 ``schedule.parquet`` (one row per job: job_id, submit, placed, start, end, procs in nodes,
 n_clusters, clusters), ``components.parquet`` (one row per job and cluster: job_id,
 cluster, nodes, start, end) and ``summaries.json`` (each point and its metrics).
 ``KoalaReport(profile="quick"|"paper")`` requires every batch of the profile
-(``simulators.koala.experiments.batches``), gathers one row per run and the parameters the runs
+(``schedlab.simulators.koala.experiments.batches``), gathers one row per run and the parameters the runs
 used (``report_parameters``: profile, comparisons, applications, execution model,
-clusters, saturation rule), and hands both to ``reports.koala``, which writes
+clusters, saturation rule), and hands both to ``schedlab.reports.koala``, which writes
 ``runs.csv``, ``parameters.json``, the claims ledger, figures, tables and the page.
 The report reads only those: every label and constant it shows travels from here.
 """
@@ -25,10 +25,10 @@ import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
-from reports.koala import write_koala_report
-from reports.koala_sensitivity import write_sensitivity_report
-from simulators.koala import metrics
-from simulators.koala.execution import (
+from schedlab.reports.koala import write_koala_report
+from schedlab.reports.koala_sensitivity import write_sensitivity_report
+from schedlab.simulators.koala import metrics
+from schedlab.simulators.koala.execution import (
     CALIBRATION,
     CLUSTER_SET,
     POISSON_FOUR_CLUSTER_TIME,
@@ -37,7 +37,7 @@ from simulators.koala.execution import (
     ExecutionModel,
     application,
 )
-from simulators.koala.experiments import (
+from schedlab.simulators.koala.experiments import (
     MPI_APPS,
     POLICY_LABELS,
     PROFILES,
@@ -48,8 +48,8 @@ from simulators.koala.experiments import (
     comparisons,
     sensitivity_profiles,
 )
-from simulators.koala.simulate import POLICIES, Point, simulate
-from simulators.multicluster.topology import das3
+from schedlab.simulators.koala.simulate import POLICIES, Point, simulate
+from schedlab.simulators.multicluster.topology import das3
 
 logger = logging.getLogger("luigi-interface")
 
@@ -69,10 +69,10 @@ class KoalaRuns(SchedlabTask):
     slowest_processor = luigi.BoolParameter(default=False)
     startup_overhead = luigi.FloatParameter(default=0.0)
     split_rule = luigi.ChoiceParameter(choices=SPLIT_RULES, default=CLUSTER_SET,
-                                       description="how f(S) weighs a job's clusters (simulators.koala.execution)")
+                                       description="how f(S) weighs a job's clusters (schedlab.simulators.koala.execution)")
     two_cluster_weight = luigi.FloatParameter(default=1.0, description="w_2 of f(S), 0 to 1")
     three_cluster_weight = luigi.FloatParameter(default=1.0, description="w_3 of f(S), 0 to 1")
-    code_modules = ("simulators.koala.simulate",)
+    code_modules = ("schedlab.simulators.koala.simulate",)
 
     @classmethod
     def of(cls, batch: Batch) -> KoalaRuns:
@@ -175,7 +175,7 @@ class KoalaReport(SchedlabTask):
     """Figs. 7a, 7b, 8, 10 and Table 4 regenerated, with every simulated claim of the paper judged in a ledger."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
-    code_modules = ("reports.koala", "reports.koala_claims", "simulators.koala.metrics")
+    code_modules = ("schedlab.reports.koala", "schedlab.reports.koala_claims", "schedlab.simulators.koala.metrics")
 
     def requires(self):
         return [KoalaRuns.of(batch) for batch in batches(PROFILES[self.profile])]
@@ -215,7 +215,7 @@ class KoalaSensitivity(SchedlabTask):
     """The whole koala ledger judged under every 2-/3-cluster weight of the sweep (``sensitivity_profiles``)."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
-    code_modules = ("reports.koala_sensitivity", "reports.koala_claims", "simulators.koala.metrics")
+    code_modules = ("schedlab.reports.koala_sensitivity", "schedlab.reports.koala_claims", "schedlab.simulators.koala.metrics")
 
     def requires(self):
         unique = dict.fromkeys(batch for variant in sensitivity_profiles(PROFILES[self.profile])

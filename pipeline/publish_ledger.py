@@ -53,9 +53,9 @@ from pipeline.full_report import PUBLISHED_LEDGER, FullReport
 from pipeline.run_timing import TIME_COLUMNS, WORKLOAD_PAGES, group_times, recording_events, report_groups, task_times
 from pipeline.stages import STAGE_NAMES, missing_traces, stage
 from pipeline.trace_tasks import find_traces
-from reports.document import Code, Document, Heading, Link, paragraph, render_markdown, table
-from reports.headline import PUBLISHED_COLUMNS, differing, with_other_profile
-from reports.ledger import LEDGER_STEM, VERDICTS, ledger_blocks, read_ledger, verdict_counts
+from schedlab.reports.document import Code, Document, Heading, Link, paragraph, render_markdown, table
+from schedlab.reports.headline import PUBLISHED_COLUMNS, differing, with_other_profile
+from schedlab.reports.ledger import LEDGER_STEM, VERDICTS, ledger_blocks, read_ledger, verdict_counts
 from schedlab.atomic import atomic_path
 from schedlab.versions import versions_text
 

@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import luigi
 
-from parsers.schema import read_jobs
+from schedlab.parsers.schema import read_jobs
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace
-from reports.exports import write_schedule
+from schedlab.reports.exports import write_schedule
 from schedlab.progress import reporter
 from schedlab.references import make_importable
-from simulators.batch.conventions import ESTIMATES
-from simulators.batch.policies import (
+from schedlab.simulators.batch.conventions import ESTIMATES
+from schedlab.simulators.batch.policies import (
     BUILT_IN_ORDERS,
     BUILT_IN_POLICIES,
     canonical_name,
     order_reference,
     policy_reference,
 )
-from simulators.batch.replay import replay
+from schedlab.simulators.batch.replay import replay
 
 
 def workload_task(name: str) -> SchedlabTask:
@@ -48,12 +48,12 @@ class OrderParameter(luigi.Parameter):
 
 
 class ReplayTrace(SchedlabTask):
-    """Replay a workload with ``simulators.batch.replay``.
+    """Replay a workload with ``schedlab.simulators.batch.replay``.
 
     Outputs ``schedule.parquet`` (one row per job: submit, start, end, procs, times),
     the same schedule as ``schedule.swf`` (the workload's SWF fields with simulated
     waits) and as Batsim's ``batsim_jobs.csv`` (with processor ids, for evalys; see
-    ``reports.exports``), ``series.parquet`` (queue length and busy processors after
+    ``schedlab.reports.exports``), ``series.parquet`` (queue length and busy processors after
     each event time) and ``summary.json`` (workload, replay parameters and metrics).
     """
 
@@ -71,7 +71,7 @@ class ReplayTrace(SchedlabTask):
         references = (policy_reference(self.policy), order_reference(self.order))
         for reference in references:
             make_importable(reference)
-        return ("simulators.batch.replay", "reports.exports", *(reference.module for reference in references))
+        return ("schedlab.simulators.batch.replay", "schedlab.reports.exports", *(reference.module for reference in references))
 
     def label(self) -> str:
         """Trace, policy, order and estimates, a policy or order of one's own by its name alone

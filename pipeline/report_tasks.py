@@ -3,7 +3,7 @@
 What the report covers, when nothing is configured: every trace found in the trace
 directories, or, when there is none, the embedded synthetic default (two
 Lublin-Feitelson workloads, see ``FullReport``); each replayed under FCFS, EASY and
-conservative backfilling.  The pages themselves are built by ``reports.pages``.
+conservative backfilling.  The pages themselves are built by ``schedlab.reports.pages``.
 """
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.replay_tasks import OrderParameter, ReplayTrace, workload_task
-from reports.document import Document, render_html, render_markdown, table
-from reports.figures import (
+from schedlab.reports.document import Document, render_html, render_markdown, table
+from schedlab.reports.figures import (
     recorded_waits,
     save_figure,
     utilization_figure,
     wait_time_cdf_figure,
     wait_times,
 )
-from reports.metrics import metrics_by_policy, metrics_table, recorded_wait_comparison
-from reports.pages import trace_page
-from simulators.batch.policies import BUILT_IN_POLICIES, canonical_name, policy_label
+from schedlab.reports.metrics import metrics_by_policy, metrics_table, recorded_wait_comparison
+from schedlab.reports.pages import trace_page
+from schedlab.simulators.batch.policies import BUILT_IN_POLICIES, canonical_name, policy_label
 
 logger = logging.getLogger("luigi-interface")
 
@@ -71,7 +71,7 @@ class TraceReport(ReplayChoices, SchedlabTask):
     """
 
     trace = luigi.Parameter(description="workload: a trace name or a synthetic workload name")
-    code_modules = ("reports.pages", "reports.figures")
+    code_modules = ("schedlab.reports.pages", "schedlab.reports.figures")
 
     def label(self) -> str:
         """The workload's name alone: the replay choices are usually the defaults."""

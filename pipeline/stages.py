@@ -18,8 +18,8 @@ from pipeline.cosched import DEFAULT_ANALYSIS_MODEL, CoschedReport
 from pipeline.cosy import CosyReport
 from pipeline.ics import IcsReport
 from pipeline.koala import KoalaReport, KoalaSensitivity
-from reports import bandwidth_claims, cosched_claims, cosy_claims, ics_claims, koala_claims
-from reports.ledger import Claim
+from schedlab.reports import bandwidth_claims, cosched_claims, cosy_claims, ics_claims, koala_claims
+from schedlab.reports.ledger import Claim
 from schedlab.errors import SchedlabError
 
 STAGE_PROFILES = ("quick", "paper")

@@ -14,13 +14,13 @@ import re
 
 import luigi
 
-from parsers.schema import write_jobs
+from schedlab.parsers.schema import write_jobs
 from pipeline.base import SchedlabTask, write_json
 from schedlab.options import COUNT, SEED
-from workloads.estimates import CITATION as ESTIMATE_CITATION
-from workloads.estimates import requested_time_source
-from workloads.load import offered_load
-from workloads.lublin import CITATION, DEFAULT_PARAMETERS, MODEL_NAME, lublin_feitelson_jobs, max_estimate
+from schedlab.workloads.estimates import CITATION as ESTIMATE_CITATION
+from schedlab.workloads.estimates import requested_time_source
+from schedlab.workloads.load import offered_load
+from schedlab.workloads.lublin import CITATION, DEFAULT_PARAMETERS, MODEL_NAME, lublin_feitelson_jobs, max_estimate
 
 NAME_PATTERN = re.compile(r"lublin-feitelson-(?P<machine_procs>\d+)p-(?P<n_jobs>\d+)j-seed(?P<seed>\d+)")
 
@@ -36,7 +36,7 @@ class SyntheticWorkload(SchedlabTask):
     machine_procs = luigi.IntParameter(description="processors of the modelled machine")
     n_jobs = luigi.IntParameter(description="number of jobs to draw")
     seed = luigi.IntParameter(description="seed of the model's random streams")
-    code_modules = ("workloads.lublin",)
+    code_modules = ("schedlab.workloads.lublin",)
 
     @property
     def name(self) -> str:

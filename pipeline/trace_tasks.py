@@ -17,14 +17,14 @@ from pathlib import Path
 
 import luigi
 
-from parsers.cleaning import clean_or_refuse
-from parsers.schema import read_jobs, write_jobs
-from parsers.swf import read_swf
+from schedlab.parsers.cleaning import clean_or_refuse
+from schedlab.parsers.schema import read_jobs, write_jobs
+from schedlab.parsers.swf import read_swf
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
 from schedlab.errors import SchedlabError
-from workloads.estimates import requested_time_source
-from workloads.load import offered_load
+from schedlab.workloads.estimates import requested_time_source
+from schedlab.workloads.load import offered_load
 
 TRACE_SUFFIXES = (".swf.gz", ".swf")
 
@@ -118,7 +118,7 @@ class ParseTrace(SchedlabTask):
     """
 
     trace = luigi.Parameter(description="trace name: file name without .swf or .swf.gz")
-    code_modules = ("parsers.swf",)
+    code_modules = ("schedlab.parsers.swf",)
 
     def requires(self):
         return LocateTrace(trace=self.trace)
@@ -150,11 +150,11 @@ class CleanTrace(SchedlabTask):
 
     Outputs ``jobs.parquet`` (the cleaned table), ``cleaning.json`` (each filter, what it
     removes and how many jobs it removed) and ``workload.json`` (the workload
-    description of ``reports.pages``).
+    description of ``schedlab.reports.pages``).
     """
 
     trace = luigi.Parameter(description="trace name: file name without .swf or .swf.gz")
-    code_modules = ("parsers.cleaning", "workloads.estimates", "workloads.load")
+    code_modules = ("schedlab.parsers.cleaning", "schedlab.workloads.estimates", "schedlab.workloads.load")
 
     def requires(self):
         return ParseTrace(trace=self.trace)

@@ -17,34 +17,34 @@ from collections.abc import Mapping
 
 import luigi
 
-from parsers.header import SwfHeader
-from parsers.schema import read_jobs, write_jobs
-from parsers.swf import write_swf
+from schedlab.parsers.header import SwfHeader
+from schedlab.parsers.schema import read_jobs, write_jobs
+from schedlab.parsers.swf import write_swf
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import CleanTrace, ParseTrace
-from reports.workload_figures import fit_figures, save_figures, synthesis_figures
+from schedlab.reports.workload_figures import fit_figures, save_figures, synthesis_figures
 from schedlab.errors import SchedlabError
 from schedlab.options import COUNT, DURATION, LOAD, POSITIVE_DURATION, SEED, number
 from schedlab.progress import reporter
-from workloads.diagnostics import ks_to_model, model_cdfs, synthesis_sample
-from workloads.fitting import fit_workload
-from workloads.model import BUILTIN_MODELS, FITTED, load_model, save_model
-from workloads.pairing import DEFAULT_WINDOW_SECONDS, pair_by_ratio, pair_by_window
-from workloads.scaling import RESIZE_MODES, scale_trace, scaled_header
-from workloads.synthesis import synthesize_with_details, synthetic_header
+from schedlab.workloads.diagnostics import ks_to_model, model_cdfs, synthesis_sample
+from schedlab.workloads.fitting import fit_workload
+from schedlab.workloads.model import BUILTIN_MODELS, FITTED, load_model, save_model
+from schedlab.workloads.pairing import DEFAULT_WINDOW_SECONDS, pair_by_ratio, pair_by_window
+from schedlab.workloads.scaling import RESIZE_MODES, scale_trace, scaled_header
+from schedlab.workloads.synthesis import synthesize_with_details, synthetic_header
 
 
 class FitWorkloadModel(SchedlabTask):
     """Fit a workload model to a cleaned trace.
 
-    Outputs ``model.json`` (:mod:`workloads.model`) and the figures of the model against
+    Outputs ``model.json`` (:mod:`schedlab.workloads.model`) and the figures of the model against
     the trace (``interarrival_cdf``, ``size_cdf``, ``runtime_cdf``, ``hourly_arrivals``,
     PNG and SVG).
     """
 
     trace = luigi.Parameter(description="trace name: file name without .swf or .swf.gz")
-    code_modules = ("workloads.fitting", "reports.workload_figures")
+    code_modules = ("schedlab.workloads.fitting", "schedlab.reports.workload_figures")
 
     def requires(self):
         return {"clean": CleanTrace(trace=self.trace), "parse": ParseTrace(trace=self.trace)}
@@ -87,7 +87,7 @@ class SynthesizeWorkload(SchedlabTask):
     n_jobs = luigi.IntParameter(description="number of jobs")
     load = luigi.OptionalFloatParameter(default=None, description="target offered load")
     procs = luigi.OptionalIntParameter(default=None, description="machine size in processors")
-    code_modules = ("workloads.synthesis", "workloads.diagnostics", "reports.workload_figures")
+    code_modules = ("schedlab.workloads.synthesis", "schedlab.workloads.diagnostics", "schedlab.reports.workload_figures")
 
     def requires(self):
         return [] if self.model in BUILTIN_MODELS else FitWorkloadModel(trace=self.model)
@@ -123,7 +123,7 @@ class SynthesizeWorkload(SchedlabTask):
 
 
 class ScaleTrace(SchedlabTask):
-    """A cleaned trace with its arrival gaps scaled to a target load (:mod:`workloads.scaling`).
+    """A cleaned trace with its arrival gaps scaled to a target load (:mod:`schedlab.workloads.scaling`).
 
     ``window`` (seconds) keeps only that much of the scaled trace; ``resize_procs`` and
     ``resize_mode`` move the jobs to a smaller machine.  Outputs ``jobs.parquet``,
@@ -136,7 +136,7 @@ class ScaleTrace(SchedlabTask):
     window = luigi.OptionalFloatParameter(default=None, description="seconds of the scaled trace to keep")
     resize_procs = luigi.OptionalIntParameter(default=None, description="processors of a smaller machine")
     resize_mode = luigi.ChoiceParameter(choices=RESIZE_MODES, default="clip")
-    code_modules = ("workloads.scaling",)
+    code_modules = ("schedlab.workloads.scaling",)
 
     def requires(self):
         return {"clean": CleanTrace(trace=self.trace), "parse": ParseTrace(trace=self.trace)}
@@ -176,7 +176,7 @@ def workload_from_spec(spec: Mapping) -> SchedlabTask:
 
 
 class PairWorkloads(SchedlabTask):
-    """Pair the jobs of workloads ``a`` and ``b`` (:mod:`workloads.pairing`).
+    """Pair the jobs of workloads ``a`` and ``b`` (:mod:`schedlab.workloads.pairing`).
 
     ``mode`` is ``window`` (submit times at most ``window`` seconds apart, nearest first)
     or ``ratio`` (every round(1/``ratio``)-th job by submit order).  Outputs
@@ -190,7 +190,7 @@ class PairWorkloads(SchedlabTask):
     parameter_ranges = {"window": DURATION, "ratio": number(0, 1, low_open=True)}
     window = luigi.FloatParameter(default=DEFAULT_WINDOW_SECONDS, description="window mode: seconds")
     ratio = luigi.OptionalFloatParameter(default=None, description="ratio mode: share of jobs to pair")
-    code_modules = ("workloads.pairing",)
+    code_modules = ("schedlab.workloads.pairing",)
 
     def requires(self):
         return {"a": workload_from_spec(self.a), "b": workload_from_spec(self.b)}

@@ -5,12 +5,12 @@ claims ledger.
 (``runs``: one row per run and seed; ``pass_order_runs``: the same in the variant pass order;
 ``load_runs`` and ``convergence_runs``: the sensitivity runs at other loads and lengths;
 ``queue_depth``: Migration Only's mean queue by hour of day, per workload and seed, see
-``reports.bandwidth_claims``; ``offered_load``: per workload, seed, load and length) and the parameters the
+``schedlab.reports.bandwidth_claims``; ``offered_load``: per workload, seed, load and length) and the parameters the
 runs used (as ``pipeline.bandwidth.report_parameters`` gives them: profile, system, strategy
 labels and constants, each workload's recipe).  It writes the tables (CSV,
 Markdown, LaTeX), reads them back and judges the paper's claims on what it read
 (``claims.csv/.md/.tex``) with the measured cause of each claim not reproduced
-(``causes.csv``, ``reports.bandwidth_causes``), draws the figures (PNG + SVG) and writes ``index.md`` /
+(``causes.csv``, ``schedlab.reports.bandwidth_causes``), draws the figures (PNG + SVG) and writes ``index.md`` /
 ``index.html`` and ``parameters.json``.  Every number and verdict on the page comes from
 those tables; every comparison with the paper is a ledger verdict.
 """
@@ -25,16 +25,16 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from reports.bandwidth_claims import (
+from schedlab.reports.bandwidth_claims import (
     CLAIMS, REALISTIC, SENSITIVITY_STATISTICS, SHORT, SYNTHETIC, TABLE1_CELLS, TABLE2_CELLS, coallocated_stretch,
     half_gain_shares, improvement, information_curve, migration_gain, offered_load_of, run_metric, swept_ppbws,
     turnarounds,
 )
-from reports.bandwidth_causes import causes_frame
-from reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
-from reports.figures import legend_below, save_figure
-from reports.ledger import NotMeasured, interval, ledger, ledger_blocks, paired, write_ledger
-from reports.tables import document_table, write_table
+from schedlab.reports.bandwidth_causes import causes_frame
+from schedlab.reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
+from schedlab.reports.figures import legend_below, save_figure
+from schedlab.reports.ledger import NotMeasured, interval, ledger, ledger_blocks, paired, write_ledger
+from schedlab.reports.tables import document_table, write_table
 
 PAPER = "bandwidth"
 RESULT_TABLES = ("runs", "pass_order_runs", "load_runs", "convergence_runs", "queue_depth", "offered_load")

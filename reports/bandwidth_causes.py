@@ -19,9 +19,9 @@ behind its statistic, every number a mean over the seeds:
   correlation claim ICS's gain beside the room per workload, and B its queue: Migration
   Only's mean waiting jobs and their daily swing beside the synthetic workload's.
 
-Every gain and room is in %, as the claims measure them (``reports.bandwidth_claims``).
+Every gain and room is in %, as the claims measure them (``schedlab.reports.bandwidth_claims``).
 
-An undecided claim's cause starts with its seeds' spread (``reports.causes.measured_causes``).
+An undecided claim's cause starts with its seeds' spread (``schedlab.reports.causes.measured_causes``).
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from reports.bandwidth_claims import (
+from schedlab.reports.bandwidth_claims import (
     CLAIMS, REALISTIC, SENSITIVITY_STATISTICS, SHORT, SYNTHETIC, TABLE2_WORKLOADS, daily_swing, excess, improvement,
     information_curve, offered_load_of, room, run_metric, swept_ppbws,
 )
-from reports.causes import Cause, measured_causes
-from reports.ledger import NotMeasured, Results
+from schedlab.reports.causes import Cause, measured_causes
+from schedlab.reports.ledger import NotMeasured, Results
 
 CLAIMS_BY_ID = {claim.claim_id: claim for claim in CLAIMS}
 

@@ -1,6 +1,6 @@
 """The checkable claims of Jones, Ligon and Shrivastava, "The Impact of Information Availability and
 Workload Characteristics on the Performance of Job Co-allocation in Multi-clusters" (ICPADS 2006),
-as ledger records (``reports.ledger``): one row per statement of the paper (a sentence, a figure
+as ledger records (``schedlab.reports.ledger``): one row per statement of the paper (a sentence, a figure
 panel, a table cell) of its evaluation (Sec. 5, Figs. 5-13, Tables 1-2) and the one result its
 introduction states (naive co-allocation performs poorly).
 
@@ -14,7 +14,7 @@ Every claim reads the stage's result tables only:
   ``hour`` of the day (``waiting_jobs``);
 - ``offered_load``: each workload's measured offered load per ``seed``, ``jobs_per_cluster`` and
   requested ``load`` (empty: the workload's default), which the measured causes read
-  (``reports.bandwidth_causes``), as they read ``load_runs``: the runs at those loads.
+  (``schedlab.reports.bandwidth_causes``), as they read ``load_runs``: the runs at those loads.
 
 Every strategy runs on the same seeds (common random numbers), so a comparison between two
 strategies is a per-seed paired statistic.  Zero Comm., Migration Only and No Share do not read
@@ -24,10 +24,10 @@ Every statistic is in the paper's unit, per cent: an improvement over Migration 
 ``100 (T_mig - T_x) / T_mig`` of mean turnaround, as the paper's Tables 1 and 2 give it.  A
 saturated run (unstable: its mean turnaround grows without bound) is a censored seed, never a
 number: the gap it makes is ``+inf`` or ``-inf`` on its side, and a part with such a seed is an
-ordered part, decided by the side of each seed (``reports.ledger``).
+ordered part, decided by the side of each seed (``schedlab.reports.ledger``).
 
 A value is judged against the paper's number with the project's tolerance for how the paper gives
-it (``reports.ledger``): a number printed in a table or as a plain number in the text
+it (``schedlab.reports.ledger``): a number printed in a table or as a plain number in the text
 (``TEXT_NUMBER_TOLERANCE``), or one the paper's words only approximate, "roughly 28 %"
 (``APPROXIMATE_WORDS_TOLERANCE``).  The paper gives the realistic workload's room as 9 % (Sec.
 5.1, Sec. 5.3 for workload A) and as 8 % (Sec. 5.3 for workload C): its range 8-9 % is the band.
@@ -55,7 +55,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from reports.ledger import (
+from schedlab.reports.ledger import (
     APPROXIMATE_WORDS_TOLERANCE, APPROXIMATE_WORDS_WHY, TEXT_NUMBER_TOLERANCE, TEXT_NUMBER_WHY, Claim, Measurement,
     NotMeasured, Part, Results, least_squares_slope, per_seed,
 )

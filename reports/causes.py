@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from reports.ledger import Claim, NotMeasured, Results, interval
+from schedlab.reports.ledger import Claim, NotMeasured, Results, interval
 
 Cause = Callable[[Results, dict], str]
 """A claim's measured cause: one sentence from the result tables and the parameters the runs used."""

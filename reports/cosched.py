@@ -6,7 +6,7 @@ half-width of its 95 % interval (``<metric>_ci``).  Figures read the per-seed ru
 row per run and machine), because a scheme and the baseline ran on the same seeds: the
 interval of their per-seed difference is the one that says whether coscheduling costs
 anything, and only the seeds give it.  Only release-on rows make figures.  The claims ledger
-(``reports.cosched_claims``) reads the per-seed runs table too; the page's setup is generated
+(``schedlab.reports.cosched_claims``) reads the per-seed runs table too; the page's setup is generated
 from ``parameters.json``, the parameters the runs used, as the pipeline wrote them.  Nothing
 here imports the simulator.
 
@@ -29,11 +29,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from reports.cosched_claims import CLAIMS, PAPER, PAPER_A_BASE_SLOWDOWN, combination
-from reports.document import Document, Heading, Paragraph, BulletList, table
-from reports.document import Figure as FigureBlock
-from reports.ledger import CONFIDENCE, interval, ledger, ledger_blocks
-from reports.tables import latex_table as shared_latex_table
+from schedlab.reports.cosched_claims import CLAIMS, PAPER, PAPER_A_BASE_SLOWDOWN, combination
+from schedlab.reports.document import Document, Heading, Paragraph, BulletList, table
+from schedlab.reports.document import Figure as FigureBlock
+from schedlab.reports.ledger import CONFIDENCE, interval, ledger, ledger_blocks
+from schedlab.reports.tables import latex_table as shared_latex_table
 
 COMBINATIONS = ("HH", "HY", "YH", "YY")
 BASELINE = "base"
@@ -292,7 +292,7 @@ def deadlock_table(table_: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 
 def latex_table(header, rows) -> str:
-    """A (header, rows) table as a LaTeX tabular, by the project's shared writer (``reports.tables``),
+    """A (header, rows) table as a LaTeX tabular, by the project's shared writer (``schedlab.reports.tables``),
     which escapes LaTeX's special characters in every cell; the pipeline writes each table's .tex with it."""
     return shared_latex_table(pd.DataFrame([list(row) for row in rows], columns=list(header)))
 

@@ -2,7 +2,7 @@
 
 A claim judged anything but reproduced gets one sentence saying what in our runs makes
 it come out as it does, every number measured: means over the replication seeds of the
-per-run diagnostics (``simulators.cosched.experiments.job_diagnostics``, columns of
+per-run diagnostics (``schedlab.simulators.cosched.experiments.job_diagnostics``, columns of
 ``runs.csv``), the parameters the runs used, and, where a claim rests on the paper's
 own figures, arithmetic on those.  A cause decomposes the claim's statistic into the
 parts it is made of (an extra wait into what the paired jobs and everyone else paid, a
@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.causes import Cause, measured_causes
-from reports.cosched_claims import (
+from schedlab.reports.causes import Cause, measured_causes
+from schedlab.reports.cosched_claims import (
     CALIBRATION_LOAD,
     CLAIMS,
     LOADS,
@@ -35,7 +35,7 @@ from reports.cosched_claims import (
     x_text,
     xs,
 )
-from reports.ledger import Results, interval, paired
+from schedlab.reports.ledger import Results, interval, paired
 
 PAPER_A_JOBS = 9219
 """Jobs in the paper's Intrepid month (Sec. V-A)."""

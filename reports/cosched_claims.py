@@ -27,7 +27,7 @@ How the rows are made:
 * ``ours`` is the statement's own quantity in the paper's unit: minutes of wait or sync,
   a mean slowdown, % of capacity lost, % of jobs paired.  A value is judged against the
   paper's range (``band``) or its number with the project's tolerance for how the paper
-  gives it (``reports.ledger``: a number printed in the text, or words that only
+  gives it (``schedlab.reports.ledger``: a number printed in the text, or words that only
   approximate one), clipped to what the quantity can take.  Where the paper compares
   without a number ("fairly close to the base", "similar to the 20 % case", "not
   significantly impacted") the statistic is the relative change in %, paper value 0, with
@@ -63,7 +63,7 @@ The spec notes that absolute values depend on the traces (ours: a month of a rea
 capability-class log, or a synthetic stand-in, for Intrepid, calibrated to the paper's
 baseline wait; a KTH-SP2-fitted model, calibrated to the paper's baseline slowdown at load
 0.50, for Eureka).  What makes each claim we do not reproduce come out as it does is
-measured in ``reports.cosched_causes``.
+measured in ``schedlab.reports.cosched_causes``.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from reports.ledger import (
+from schedlab.reports.ledger import (
     APPROXIMATE_WORDS_TOLERANCE,
     APPROXIMATE_WORDS_WHY,
     EVERYTHING,
@@ -125,7 +125,7 @@ SHARE_RANGE = (0.0, 100.0)  # % of jobs, % of capacity
 RELATIVE_RANGE = (-100.0, math.inf)  # a relative change in %
 SLOWDOWN = ""  # a mean slowdown is a ratio of times: it has no unit
 
-# The project's tolerances, by how the paper gives its number (reports.ledger).
+# The project's tolerances, by how the paper gives its number (schedlab.reports.ledger).
 TEXT_NUMBER = {"relative_tolerance": TEXT_NUMBER_TOLERANCE, "tolerance_why": TEXT_NUMBER_WHY}
 APPROXIMATELY_ZERO_CHANGE = {
     "target": 0.0, "tolerance": 100 * APPROXIMATE_WORDS_TOLERANCE,

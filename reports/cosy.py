@@ -3,7 +3,7 @@
 Paper: W. Cao and M. Zimmermann, "Queue scheduling and advance reservations with COSY",
 IPDPS 2004.  Its numbers come from one workload; ours are means over many tuned workloads
 with 95 % Student-t intervals, and every verdict comes from the claims ledger
-(``reports.cosy_claims`` judged by ``reports.ledger``).  The paper's ``n`` is both the
+(``schedlab.reports.cosy_claims`` judged by ``schedlab.reports.ledger``).  The paper's ``n`` is both the
 notice factor of the policy and, by its argument, the measured ratio ``wa / wq``; whether
 the two agree depends on how the notice rule reads W.  The fixed policy runs under each
 reading (``parameters["readings"]``); the ledger, Table 1 and Figs. 2-5 use the ledger's
@@ -38,11 +38,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
-from reports.cosy_claims import CLAIMS, PAPER_BASELINE_UTILIZATION, PAPER_TABLE1, crossing_factors, nearest_measured_n
-from reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
-from reports.figures import legend_below, save_figure
-from reports.ledger import interval, ledger, ledger_blocks, write_ledger
-from reports.tables import write_table
+from schedlab.reports.cosy_claims import CLAIMS, PAPER_BASELINE_UTILIZATION, PAPER_TABLE1, crossing_factors, nearest_measured_n
+from schedlab.reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
+from schedlab.reports.figures import legend_below, save_figure
+from schedlab.reports.ledger import interval, ledger, ledger_blocks, write_ledger
+from schedlab.reports.tables import write_table
 
 PAPER = "cosy"
 SHARE_COLORS = {5: "tab:blue", 10: "tab:orange", 15: "tab:green", 20: "tab:red"}
@@ -58,7 +58,7 @@ def _percent(share: float) -> int:
 
 
 def finite_interval(values) -> tuple[float, float, float]:
-    """Mean and 95 % Student-t interval (``reports.ledger.interval``) of the finite values."""
+    """Mean and 95 % Student-t interval (``schedlab.reports.ledger.interval``) of the finite values."""
     values = np.asarray(values, dtype=np.float64)
     return interval(values[np.isfinite(values)])
 

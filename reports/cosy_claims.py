@@ -1,4 +1,4 @@
-"""The claims of the COSY paper's evaluation, as ledger records (``reports.ledger``).
+"""The claims of the COSY paper's evaluation, as ledger records (``schedlab.reports.ledger``).
 
 Paper: W. Cao and M. Zimmermann (NEC Europe), "Queue Scheduling and Advance Reservations
 with COSY", IPDPS 2004: section 4.4 (Table 1, Figures 2-5), the conclusions (section 5) and
@@ -21,7 +21,7 @@ How the rows are made:
 
 * One row per statement of the paper.  Every number of Table 1 is a row of its own (a table
   cell: exps. 2-12 give q, u and r, exp. 1 the baseline's u), judged against the paper's
-  number with the project's tolerance for a number printed in a table (``reports.ledger``).
+  number with the project's tolerance for a number printed in a table (``schedlab.reports.ledger``).
   The text's "+19 % in exp. No. 2" and "+76 % in exp. No. 7" print the q of those cells
   again: they are the same statement, in the cell's row.  A cell is compared at the fixed
   policy's grid factor whose mean measured n (wa / wq) over seeds, at the row's p, is
@@ -65,7 +65,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from reports.ledger import (
+from schedlab.reports.ledger import (
     MIN_SEEDS, TEXT_NUMBER_TOLERANCE, TEXT_NUMBER_WHY, Claim, Measurement, NotMeasured, Part, Results,
     paired, part, per_seed, slopes,
 )

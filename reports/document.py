@@ -163,7 +163,7 @@ VERDICT_COLOURS = {
     "inconclusive": VerdictColour("#6b6b6b", "#e4e4e4"),
     "not_attempted": VerdictColour("#b0b0b0", "#f6f6f6"),
 }
-"""Each verdict of ``reports.ledger.VERDICTS`` in colour: reproduced green, partial amber, not
+"""Each verdict of ``schedlab.reports.ledger.VERDICTS`` in colour: reproduced green, partial amber, not
 reproduced red, inconclusive grey, not attempted light."""
 
 # A cell holds a verdict when it is one, in the ledger's words or its column values, with at most

@@ -2,7 +2,7 @@
 
 - ``swf``: the input's 18 SWF fields per job, with submit, wait, run time and
   allocated processors taken from the simulation, under a header that says what
-  produced it; ``schedlab info`` and ``parsers.swf.read_swf`` read it back.
+  produced it; ``schedlab info`` and ``schedlab.parsers.swf.read_swf`` read it back.
 - ``batsim``: the columns of Batsim's ``jobs.csv`` output, which evalys loads
   (``JobSet.from_csv``).  ``allocated_resources`` needs processor ids, which a
   replay does not choose (it books counts); :func:`assign_processors` gives one
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parsers.header import SwfHeader
-from parsers.swf import Columns, read_swf, write_swf
+from schedlab.parsers.header import SwfHeader
+from schedlab.parsers.swf import Columns, read_swf, write_swf
 from schedlab.atomic import atomic_path
 from schedlab.errors import InputError, SchedlabError
 

@@ -3,18 +3,18 @@
 A row draws the paper's value as the ledger states it (``paper_low``..``paper_high``, in the
 claim's ``unit``): a shaded band, with an arrow at an open end (an ordering claims a side of
 its bound, which is drawn dashed), and over it our interval (``low``..``high``) with our value
-(``ours``) as a dot, in the colour of the row's verdict (``reports.document.VERDICT_COLOURS``).
+(``ours``) as a dot, in the colour of the row's verdict (``schedlab.reports.document.VERDICT_COLOURS``).
 Rows measure different things in different units, so each row has its own scale: the span of
 its own numbers (the paper's finite ends and ours), padded; no axis is shared and none is
 ticked.  The numbers themselves stand in the columns to the right, each with its unit: ours
 with its interval, the paper's value, the verdict.  A row without a number of ours says so (not
 attempted, or measured without a value, e.g. every seed censored).
 
-In the HTML page (the SVG drawn inline, see ``reports.document``) a claim's name links to its
+In the HTML page (the SVG drawn inline, see ``schedlab.reports.document``) a claim's name links to its
 row of the ledger (``#<claim id>``, ``claim_anchors``) and its interval, drawn or not, to the
 figure or table holding its data (the ledger's ``link``).
 
-Figures are built with matplotlib's object API and saved by ``reports.figures.save_figure``
+Figures are built with matplotlib's object API and saved by ``schedlab.reports.figures.save_figure``
 (byte-identical from run to run); the SVG keeps its text as text, so the claims on the page are
 found by the browser's search.
 """
@@ -32,9 +32,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
-from reports.document import VERDICT_COLOURS
-from reports.figures import save_figure
-from reports.ledger import claim_anchors, interval_text, quantity
+from schedlab.reports.document import VERDICT_COLOURS
+from schedlab.reports.figures import save_figure
+from schedlab.reports.ledger import claim_anchors, interval_text, quantity
 
 FOREST_STEM = "forest-{paper}"
 ROW_INCHES = 0.3

@@ -1,7 +1,7 @@
 """A Gantt chart of a replay window: which processors each job held, and when.
 
 A replay books processor counts, not ids; the ids drawn are those of
-``reports.exports.assign_processors`` (lowest free first), so the chart shows one valid
+``schedlab.reports.exports.assign_processors`` (lowest free first), so the chart shows one valid
 placement of the schedule, the same one the Batsim export writes.
 """
 
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from reports.exports import assign_processors
+from schedlab.reports.exports import assign_processors
 
 HOUR = 3_600.0
 

@@ -1,8 +1,8 @@
 """The front page's headline: the five papers' claims, judged, and the published paper-scale ledger beside them.
 
-Every stage report writes its ledger (``claims.csv``, see ``reports.ledger``); the front
+Every stage report writes its ledger (``claims.csv``, see ``schedlab.reports.ledger``); the front
 page stacks them into one ledger whose links point into the stage directories, opens with
-the verdict counts per paper, draws each paper's claims as a forest plot (``reports.forest``:
+the verdict counts per paper, draws each paper's claims as a forest plot (``schedlab.reports.forest``:
 our interval against the paper's value, a row per claim, linked to the claim's row and
 figure), embeds each paper's key figure (the figure most of its claims point to) and lists
 every claim, each row anchored by its claim id.  The paper-profile ledger committed under
@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from reports.document import Figure, Heading, Link, paragraph, table
-from reports.ledger import EXTRA_COLUMNS, LEDGER_COLUMNS, OTHER_PROFILE_VERDICT, VERDICTS, counts_sentence, ledger_blocks, verdict_counts
+from schedlab.reports.document import Figure, Heading, Link, paragraph, table
+from schedlab.reports.ledger import EXTRA_COLUMNS, LEDGER_COLUMNS, OTHER_PROFILE_VERDICT, VERDICTS, counts_sentence, ledger_blocks, verdict_counts
 
 PUBLISHED_COLUMNS = (*LEDGER_COLUMNS, *EXTRA_COLUMNS, OTHER_PROFILE_VERDICT, "code_version", "run_date", "wall_seconds")
 """Columns of ``docs/results/paper-ledger.csv``: a ledger with each claim's quick-profile verdict,
@@ -104,7 +104,7 @@ def differing_blocks(ledger: pd.DataFrame, published: pd.DataFrame) -> list:
 
 
 def forest_blocks(forests: Mapping[str, tuple[str, str]], figure_captions: Mapping[str, str]) -> list:
-    """Each paper's forest plot (``reports.forest.write_forests``: per paper its stem and inline SVG) under its heading."""
+    """Each paper's forest plot (``schedlab.reports.forest.write_forests``: per paper its stem and inline SVG) under its heading."""
     blocks = []
     for paper, (stem, markup) in forests.items():
         caption = (f"{figure_captions.get(paper, paper)}: each claim's 95 % interval against the paper's value, every "
@@ -118,7 +118,7 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
                     published_href: str, figure_captions: Mapping[str, str],
                     forests: Mapping[str, tuple[str, str]] | None = None, left_out: Sequence = ()) -> list:
     """The headline: verdict counts per paper, why a paper was left out (``left_out``: blocks, see
-    ``reports.stage_index.left_out_paragraphs``), each paper's forest plot (``forests``, see ``forest_blocks``),
+    ``schedlab.reports.stage_index.left_out_paragraphs``), each paper's forest plot (``forests``, see ``forest_blocks``),
     the published paper profile beside with the claims whose verdicts differ, key figures, every claim."""
     header = ("paper", *(v.replace("_", " ") for v in VERDICTS), "claims")
     blocks: list = [Heading("Headline: the papers' claims, judged")]

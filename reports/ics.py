@@ -8,8 +8,8 @@ parameters and seeds in ``runs.csv`` it redraws each workload the runs used
 (``workload_inputs``, the simulator's own deterministic generator) and measures it, so
 that the setup's job counts, means and offered loads are what the runs had, never the
 intended parameters.  Output (``write_report``): matplotlib figures of the per-seed means (object API, saved
-deterministically by ``reports.figures.save_figure``), tables (CSV, Markdown, LaTeX),
-the claims ledger of Yu, Kim and Maeng's evaluation (``reports.ics_claims``) and the
+deterministically by ``schedlab.reports.figures.save_figure``), tables (CSV, Markdown, LaTeX),
+the claims ledger of Yu, Kim and Maeng's evaluation (``schedlab.reports.ics_claims``) and the
 page, whose every number and verdict comes from those files.
 """
 
@@ -25,16 +25,16 @@ from matplotlib.figure import Figure
 
 from typing import TYPE_CHECKING
 
-from reports.document import BulletList, Document, Heading, Link, paragraph, render_html, render_markdown
-from reports.document import Figure as FigureBlock
-from reports.figures import legend_below, save_figure
-from reports.ics_causes import causes_frame
-from reports.ics_claims import CLAIMS
-from reports.ledger import interval, ledger, ledger_blocks, write_ledger
-from reports.tables import document_table, write_table
+from schedlab.reports.document import BulletList, Document, Heading, Link, paragraph, render_html, render_markdown
+from schedlab.reports.document import Figure as FigureBlock
+from schedlab.reports.figures import legend_below, save_figure
+from schedlab.reports.ics_causes import causes_frame
+from schedlab.reports.ics_claims import CLAIMS
+from schedlab.reports.ledger import interval, ledger, ledger_blocks, write_ledger
+from schedlab.reports.tables import document_table, write_table
 
 if TYPE_CHECKING:
-    from simulators.ics.experiments import Point
+    from schedlab.simulators.ics.experiments import Point
 
 PAPER = "ics"
 SPINNING_SCHEMES = ("LOCAL", "DCS", "PB", "PROC-S")
@@ -103,7 +103,7 @@ def _apps(value) -> tuple[str, ...]:
 
 def point_of(row) -> Point:
     """The simulator's experiment point of one runs.csv row (its parameters are all in the row)."""
-    from simulators.ics.experiments import Point  # the generator the runs used; only the report's setup needs it
+    from schedlab.simulators.ics.experiments import Point  # the generator the runs used; only the report's setup needs it
 
     fields = {name: row[name] for name in Point.__dataclass_fields__ if name not in ("scheme", "apps", "seed")}
     for name in ("n_jobs", "nodes", "mpl"):
@@ -289,7 +289,7 @@ COLUMN_LABELS = {
     "mean_size": "mean processes per job",
     "offered_load": "offered load (dedicated processor-seconds / node-seconds to the last arrival)",
 }
-"""Headers of the page's tables in words with units (``simulators.ics.metrics`` defines each); the CSV
+"""Headers of the page's tables in words with units (``schedlab.simulators.ics.metrics`` defines each); the CSV
 files keep the column names."""
 
 

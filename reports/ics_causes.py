@@ -6,7 +6,7 @@ full length, as the ledger gives them: compressed seconds times the compression)
 response split into queue wait and execution, a boost-conflict ratio into decisions and
 conflicts per node, a turnaround beside the CPU share the scheme spent spinning, with the
 processes resident per node that set the contention.  An undecided claim's cause is its
-seeds' spread (``reports.ledger.measured_causes``); a claim without a decomposition here
+seeds' spread (``schedlab.reports.ledger.measured_causes``); a claim without a decomposition here
 says so.
 """
 
@@ -16,8 +16,8 @@ import math
 
 import pandas as pd
 
-from reports.causes import Cause, measured_causes
-from reports.ics_claims import (
+from schedlab.reports.causes import Cause, measured_causes
+from schedlab.reports.ics_claims import (
     CLAIMS,
     ICS_SCHEMES,
     PROC_PAIRS,
@@ -28,7 +28,7 @@ from reports.ics_claims import (
     reduction,
     synthetic_workloads,
 )
-from reports.ledger import Results, interval
+from schedlab.reports.ledger import Results, interval
 
 BLOCKING = ("SB", "PROC-B", "HYBRID")
 SPINNING = ("PB", "PROC-S")

@@ -19,7 +19,7 @@ the uneven contention at v = 0 % (Sect. 5.4) points at Fig. 11c's cells; Sect. 6
 summaries restate Sect. 5's rows, and only its own numbers (66.8 % against GS, 78.9 % and
 52.8 % of conflicts on wl3) have rows.
 
-Every claim reads the stage's result tables only (``reports.ics.read_results``):
+Every claim reads the stage's result tables only (``schedlab.reports.ics.read_results``):
 ``runs`` has one row per figure, group (the figure's coordinate: load, workload, MPL,
 skew, application or arrival rate), scheme and seed, with that run's parameters and
 metrics (``mean_response``, ``turnaround``, ``bcr`` and ``fdr`` as fractions,
@@ -32,7 +32,7 @@ about a figure the profile does not run is not attempted, with that reason.
 Units are the paper's: seconds of response or turnaround at full length (our compressed
 seconds times the compression factor of the run), a cut or a lead in per cent of the
 slower scheme's time, BCR, FDR and CPU shares in per cent.  The paper's sizes are judged
-with the project's tolerances (``reports.ledger``), chosen by how the paper gives its
+with the project's tolerances (``schedlab.reports.ledger``), chosen by how the paper gives its
 number.
 """
 
@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from reports.ledger import (
+from schedlab.reports.ledger import (
     APPROXIMATE_WORDS_TOLERANCE,
     APPROXIMATE_WORDS_WHY,
     FIGURE_READING_TOLERANCE,
@@ -782,7 +782,7 @@ def _lead_measure(what: str) -> str:
 
 
 CALIBRATION_WHY = ("the synthetic workloads' {knob} was chosen so that the Lublin-Feitelson model's expectation equals "
-                   "this number of the paper (simulators.ics.workload); the row shows what the sampled workloads the "
+                   "this number of the paper (schedlab.simulators.ics.workload); the row shows what the sampled workloads the "
                    "runs used realise")
 
 CLAIMS = (

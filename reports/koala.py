@@ -8,7 +8,7 @@ point's fields and its summary, job sizes as "8/16/32") and the parameters the r
 clusters, execution model, saturation rule).  It writes ``runs.csv`` and
 ``parameters.json``, reads the runs back as the ledger's result table, and writes the
 ledger (``claims.csv/.md/.tex``) with the measured cause of each claim not reproduced
-(``causes.csv``, ``reports.koala_causes``), the figures (PNG and SVG), the tables (CSV, Markdown,
+(``causes.csv``, ``schedlab.reports.koala_causes``), the figures (PNG and SVG), the tables (CSV, Markdown,
 LaTeX) and ``index.md`` / ``index.html``.  Nothing here knows the simulator: every label,
 constant and number on the page comes from those two inputs.
 
@@ -28,7 +28,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
-from reports.document import (
+from schedlab.reports.document import (
     BulletList,
     Document,
     Figure as FigureBlock,
@@ -38,11 +38,11 @@ from reports.document import (
     render_html,
     render_markdown,
 )
-from reports.figures import legend_below, save_figure
-from reports.koala_causes import causes_frame
-from reports.koala_claims import APPLICATIONS, CLAIMS, CLUSTER_USE, EXECUTION_MODEL, RUNS, first_saturated_load
-from reports.ledger import INTERVAL_METHOD, interval, ledger, ledger_blocks, write_ledger
-from reports.tables import document_table, write_table
+from schedlab.reports.figures import legend_below, save_figure
+from schedlab.reports.koala_causes import causes_frame
+from schedlab.reports.koala_claims import APPLICATIONS, CLAIMS, CLUSTER_USE, EXECUTION_MODEL, RUNS, first_saturated_load
+from schedlab.reports.ledger import INTERVAL_METHOD, interval, ledger, ledger_blocks, write_ledger
+from schedlab.reports.tables import document_table, write_table
 
 RUNS_FILE, PARAMETERS_FILE, CLUSTER_USE_FILE = "runs.csv", "parameters.json", "cluster_use_by_run.csv"
 FIGURES = {

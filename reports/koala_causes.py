@@ -8,15 +8,15 @@ job that need not wait for one cluster starts sooner); a saturation point beside
 utilization the system observed at the last load no seed saturated (coallocated jobs
 stretched by the communication factor occupy more node-time than the net load offers); the
 cluster sets each policy's coallocated jobs used most; the CCR the model gives each MPI
-application.  An undecided claim's cause starts with its seeds' spread (``reports.causes``).
+application.  An undecided claim's cause starts with its seeds' spread (``schedlab.reports.causes``).
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from reports.causes import Cause, measured_causes
-from reports.koala_claims import (
+from schedlab.reports.causes import Cause, measured_causes
+from schedlab.reports.koala_claims import (
     CLAIMS,
     CLUSTER_USE,
     COALLOCATION_MATTERS,
@@ -28,7 +28,7 @@ from reports.koala_claims import (
     percent,
     rows_where,
 )
-from reports.ledger import NotMeasured, Results
+from schedlab.reports.ledger import NotMeasured, Results
 
 LARGE_JOB_CONFIGS = ("A", "B")
 """Sec. 7.2's configurations: A without Delft, B with it."""

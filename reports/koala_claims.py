@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from reports.ledger import (
+from schedlab.reports.ledger import (
     TEXT_NUMBER_TOLERANCE,
     TEXT_NUMBER_WHY,
     Claim,

@@ -2,7 +2,7 @@
 Figs. 3 and 4: only Wave's 200 s on one cluster and 750 s on four survive).
 
 The execution model's 2- and 3-cluster weights (``w_2``, ``w_3`` of
-``simulators.koala.execution``) stand for those lost values: 0 means no penalty below four
+``schedlab.simulators.koala.execution``) stand for those lost values: 0 means no penalty below four
 clusters, 1 the latency form alone.  ``write_sensitivity_report(directory, runs, settings,
 profile_name)`` takes the runs of every setting of the sweep (one row per run, as the
 koala report's ``runs.csv``, with the setting's weights in its columns) and, per setting,
@@ -29,11 +29,11 @@ import pandas as pd
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
-from reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
-from reports.figures import save_figure
-from reports.koala_claims import CLAIMS, RUNS
-from reports.ledger import VERDICTS, ledger
-from reports.tables import document_table, write_table
+from schedlab.reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
+from schedlab.reports.figures import save_figure
+from schedlab.reports.koala_claims import CLAIMS, RUNS
+from schedlab.reports.ledger import VERDICTS, ledger
+from schedlab.reports.tables import document_table, write_table
 
 WEIGHTS = ("two_cluster_weight", "three_cluster_weight")
 RUNS_FILE = "sensitivity_runs.csv"

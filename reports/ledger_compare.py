@@ -3,7 +3,7 @@
 Run a stage's report twice, once per setting of a choice the paper leaves open (the ICS
 boost rule, say: ``IcsReport --boost-preempts-spinner false``), then::
 
-    python -m reports.ledger_compare DEFAULT/claims.csv OTHER/claims.csv \\
+    python -m schedlab.reports.ledger_compare DEFAULT/claims.csv OTHER/claims.csv \\
         --labels "default" "plain TS rule" --out DIRECTORY
 
 writes ``DIRECTORY/comparison.csv/.md/.tex``: one row per claim judged in both, each
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from reports.tables import write_table
+from schedlab.reports.tables import write_table
 
 STEM = "comparison"
 
@@ -49,7 +49,7 @@ def compare(first: pd.DataFrame, second: pd.DataFrame, labels: tuple[str, str]) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports.ledger_compare", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m schedlab.reports.ledger_compare", description=__doc__.splitlines()[0])
     parser.add_argument("first", type=Path, help="claims.csv of the first report")
     parser.add_argument("second", type=Path, help="claims.csv of the second report")
     parser.add_argument("--labels", nargs=2, default=("first", "second"), help="a name for each ledger's setting")

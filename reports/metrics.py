@@ -1,6 +1,6 @@
 """Metrics tables: the numbers a replay summary holds, arranged for comparison and display.
 
-A replay summary is the flat ``{metric: float}`` dict that ``simulators.batch.replay``
+A replay summary is the flat ``{metric: float}`` dict that ``schedlab.simulators.batch.replay``
 returns.  These functions put several summaries side by side (one row per policy, or
 per workload and policy) and format the values for people, while the CSV files keep
 every value at full precision.

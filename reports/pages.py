@@ -1,9 +1,9 @@
 """The pages of the replay report: one per workload, and the index that links them.
 
-Pages are ``reports.document.Document`` values, rendered to Markdown and HTML by the
+Pages are ``schedlab.reports.document.Document`` values, rendered to Markdown and HTML by the
 caller.  They are built from plain data: the workload description (``workload.json``
 in the pipeline, which carries a trace's parser warnings), metrics tables
-(``reports.metrics``) and the cleaning report.
+(``schedlab.reports.metrics``) and the cleaning report.
 
 A workload description is a dict::
 
@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from reports.document import (
+from schedlab.reports.document import (
     BulletList,
     Code,
     Document,
@@ -31,7 +31,7 @@ from reports.document import (
     paragraph,
     table,
 )
-from reports.metrics import format_metric, headline_rows, metric_label, metrics_by_policy
+from schedlab.reports.metrics import format_metric, headline_rows, metric_label, metrics_by_policy
 
 WARNINGS_SHOWN = 50
 """A page lists at most this many parser warnings; the rest are counted."""
@@ -125,10 +125,10 @@ def trace_page(
 ) -> Document:
     """The report page of one workload replayed under several policies.
 
-    ``metrics`` is a ``reports.metrics.metrics_table``; ``settings`` holds ``policies``,
+    ``metrics`` is a ``schedlab.reports.metrics.metrics_table``; ``settings`` holds ``policies``,
     ``order`` and ``estimates``; ``cleaning`` is ``None`` for a synthetic workload;
     ``figures`` are (stem, caption) pairs of figures saved next to the page;
-    ``recorded_waits`` is a ``reports.metrics.recorded_wait_comparison``.
+    ``recorded_waits`` is a ``schedlab.reports.metrics.recorded_wait_comparison``.
     """
     header, rows = metrics_by_policy(metrics)
     return Document(

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from reports.document import Code, Heading, Link, paragraph, table
+from schedlab.reports.document import Code, Heading, Link, paragraph, table
 
 FIGURE_FORMATS = ("png", "svg", "pdf")
 TABLE_FORMATS = ("csv", "md", "tex")

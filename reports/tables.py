@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.document import Code, Document, Link, render_markdown, table
+from schedlab.reports.document import Code, Document, Link, render_markdown, table
 
 
 LATEX_SPECIALS = {

@@ -1,7 +1,7 @@
 """Figures of workload models: data against model for arrivals, sizes and runtimes.
 
 For a fitted model and its trace, or for a synthesized workload and the model it came
-from, four figures compare the data with the model (:mod:`workloads.diagnostics`):
+from, four figures compare the data with the model (:mod:`schedlab.workloads.diagnostics`):
 
 * ``interarrival_cdf``: inter-arrival gaps on the model's warped clock (the daily and
   weekly cycle factored out), empirical CDF against the model CDF;
@@ -11,7 +11,7 @@ from, four figures compare the data with the model (:mod:`workloads.diagnostics`
 
 Each legend gives the KS distance.  Figures use matplotlib's object API (no pyplot,
 no global state, the Agg canvas) and are saved as PNG and SVG by
-:func:`reports.figures.save_figure`, byte-identical from run to run.
+:func:`schedlab.reports.figures.save_figure`, byte-identical from run to run.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from reports.figures import legend_below, save_figure
-from workloads.diagnostics import (
+from schedlab.reports.figures import legend_below, save_figure
+from schedlab.workloads.diagnostics import (
     ModelCdfs,
     WorkloadSample,
     ks_to_model,
@@ -32,7 +32,7 @@ from workloads.diagnostics import (
     synthesis_sample,
     trace_sample,
 )
-from workloads.synthesis import Synthesis
+from schedlab.workloads.synthesis import Synthesis
 
 CDF_POINTS = 1001  # empirical CDFs are drawn through this many quantiles, whatever the data size
 MODEL_POINTS = 400

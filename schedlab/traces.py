@@ -17,7 +17,7 @@ from schedlab.errors import UsageError
 
 @dataclass(frozen=True)
 class CleanedTrace:
-    trace: object  # parsers.swf.Trace, as parsed
+    trace: object  # schedlab.parsers.swf.Trace, as parsed
     jobs: pd.DataFrame  # after cleaning
     machine_procs: int
 
@@ -26,8 +26,8 @@ def read_cleaned(path, procs: int | None, procs_option: str, *, strict: bool = T
     """The trace at ``path`` cleaned for a machine of ``procs`` processors (default: its
     header's); its warnings and the cleaning report go to stderr.  No machine size, or no job
     left after cleaning, is an error (``procs_option`` is the option that gives the size)."""
-    from parsers.cleaning import clean_or_refuse, refuse_empty
-    from parsers.swf import read_swf
+    from schedlab.parsers.cleaning import clean_or_refuse, refuse_empty
+    from schedlab.parsers.swf import read_swf
 
     trace = read_swf(path, strict=strict, machine_procs=procs)
     refuse_empty(trace.job_count, path)

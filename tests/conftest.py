@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parsers.schema import as_job_table
+from schedlab.parsers.schema import as_job_table
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

@@ -7,9 +7,9 @@ import math
 import pandas as pd
 import pytest
 
-from reports.bandwidth_causes import CAUSES, causes_frame
-from reports.bandwidth_claims import CLAIMS
-from reports.ledger import judge
+from schedlab.reports.bandwidth_causes import CAUSES, causes_frame
+from schedlab.reports.bandwidth_claims import CLAIMS
+from schedlab.reports.ledger import judge
 
 SEEDS = (1, 2, 3, 4, 5)
 JOBS = 1000

@@ -14,8 +14,8 @@ import math
 import pandas as pd
 import pytest
 
-from reports.bandwidth_claims import CLAIMS, half_gain_share
-from reports.ledger import judge, ledger
+from schedlab.reports.bandwidth_claims import CLAIMS, half_gain_share
+from schedlab.reports.ledger import judge, ledger
 
 SEEDS = (1, 2, 3, 4, 5)
 PPBWS = (10.0, 100.0, 1000.0)

@@ -7,13 +7,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from simulators.bandwidth.demand import cut_edges, grid_shape, link_demands, rectangular_sizes
-from simulators.bandwidth.placement import cluster_subsets, ics
-from simulators.bandwidth.sharing import reference_fractions
-from simulators.bandwidth.simulate import check_run, run_workload
-from simulators.bandwidth.workload import Workload, make_workload
-from simulators.core.invariants import InvariantError
-from simulators.multicluster.topology import Cluster, Topology
+from schedlab.simulators.bandwidth.demand import cut_edges, grid_shape, link_demands, rectangular_sizes
+from schedlab.simulators.bandwidth.placement import cluster_subsets, ics
+from schedlab.simulators.bandwidth.sharing import reference_fractions
+from schedlab.simulators.bandwidth.simulate import check_run, run_workload
+from schedlab.simulators.bandwidth.workload import Workload, make_workload
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.multicluster.topology import Cluster, Topology
 
 
 @pytest.mark.parametrize(("requested", "nodes"), [(1, 1), (3, 2), (4, 4), (5, 6), (7, 6), (10, 12), (50, 56), (100, 100)])

@@ -14,10 +14,10 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from simulators.bandwidth.experiments import LOAD_KEPT, PROFILES, WORKLOADS, ordering_points
-from simulators.bandwidth.results import BROKEN, HOLDS, no_share_ordering, orderings
-from simulators.bandwidth.simulate import run_workload, simulate, summarise
-from simulators.bandwidth.workload import make_workload
+from schedlab.simulators.bandwidth.experiments import LOAD_KEPT, PROFILES, WORKLOADS, ordering_points
+from schedlab.simulators.bandwidth.results import BROKEN, HOLDS, no_share_ordering, orderings
+from schedlab.simulators.bandwidth.simulate import run_workload, simulate, summarise
+from schedlab.simulators.bandwidth.workload import make_workload
 
 QUICK = PROFILES["quick"]
 

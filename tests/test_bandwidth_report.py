@@ -13,12 +13,12 @@ import pytest
 from pipeline import settings
 from pipeline.base import read_json
 from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
-from reports import bandwidth as report
-from reports.bandwidth import write_bandwidth_report
-from reports.bandwidth_claims import CLAIMS
-from simulators.bandwidth.experiments import PROFILES, WORKLOADS, Profile, points
-from simulators.bandwidth.simulate import Point, simulate, simulate_workload
-from simulators.bandwidth.workload import make_workload
+from schedlab.reports import bandwidth as report
+from schedlab.reports.bandwidth import write_bandwidth_report
+from schedlab.reports.bandwidth_claims import CLAIMS
+from schedlab.simulators.bandwidth.experiments import PROFILES, WORKLOADS, Profile, points
+from schedlab.simulators.bandwidth.simulate import Point, simulate, simulate_workload
+from schedlab.simulators.bandwidth.workload import make_workload
 from tests.conftest import layout_faults
 from tests.test_bandwidth_claims import AGREEING, SEEDS, constructed, reversed_tables
 

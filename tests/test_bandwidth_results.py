@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from simulators.bandwidth.results import (
+from schedlab.simulators.bandwidth.results import (
     BROKEN, HOLDS, WITHIN_NOISE, half_width, improvement, information_curve, information_for_half_gain,
     migration_gain_over_no_share, mixed, no_share_ordering, orderings, verdict,
 )

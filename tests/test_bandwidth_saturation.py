@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
-from simulators.bandwidth.simulate import (
+from schedlab.simulators.bandwidth.simulate import (
     SATURATION_CAP, SATURATION_FLOOR, run_workload, saturation_limit, summarise,
 )
-from simulators.bandwidth.workload import make_workload
+from schedlab.simulators.bandwidth.workload import make_workload
 
 
 def test_a_short_unstable_run_is_stopped_and_flagged_by_the_default_limit():

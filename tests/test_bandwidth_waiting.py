@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.bandwidth.demand import cut_edges, piece_demand, rectangular_sizes
-from simulators.bandwidth.placement import cluster_subsets, ics, ics_may_place, least_piece_demand
-from simulators.bandwidth.waiting import NOT_WAITING, new_tree, next_candidate, set_size, smallest_waiting
+from schedlab.simulators.bandwidth.demand import cut_edges, piece_demand, rectangular_sizes
+from schedlab.simulators.bandwidth.placement import cluster_subsets, ics, ics_may_place, least_piece_demand
+from schedlab.simulators.bandwidth.waiting import NOT_WAITING, new_tree, next_candidate, set_size, smallest_waiting
 
 
 def test_next_candidate_agrees_with_a_walk_of_the_queue():

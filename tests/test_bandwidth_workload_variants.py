@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulators.bandwidth.demand import rectangular_sizes
-from simulators.bandwidth.workload import make_workload
+from schedlab.simulators.bandwidth.demand import rectangular_sizes
+from schedlab.simulators.bandwidth.workload import make_workload
 
 JOBS, PROCS = 1500, 100
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsers.swf import read_swf
+from schedlab.parsers.swf import read_swf
 from schedlab.errors import SchedlabError
-from simulators.batch.replay import replay
+from schedlab.simulators.batch.replay import replay
 from tests.conftest import make_jobs, shared_path
 
 CAPACITY = 8

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from schedlab.errors import SchedlabError
-from simulators.batch.replay import replay
+from schedlab.simulators.batch.replay import replay
 from tests.conftest import make_jobs
 
 

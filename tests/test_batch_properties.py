@@ -5,7 +5,7 @@ schedule is deterministic."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulators.batch.replay import replay
+from schedlab.simulators.batch.replay import replay
 from tests.conftest import make_jobs
 
 CAPACITY = 8

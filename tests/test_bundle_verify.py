@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.bundle import BUNDLE_ROOT, MANIFEST, BundleContents, create_bundle, extract_bundle, manifest_problems
+from schedlab.reports.bundle import BUNDLE_ROOT, MANIFEST, BundleContents, create_bundle, extract_bundle, manifest_problems
 from schedlab.cli import main
 
 
@@ -161,13 +161,13 @@ def _task(directory: Path, code: dict, fingerprint=None, payload=b"x") -> None:
 
 
 def test_a_difference_is_explained_by_the_changed_code_or_input(tmp_path):
-    from reports.bundle import compare_trees, explain_differences
+    from schedlab.reports.bundle import compare_trees, explain_differences
 
     expected, actual = tmp_path / "bundled", tmp_path / "rerun"
-    _task(expected / "ReplayTrace" / "mine-aaaa", {"my_policy": "1" * 64, "simulators.batch": "2" * 64})
-    _task(actual / "ReplayTrace" / "mine-bbbb", {"my_policy": "3" * 64, "simulators.batch": "2" * 64})
-    _task(expected / "ParseTrace" / "kth-cccc", {"parsers.swf": "4" * 64}, fingerprint="sha256:old")
-    _task(actual / "ParseTrace" / "kth-dddd", {"parsers.swf": "4" * 64}, fingerprint="sha256:new")
+    _task(expected / "ReplayTrace" / "mine-aaaa", {"my_policy": "1" * 64, "schedlab.simulators.batch": "2" * 64})
+    _task(actual / "ReplayTrace" / "mine-bbbb", {"my_policy": "3" * 64, "schedlab.simulators.batch": "2" * 64})
+    _task(expected / "ParseTrace" / "kth-cccc", {"schedlab.parsers.swf": "4" * 64}, fingerprint="sha256:old")
+    _task(actual / "ParseTrace" / "kth-dddd", {"schedlab.parsers.swf": "4" * 64}, fingerprint="sha256:new")
     names = ["ReplayTrace/mine-aaaa/out.csv", "ParseTrace/kth-cccc/out.csv"]
     problems = compare_trees(expected, actual, names)
     assert len(problems) == 2 and all("not produced by the rerun" in problem for problem in problems)
@@ -177,7 +177,7 @@ def test_a_difference_is_explained_by_the_changed_code_or_input(tmp_path):
 
 
 def test_a_version_difference_is_reported(tmp_path):
-    from reports.bundle import version_differences
+    from schedlab.reports.bundle import version_differences
     from schedlab.versions import dependency_versions
 
     here = dependency_versions()
@@ -188,7 +188,7 @@ def test_a_version_difference_is_reported(tmp_path):
 
 
 def test_a_missing_trace_stops_verify_in_one_line(tmp_path):
-    from reports.bundle import _check_traces_present
+    from schedlab.reports.bundle import _check_traces_present
     from schedlab.errors import SchedlabError
 
     recipe = {"settings": {"traces": ["KTH-SP2-1996-2.2"]}}

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from parsers.cleaning import (
+from schedlab.parsers.cleaning import (
     DEFAULT_STEPS,
     clean,
     drop_cancelled_before_start,
@@ -15,8 +15,8 @@ from parsers.cleaning import (
     drop_oversized,
     effective_procs,
 )
-from parsers.schema import as_job_table
-from parsers.swf import read_swf
+from schedlab.parsers.schema import as_job_table
+from schedlab.parsers.swf import read_swf
 from tests.conftest import shared_path
 
 MACHINE = 64

@@ -80,13 +80,13 @@ def test_help_loads_no_numeric_library_and_no_domain_package(tmp_path):
 
 def test_info_loads_neither_scipy_matplotlib_luigi_nor_numba(tmp_path):
     modules = modules_of(tmp_path, "info", str(SMALL))
-    assert "parsers.swf" in modules  # it did run
+    assert "schedlab.parsers.swf" in modules  # it did run
     assert loaded(modules, "scipy", "matplotlib", "luigi", "numba", "simulators", "workloads", "pipeline") == []
 
 
 def test_replay_loads_no_matplotlib_luigi_or_scipy_beyond_numbas_own(tmp_path):
     modules = modules_of(tmp_path, "replay", str(SMALL), "--policy", "easy")
-    assert "simulators.batch.replay" in modules  # it did run
+    assert "schedlab.simulators.batch.replay" in modules  # it did run
     assert loaded(modules, "matplotlib", "luigi", "workloads", "pipeline") == []
     scipy = {m for m in modules if m == "scipy" or m.startswith("scipy.")}
     if scipy:
@@ -100,7 +100,7 @@ def test_replay_under_pyss_conventions_loads_no_pandas(tmp_path):
     whose import alone costs more than a whole KTH replay, stays unloaded (as does numba: the
     compiled loop is C)."""
     modules = modules_of(tmp_path, "replay", str(SMALL), "--conventions", "pyss")
-    assert "simulators.batch.replay" in modules  # it did run
+    assert "schedlab.simulators.batch.replay" in modules  # it did run
     assert loaded(modules, "pandas", "pyarrow", "scipy", "numba", "matplotlib", "luigi") == []
 
 

@@ -5,12 +5,12 @@ import json
 import numpy as np
 import pytest
 
-from parsers.header import SwfHeader
-from parsers.schema import as_job_table
-from parsers.swf import read_swf, write_swf
+from schedlab.parsers.header import SwfHeader
+from schedlab.parsers.schema import as_job_table
+from schedlab.parsers.swf import read_swf, write_swf
 from schedlab.cli import main
 from tests.conftest import shared_path
-from workloads.load import offered_load
+from schedlab.workloads.load import offered_load
 
 
 @pytest.fixture(scope="module")

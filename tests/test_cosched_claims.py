@@ -14,13 +14,13 @@ import math
 import pandas as pd
 import pytest
 
-from reports.cosched import FIGURES, claims_ledger, report_page, report_tables, setup_items
-from reports.cosched_causes import CAUSES, causes_table
-from reports.cosched_claims import CALIBRATION_LOAD, CLAIMS
-from reports.document import render_markdown
-from reports.ledger import judge
-from simulators.cosched import experiments
-from simulators.cosched.experiments import confidence_table
+from schedlab.reports.cosched import FIGURES, claims_ledger, report_page, report_tables, setup_items
+from schedlab.reports.cosched_causes import CAUSES, causes_table
+from schedlab.reports.cosched_claims import CALIBRATION_LOAD, CLAIMS
+from schedlab.reports.document import render_markdown
+from schedlab.reports.ledger import judge
+from schedlab.simulators.cosched import experiments
+from schedlab.simulators.cosched.experiments import confidence_table
 
 SEEDS = (1, 2, 3, 4, 5)
 LOADS = (0.25, 0.5, 0.75)

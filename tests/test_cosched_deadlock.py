@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simulators.cosched import CoschedSettings, cosimulate
+from schedlab.simulators.cosched import CoschedSettings, cosimulate
 from tests.conftest import make_jobs, random_jobs
 
 HOUR = 3600

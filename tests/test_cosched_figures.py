@@ -11,7 +11,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.container import BarContainer, ErrorbarContainer
 
-from reports.cosched import FIGURES_BY_NUMBER, coscheduling_figure
+from schedlab.reports.cosched import FIGURES_BY_NUMBER, coscheduling_figure
 
 SEEDS = (1, 2, 3, 4, 5)
 SCHEMES = ("HH", "HY", "YH", "YY", "base")

@@ -18,7 +18,7 @@ def test_quick_profile_report(tmp_path, monkeypatch):
     monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tmp_path))
     monkeypatch.setenv("SCHEDLAB_TRACE_DIRS", f"{traces}{os.pathsep}{machine_a_log}")
     from pipeline.cosched import CoschedReport
-    from reports.cosched import FIGURES
+    from schedlab.reports.cosched import FIGURES
 
     report = CoschedReport(profile="quick")
     assert luigi.build([report], local_scheduler=True, workers=2)

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.cosched import FIGURES, coscheduling_figure, deadlock_table, latex_table
-from reports.figures import save_figure
+from schedlab.reports.cosched import FIGURES, coscheduling_figure, deadlock_table, latex_table
+from schedlab.reports.figures import save_figure
 from schedlab.errors import SchedlabError
-from simulators.cosched.experiments import (
+from schedlab.simulators.cosched.experiments import (
     PROFILES,
     CalibrationMissed,
     calibrate_min_runtime,
@@ -21,8 +21,8 @@ from simulators.cosched.experiments import (
     job_diagnostics,
     summary_rows,
 )
-from simulators.cosched.run import baseline_metrics
-from simulators.cosched.workloads import (
+from schedlab.simulators.cosched.run import baseline_metrics
+from schedlab.simulators.cosched.workloads import (
     analysis_by_load,
     analysis_like,
     INTREPID_PROCS,
@@ -31,8 +31,8 @@ from simulators.cosched.workloads import (
     widths_on_intrepid,
     window_start_day,
 )
-from workloads.load import offered_load
-from workloads.model import builtin_lublin_feitelson_model
+from schedlab.workloads.load import offered_load
+from schedlab.workloads.model import builtin_lublin_feitelson_model
 
 
 def summary(series, x, scheme, seed, wait_a, release=True, deadlock=False):

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simulators.core.invariants import InvariantError
-from simulators.cosched import CoschedSettings, cosimulate
-from simulators.cosched.invariants import check_machine, check_pairs
-from simulators.core.jobs import BatchJobs
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.cosched import CoschedSettings, cosimulate
+from schedlab.simulators.cosched.invariants import check_machine, check_pairs
+from schedlab.simulators.core.jobs import BatchJobs
 from tests.conftest import make_jobs, random_jobs
 
 

@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.cosy_claims import CLAIMS, crossing_factor, crossing_step, seed_invariant
-from reports.ledger import Part, judge, ledger
+from schedlab.reports.cosy_claims import CLAIMS, crossing_factor, crossing_step, seed_invariant
+from schedlab.reports.ledger import Part, judge, ledger
 
 SEEDS = (1, 2, 3, 4, 5, 6)
 SHARES = (0.05, 0.10, 0.15, 0.20)
@@ -313,8 +313,8 @@ def test_the_reversed_pattern_reproduces_nothing():
 
 def _page(tmp_path, name, runs, baselines):
     from pipeline.cosy import report_parameters
-    from reports.cosy import write_cosy_report
-    from simulators.cosy.experiment import Profile
+    from schedlab.reports.cosy import write_cosy_report
+    from schedlab.simulators.cosy.experiment import Profile
 
     profile = Profile("constructed", ((100, len(SEEDS)),), SHARES, FACTORS, regime_variants=(), workload=WORKLOAD)
     selections = [{"jobs": 100, "workloads": len(SEEDS), "seeds_tried": len(SEEDS), "workload": WORKLOAD,
@@ -406,7 +406,7 @@ def _outside_the_figure(figure) -> list[str]:
 
 
 def test_figure_legends_stand_whole_inside_the_figure():
-    from reports.cosy import chosen_n_figure, metric_figure, summarize
+    from schedlab.reports.cosy import chosen_n_figure, metric_figure, summarize
 
     runs, _ = agreeing()
     summary = summarize(runs).assign(jobs_per_workload=100)

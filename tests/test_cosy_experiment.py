@@ -8,9 +8,9 @@ import pytest
 
 from pipeline.base import read_json
 from schedlab.errors import SchedlabError
-from simulators.batch.replay import replay
-from simulators.batch.conventions import default_inputs
-from simulators.cosy.experiment import (
+from schedlab.simulators.batch.replay import replay
+from schedlab.simulators.batch.conventions import default_inputs
+from schedlab.simulators.cosy.experiment import (
     PROFILES,
     TARGET_BASELINE_UTILIZATION,
     UTILIZATION_TOLERANCE,
@@ -20,8 +20,8 @@ from simulators.cosy.experiment import (
     run_profile,
     select_workloads,
 )
-from simulators.cosy.simulate import simulate_cosy
-from workloads.lublin import lublin_feitelson_jobs
+from schedlab.simulators.cosy.simulate import simulate_cosy
+from schedlab.workloads.lublin import lublin_feitelson_jobs
 
 
 def test_cosy_without_reservations_is_easy_job_for_job():
@@ -74,7 +74,7 @@ def _baselines(workloads, name: str) -> pd.DataFrame:
 
 def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
     from pipeline.cosy import report_parameters
-    from reports.cosy import write_cosy_report
+    from schedlab.reports.cosy import write_cosy_report
 
     runs, baselines, selections = _tiny_inputs()
     contents = []
@@ -105,7 +105,7 @@ def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
 
 
 def test_single_workload_pattern_counts_each_workload_on_its_own():
-    from reports.cosy import single_workload_patterns
+    from schedlab.reports.cosy import single_workload_patterns
 
     q_by_seed = {1: (1.1, 1.3, 1.6), 2: (1.2, 1.1, 1.4), 3: (0.9, 1.2, 1.5), 4: (0.8, 0.9, 0.7)}
     rows = [
@@ -137,7 +137,7 @@ def quick_summary():
     """The quick profile's paper-size variant (100 jobs, 30 workloads), summarized per point, under
     the running-mean reading of W (the trends below were established on it; the default
     fixed-point reading is judged by the ledger)."""
-    from reports.cosy import summarize
+    from schedlab.reports.cosy import summarize
 
     quick = PROFILES["quick"]
     paper_size = Profile("quick-100", quick.variants[:1], quick.shares, quick.factors, oracle_factors=(), requeue_factors=(),
@@ -165,8 +165,8 @@ def test_paper_trend_queue_wait_grows_at_n_one_and_with_p(quick_summary):
 
 def test_steady_log_uniform_workloads_slow_the_queue_when_refusals_are_requeued():
     """The paper's first trend in the one setting where our model shows it (the report's diagnostic)."""
-    from reports.cosy import summarize
-    from simulators.cosy.experiment import run_points
+    from schedlab.reports.cosy import summarize
+    from schedlab.simulators.cosy.experiment import run_points
 
     quick = PROFILES["quick"]
     jobs, count = next((jobs, count) for model, jobs, count in quick.regime_variants if model == "log-uniform")
@@ -202,7 +202,7 @@ def test_cli_runs_one_point_of_either_workload_model(capsys):
 
 
 def test_trace_slices_run_each_job_for_its_requested_time():
-    from simulators.cosy.experiment import TraceSlices
+    from schedlab.simulators.cosy.experiment import TraceSlices
 
     jobs = pd.DataFrame({"job_id": [1, 2, 3], "submit_time": [0, 5, 9], "run_time": [50.0, 70.0, 30.0],
                          "requested_time": [100.0, -1.0, 30.0]})
@@ -212,8 +212,8 @@ def test_trace_slices_run_each_job_for_its_requested_time():
 
 
 def test_regime_slices_keep_only_the_slices_queueing_as_in_the_paper():
-    from simulators.cosy.experiment import TraceSlices, check_workload_name, slices_wait_share
-    from workloads.log_uniform import log_uniform_jobs
+    from schedlab.simulators.cosy.experiment import TraceSlices, check_workload_name, slices_wait_share
+    from schedlab.workloads.log_uniform import log_uniform_jobs
 
     jobs = log_uniform_jobs(1_200, 64, seed=5, target_utilization=0.8)
     every, tried = select_workloads(12, 100, workload=TraceSlices.of_trace("toy", jobs, 64), fewer_ok=True)
@@ -250,9 +250,9 @@ def test_the_paper_profile_runs_in_regime_slices_of_the_traces_it_finds(tmp_path
 
 def test_slices_of_a_real_trace_tune_to_the_baseline():
     from tests.conftest import shared_path
-    from parsers.cleaning import clean
-    from parsers.swf import read_swf
-    from simulators.cosy.experiment import TraceSlices
+    from schedlab.parsers.cleaning import clean
+    from schedlab.parsers.swf import read_swf
+    from schedlab.simulators.cosy.experiment import TraceSlices
 
     trace = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf"))
     jobs, _ = clean(trace.jobs, trace.machine_procs)
@@ -272,10 +272,10 @@ def test_slices_of_a_real_trace_tune_to_the_baseline():
 
 
 def test_cli_runs_the_diagnostic_grid_on_slices_of_a_trace(tmp_path, capsys):
-    from parsers.swf import write_swf
+    from schedlab.parsers.swf import write_swf
     from schedlab.cli import main
-    from simulators.cosy.experiment import PROFILES
-    from workloads.log_uniform import log_uniform_jobs
+    from schedlab.simulators.cosy.experiment import PROFILES
+    from schedlab.workloads.log_uniform import log_uniform_jobs
 
     path = tmp_path / "steady.swf"
     write_swf(path, log_uniform_jobs(1_000, 64, seed=2, target_utilization=0.8))
@@ -293,12 +293,12 @@ def test_cli_runs_the_diagnostic_grid_on_slices_of_a_trace(tmp_path, capsys):
 def test_report_adds_the_slices_of_a_configured_trace(tmp_path, monkeypatch):
     import luigi
 
-    from parsers.header import SwfHeader
-    from parsers.swf import write_swf
+    from schedlab.parsers.header import SwfHeader
+    from schedlab.parsers.swf import write_swf
     from pipeline import settings
     from pipeline.cosy import CosyWorkloads, report_parameters
-    from reports.cosy import write_cosy_report
-    from workloads.log_uniform import log_uniform_jobs
+    from schedlab.reports.cosy import write_cosy_report
+    from schedlab.workloads.log_uniform import log_uniform_jobs
 
     traces = tmp_path / "traces"
     traces.mkdir()
@@ -332,7 +332,7 @@ def test_report_adds_the_slices_of_a_configured_trace(tmp_path, monkeypatch):
 
 
 def test_unknown_workload_names_are_refused():
-    from simulators.cosy.experiment import check_workload_name
+    from schedlab.simulators.cosy.experiment import check_workload_name
 
     check_workload_name("slices:KTH-SP2-1996-2.2")
     with pytest.raises(SchedlabError, match="unknown workload 'lublin'"):

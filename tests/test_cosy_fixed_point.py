@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from simulators.cosy.experiment import run_point, select_workloads
-from simulators.cosy.fixed_point import FIXED_POINT_MAX_RUNS, FIXED_POINT_TOLERANCE, solve_fixed_point
+from schedlab.simulators.cosy.experiment import run_point, select_workloads
+from schedlab.simulators.cosy.fixed_point import FIXED_POINT_MAX_RUNS, FIXED_POINT_TOLERANCE, solve_fixed_point
 
 
 def as_run(wq_of_w):

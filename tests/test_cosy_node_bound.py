@@ -1,4 +1,4 @@
-"""Node-bound reservations (simulators.cosy.node_bound): the diagnostic's own rules and invariants."""
+"""Node-bound reservations (schedlab.simulators.cosy.node_bound): the diagnostic's own rules and invariants."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulators.batch.conventions import default_inputs
-from simulators.core.invariants import InvariantError
-from simulators.cosy.node_bound import check_nodes_never_shared, simulate_node_bound
-from simulators.cosy.notice import FixedNotice, NoNotice
-from simulators.cosy.scheduler import ReservationRequest
-from simulators.cosy.simulate import simulate_cosy
+from schedlab.simulators.batch.conventions import default_inputs
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.cosy.node_bound import check_nodes_never_shared, simulate_node_bound
+from schedlab.simulators.cosy.notice import FixedNotice, NoNotice
+from schedlab.simulators.cosy.scheduler import ReservationRequest
+from schedlab.simulators.cosy.simulate import simulate_cosy
 from tests.conftest import make_jobs
-from workloads.lublin import lublin_feitelson_jobs
+from schedlab.workloads.lublin import lublin_feitelson_jobs
 
 
 def batch(rows, capacity):

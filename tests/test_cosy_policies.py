@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from simulators.batch.conventions import default_inputs
-from simulators.cosy.notice import AdaptiveNotice, FixedNotice
-from simulators.cosy.queues import QueueConfig, Queues
-from simulators.cosy.scheduler import ReservationRequest
-from simulators.cosy.simulate import simulate_cosy
+from schedlab.simulators.batch.conventions import default_inputs
+from schedlab.simulators.cosy.notice import AdaptiveNotice, FixedNotice
+from schedlab.simulators.cosy.queues import QueueConfig, Queues
+from schedlab.simulators.cosy.scheduler import ReservationRequest
+from schedlab.simulators.cosy.simulate import simulate_cosy
 from tests.conftest import make_jobs
 
 # Two queue jobs of the whole 4-node machine at 0: the second waits 100 s, so from t = 100 on

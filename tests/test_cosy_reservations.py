@@ -1,4 +1,4 @@
-"""Advance reservations in the engine (simulators.core.reservations through the COSY policy)."""
+"""Advance reservations in the engine (schedlab.simulators.core.reservations through the COSY policy)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulators.batch.conventions import default_inputs
-from simulators.cosy.notice import NoNotice
-from simulators.cosy.scheduler import ReservationRequest
-from simulators.cosy.simulate import simulate_cosy
+from schedlab.simulators.batch.conventions import default_inputs
+from schedlab.simulators.cosy.notice import NoNotice
+from schedlab.simulators.cosy.scheduler import ReservationRequest
+from schedlab.simulators.cosy.simulate import simulate_cosy
 from tests.conftest import make_jobs
 
 

@@ -15,10 +15,10 @@ import re
 import pandas as pd
 import pytest
 
-from reports.document import VERDICT_COLOURS, Document, Heading, render_html
-from reports.forest import claim_anchors, forest_figure, inline_svg, paper_text, row_scale, write_forests
-from reports.headline import forest_blocks
-from reports.ledger import VERDICTS
+from schedlab.reports.document import VERDICT_COLOURS, Document, Heading, render_html
+from schedlab.reports.forest import claim_anchors, forest_figure, inline_svg, paper_text, row_scale, write_forests
+from schedlab.reports.headline import forest_blocks
+from schedlab.reports.ledger import VERDICTS
 
 INF = math.inf
 NAN = math.nan

@@ -197,11 +197,11 @@ def stage_pages(tmp_path_factory) -> dict[str, Path]:
     """The ICS and bandwidth report pages, written from the tiny profiles of their report tests."""
     from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
     from pipeline.ics import point_summary, run_row, write_results
-    from reports import ics
-    from reports.bandwidth import write_bandwidth_report
-    from simulators.bandwidth.experiments import points
-    from simulators.bandwidth.simulate import simulate_workload
-    from simulators.ics.experiments import profile_points
+    from schedlab.reports import ics
+    from schedlab.reports.bandwidth import write_bandwidth_report
+    from schedlab.simulators.bandwidth.experiments import points
+    from schedlab.simulators.bandwidth.simulate import simulate_workload
+    from schedlab.simulators.ics.experiments import profile_points
     from tests.test_bandwidth_report import TINY as BANDWIDTH_TINY
     from tests.test_ics_report import TINY as ICS_TINY
 
@@ -310,9 +310,9 @@ def walk(page: Path, scratch: Path) -> dict:
 def headline_page(tmp_path_factory) -> Path:
     """A front-page headline written from a ledger made here: two papers sharing claim ids, one verdict
     differing at the paper profile, every file a link names present."""
-    from reports.document import Document, render_html
-    from reports.forest import write_forests
-    from reports.headline import headline_blocks, with_other_profile
+    from schedlab.reports.document import Document, render_html
+    from schedlab.reports.forest import write_forests
+    from schedlab.reports.headline import headline_blocks, with_other_profile
     from tests.test_forest import make_ledger
 
     root = tmp_path_factory.mktemp("headline")
@@ -330,7 +330,7 @@ def headline_page(tmp_path_factory) -> Path:
 
 @pytest.mark.skipif(CHROMIUM is None, reason="needs headless Chromium: apt-get install -y chromium")
 def test_the_headline_walks_from_its_forest_plots_to_each_claim_and_figure(headline_page, tmp_path):
-    from reports.document import VERDICT_COLOURS
+    from schedlab.reports.document import VERDICT_COLOURS
 
     result = browse(headline_page, tmp_path)
     assert [item["href"] for item in result["links"] if not item["ok"]] == []

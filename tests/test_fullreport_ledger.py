@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from reports.document import Document, render_markdown
-from reports.headline import CURRENT, STALE, UNCHECKED, differing, headline_blocks, key_figures, stacked_ledger, stale_papers, with_other_profile
-from reports.ledger import LEDGER_COLUMNS, Claim, Measurement, Part, ledger, read_ledger, write_ledger
+from schedlab.reports.document import Document, render_markdown
+from schedlab.reports.headline import CURRENT, STALE, UNCHECKED, differing, headline_blocks, key_figures, stacked_ledger, stale_papers, with_other_profile
+from schedlab.reports.ledger import LEDGER_COLUMNS, Claim, Measurement, Part, ledger, read_ledger, write_ledger
 
 SEEDS = (1, 2, 3, 4, 5)
 
@@ -52,8 +52,8 @@ def test_a_broken_trend_shows_as_not_reproduced_on_the_front_page():
 
 def test_a_paper_left_out_says_why_and_how_to_add_it_right_under_the_counts():
     from pipeline.stages import stage
-    from reports.ledger import unattempted_ledger
-    from reports.stage_index import left_out_paragraphs
+    from schedlab.reports.ledger import unattempted_ledger
+    from schedlab.reports.stage_index import left_out_paragraphs
 
     left = unattempted_ledger("cosched", stage("cosched").claims, "quick", "stage left out")
     stacked = stacked_ledger({"a": (stage_ledger("a"), "A"), "cosched": (left, "")})

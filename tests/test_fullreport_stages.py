@@ -5,8 +5,8 @@ from __future__ import annotations
 from pipeline import CoschedReport, FullReport, KoalaReport, settings
 from pipeline.koala import KoalaSensitivity
 from pipeline.stages import STAGE_NAMES, stage
-from reports.document import Document, render_markdown
-from reports.stage_index import (
+from schedlab.reports.document import Document, render_markdown
+from schedlab.reports.stage_index import (
     input_fingerprints,
     parameter_rows,
     seed_values,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.ics_causes import CAUSES, causes_frame
-from reports.ics_claims import CLAIMS
-from reports.ledger import judge
+from schedlab.reports.ics_causes import CAUSES, causes_frame
+from schedlab.reports.ics_claims import CLAIMS
+from schedlab.reports.ledger import judge
 
 SEEDS = (1, 2, 3, 4, 5)
 SCHEMES = pd.DataFrame({"scheme": ["PROC-B", "SB"], "waiting": ["blocking", "blocking"]})

@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 
 from pipeline.ics import run_row, write_results
-from reports import ics as report
-from reports.ics_claims import CLAIMS
-from reports.ledger import TEXT_NUMBER_TOLERANCE, judge, ledger
-from simulators.ics.experiments import Profile, profile_points
+from schedlab.reports import ics as report
+from schedlab.reports.ics_claims import CLAIMS
+from schedlab.reports.ledger import TEXT_NUMBER_TOLERANCE, judge, ledger
+from schedlab.simulators.ics.experiments import Profile, profile_points
 
 SEEDS = (1, 2, 3, 4, 5)
 ALL_FIGURES = ("fig7", "fig8", "fig9", "fig10", "fig11", "fig12", "fig13", "fig14", "compression")
@@ -248,7 +248,7 @@ def pattern_runs(agree: bool = True, figures: tuple[str, ...] = ALL_FIGURES) -> 
 
 
 def pattern_workloads(agree: bool) -> pd.DataFrame:
-    """The measured inputs (``reports.ics.workload_inputs``'s columns): in full-length seconds the paper's
+    """The measured inputs (``schedlab.reports.ics.workload_inputs``'s columns): in full-length seconds the paper's
     1554.42 s and about 2480 s between arrivals and 3228.05 s of run time, or reversed far from them
     (700 s, 5000 s, 1000 s)."""
     gaps = {"heavy": 1554.42 if agree else 700.0, "light": 2480.0 if agree else 5000.0}

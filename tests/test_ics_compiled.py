@@ -1,4 +1,4 @@
-"""The compiled ICS kernel (simulators.ics.compiled) gives the reference kernel's outcome bit for bit.
+"""The compiled ICS kernel (schedlab.simulators.ics.compiled) gives the reference kernel's outcome bit for bit.
 
 Every scheme runs on every workload twice, each time on fresh jobs built from the same
 spec: once in the readable pure-Python ``Kernel`` and once in ``run_compiled``; the two
@@ -18,14 +18,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulators.core.invariants import InvariantError
-from simulators.ics import compiled
-from simulators.ics.compiled import run_compiled
-from simulators.ics.kernel import Kernel
-from simulators.ics.outcome import KernelOutcome
-from simulators.ics.schemes import SCHEMES, boosts_a_spinner, make_scheme
-from simulators.ics.state import Job
-from simulators.ics.workload import NpbSpec, SyntheticSpec, npb_jobs, synthetic_jobs
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.ics import compiled
+from schedlab.simulators.ics.compiled import run_compiled
+from schedlab.simulators.ics.kernel import Kernel
+from schedlab.simulators.ics.outcome import KernelOutcome
+from schedlab.simulators.ics.schemes import SCHEMES, boosts_a_spinner, make_scheme
+from schedlab.simulators.ics.state import Job
+from schedlab.simulators.ics.workload import NpbSpec, SyntheticSpec, npb_jobs, synthetic_jobs
 
 
 def synthetic(workload: str, load: str, seed: int, n_jobs: int = 8, compression: float = 40000.0, **extra):

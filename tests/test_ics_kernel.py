@@ -6,11 +6,11 @@ import math
 
 import pytest
 
-from simulators.ics.kernel import Kernel, highest_priority
-from simulators.ics.schemes import SCHEMES, make_scheme
-from simulators.ics.state import CAT_COMPUTE, CAT_SPIN, READY, RECEIVE, RUNNING, SPIN, Job
-from simulators.ics.tstable import QUANTUM, SLPRET, START_LEVEL, TOP_LEVEL, TQEXP
-from simulators.ics.workload import SyntheticSpec, synthetic_jobs
+from schedlab.simulators.ics.kernel import Kernel, highest_priority
+from schedlab.simulators.ics.schemes import SCHEMES, make_scheme
+from schedlab.simulators.ics.state import CAT_COMPUTE, CAT_SPIN, READY, RECEIVE, RUNNING, SPIN, Job
+from schedlab.simulators.ics.tstable import QUANTUM, SLPRET, START_LEVEL, TOP_LEVEL, TQEXP
+from schedlab.simulators.ics.workload import SyntheticSpec, synthetic_jobs
 
 SWITCH = 100e-6
 
@@ -183,7 +183,7 @@ def test_skew_changes_per_iteration_compute_within_bounds():
 
 def test_npb_mix_with_pattern_changes_conserves_messages():
     """MG alternates ring and all-to-all phases: distant ranks may run several iterations ahead."""
-    from simulators.ics.workload import NpbSpec, npb_jobs
+    from schedlab.simulators.ics.workload import NpbSpec, npb_jobs
 
     jobs = npb_jobs(NpbSpec(apps=("MG", "FT"), n_jobs=3, iteration_share=1 / 256, seed=4))
     messages = expected_messages(jobs)

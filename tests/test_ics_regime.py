@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simulators.ics.kernel import Kernel
-from simulators.ics.metrics import job_length_metrics, measured_jobs, per_node_ratio, processes_per_node
-from simulators.ics.outcome import KernelOutcome
-from simulators.ics.schemes import make_scheme
-from simulators.ics.state import Job
-from simulators.ics.workload import (
+from schedlab.simulators.ics.kernel import Kernel
+from schedlab.simulators.ics.metrics import job_length_metrics, measured_jobs, per_node_ratio, processes_per_node
+from schedlab.simulators.ics.outcome import KernelOutcome
+from schedlab.simulators.ics.schemes import make_scheme
+from schedlab.simulators.ics.state import Job
+from schedlab.simulators.ics.workload import (
     MEAN_INTERARRIVAL,
     MEAN_RUNTIME,
     MIN_ITERATIONS,
@@ -23,7 +23,7 @@ from simulators.ics.workload import (
     npb_job,
     synthetic_jobs,
 )
-from workloads.jobs import independent_streams
+from schedlab.workloads.jobs import independent_streams
 
 
 def lone_process_job(index: int) -> Job:

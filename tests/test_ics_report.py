@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from pipeline.ics import IcsPoint, IcsReport, model_parameters, point_summary, run_row, write_results
-from reports import ics as report
-from simulators.ics.experiments import PROFILES, Profile, figure_points, profile_points
+from schedlab.reports import ics as report
+from schedlab.simulators.ics.experiments import PROFILES, Profile, figure_points, profile_points
 from tests.conftest import layout_faults
 
 TINY = Profile(

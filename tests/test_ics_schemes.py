@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from simulators.ics.kernel import Kernel
-from simulators.ics.schemes import make_scheme
-from simulators.ics.schemes.proc import process_reordering
-from simulators.ics.state import Job
+from schedlab.simulators.ics.kernel import Kernel
+from schedlab.simulators.ics.schemes import make_scheme
+from schedlab.simulators.ics.schemes.proc import process_reordering
+from schedlab.simulators.ics.state import Job
 
 
 class Candidate:

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from simulators.core.invariants import InvariantError, check_batch_schedule
+from schedlab.simulators.core.invariants import InvariantError, check_batch_schedule
 
 
 def schedule(**changes):

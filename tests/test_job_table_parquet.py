@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow.parquet as pq
 
-from parsers.schema import DTYPES, as_job_table, read_jobs, write_jobs
+from schedlab.parsers.schema import DTYPES, as_job_table, read_jobs, write_jobs
 
 
 def jobs_with_unknowns():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.koala_causes import CAUSES, causes_frame, model_ccrs, split_sets
-from reports.koala_claims import CLAIMS, CLUSTER_USE, RUNS
-from reports.ledger import ledger
+from schedlab.reports.koala_causes import CAUSES, causes_frame, model_ccrs, split_sets
+from schedlab.reports.koala_claims import CLAIMS, CLUSTER_USE, RUNS
+from schedlab.reports.ledger import ledger
 
 SEEDS = (1, 2, 3, 4, 5)
 LOADS = (0.3, 0.45, 0.6, 0.75, 0.9)

@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 
 from pipeline.koala import report_parameters
-from reports.koala import write_koala_report
-from reports.koala_claims import APPLICATIONS, CLAIMS, CLUSTER_USE, EXECUTION_MODEL, RUNS
-from reports.ledger import judge, ledger
-from simulators.koala.execution import CommunicationModel
-from simulators.koala.experiments import Profile, points
+from schedlab.reports.koala import write_koala_report
+from schedlab.reports.koala_claims import APPLICATIONS, CLAIMS, CLUSTER_USE, EXECUTION_MODEL, RUNS
+from schedlab.reports.ledger import judge, ledger
+from schedlab.simulators.koala.execution import CommunicationModel
+from schedlab.simulators.koala.experiments import Profile, points
 
 SEEDS = (1, 2, 3, 4, 5)
 BY_ID = {claim.claim_id: claim for claim in CLAIMS}

@@ -1,7 +1,7 @@
 """The execution-time model T(S) = T_comp + f(S) x T_comm and its calibration.
 
 Expected values are worked out by hand from the DAS-3 latency table in
-``simulators.multicluster.topology`` (config A's six inter-cluster latencies add up to
+``schedlab.simulators.multicluster.topology`` (config A's six inter-cluster latencies add up to
 3.0 ms).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from simulators.koala.execution import (
+from schedlab.simulators.koala.execution import (
     NODE_SHARES,
     CommunicationModel,
     ExecutionModel,
@@ -17,7 +17,7 @@ from simulators.koala.execution import (
     calibrated_kappa,
     ccr_application,
 )
-from simulators.multicluster.topology import das3
+from schedlab.simulators.multicluster.topology import das3
 
 A = das3("A")  # VU, UvA, MultimediaN, Leiden
 VU, UVA, MN, LEIDEN = range(4)

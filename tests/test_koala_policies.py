@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulators.koala.cluster_minimization import FlexibleClusterMinimization
-from simulators.koala.communication_aware import CommunicationAware
-from simulators.koala.worst_fit import WorstFit
-from simulators.multicluster.requests import FlexibleRequest, NonFixedRequest, check_placement
-from simulators.multicluster.topology import Cluster, das3, topology_from_pairs
+from schedlab.simulators.koala.cluster_minimization import FlexibleClusterMinimization
+from schedlab.simulators.koala.communication_aware import CommunicationAware
+from schedlab.simulators.koala.worst_fit import WorstFit
+from schedlab.simulators.multicluster.requests import FlexibleRequest, NonFixedRequest, check_placement
+from schedlab.simulators.multicluster.topology import Cluster, das3, topology_from_pairs
 
 
 def idle(*nodes):

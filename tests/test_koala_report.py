@@ -12,14 +12,14 @@ import pytest
 from pipeline import settings
 from pipeline.base import read_json
 from pipeline.koala import KoalaRuns, report_parameters
-from reports import koala as report
-from reports.koala import write_koala_report
-from reports.koala_claims import CLAIMS
-from reports.ledger import VERDICTS
-from reports.tables import latex_table
-from simulators.koala.experiments import Profile, points
-from simulators.koala.metrics import cluster_use
-from simulators.koala.simulate import Point, simulate
+from schedlab.reports import koala as report
+from schedlab.reports.koala import write_koala_report
+from schedlab.reports.koala_claims import CLAIMS
+from schedlab.reports.ledger import VERDICTS
+from schedlab.reports.tables import latex_table
+from schedlab.simulators.koala.experiments import Profile, points
+from schedlab.simulators.koala.metrics import cluster_use
+from schedlab.simulators.koala.simulate import Point, simulate
 from tests.conftest import layout_faults
 
 TINY = Profile(

@@ -6,15 +6,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simulators.koala.cluster_minimization import FlexibleClusterMinimization
-from simulators.koala.execution import Application, ExecutionModel
-from simulators.koala.scheduler import KoalaScheduler
-from simulators.koala.simulate import POLICIES, Point, simulate
-from simulators.koala.worst_fit import WorstFit
-from simulators.koala.workload import arrival_rate, poisson_workload
-from simulators.multicluster.requests import FixedRequest, FlexibleRequest, NonFixedRequest
-from simulators.multicluster.system import MulticlusterJob, MulticlusterSimulation
-from simulators.multicluster.topology import Cluster, das3, topology_from_pairs
+from schedlab.simulators.koala.cluster_minimization import FlexibleClusterMinimization
+from schedlab.simulators.koala.execution import Application, ExecutionModel
+from schedlab.simulators.koala.scheduler import KoalaScheduler
+from schedlab.simulators.koala.simulate import POLICIES, Point, simulate
+from schedlab.simulators.koala.worst_fit import WorstFit
+from schedlab.simulators.koala.workload import arrival_rate, poisson_workload
+from schedlab.simulators.multicluster.requests import FixedRequest, FlexibleRequest, NonFixedRequest
+from schedlab.simulators.multicluster.system import MulticlusterJob, MulticlusterSimulation
+from schedlab.simulators.multicluster.topology import Cluster, das3, topology_from_pairs
 
 FLAT = Application("flat", 100.0, 0.0)  # 100 s wherever it runs
 
@@ -142,7 +142,7 @@ def test_saturation_is_flagged_when_the_queue_keeps_growing():
 
 
 def test_saturation_rule_on_hand_made_queues():
-    from simulators.koala.metrics import saturation
+    from schedlab.simulators.koala.metrics import saturation
 
     hours = np.arange(0.0, 24 * 3600.0, 600.0)
     steady = pd.DataFrame({"time": hours, "waiting": 20 + 5 * np.sin(hours / 3000.0), "busy": 0})

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.koala_sensitivity import setting_label, write_sensitivity_report
-from simulators.koala.experiments import communication_matters
+from schedlab.reports.koala_sensitivity import setting_label, write_sensitivity_report
+from schedlab.simulators.koala.experiments import communication_matters
 from tests.test_koala_claims import constructed_runs
 
 WEIGHTS = ("two_cluster_weight", "three_cluster_weight")

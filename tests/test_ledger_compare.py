@@ -1,4 +1,4 @@
-"""reports.ledger_compare: two ledgers of one paper side by side."""
+"""schedlab.reports.ledger_compare: two ledgers of one paper side by side."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from reports.ledger_compare import compare, main
+from schedlab.reports.ledger_compare import compare, main
 
 
 def ledger(rows):

@@ -6,18 +6,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simulators.core.invariants import InvariantError
-from simulators.multicluster.events import EventQueue
-from simulators.multicluster.invariants import check_multicluster_run, check_multicluster_schedule
-from simulators.multicluster.requests import FixedRequest, FlexibleRequest, NonFixedRequest, place_fixed
-from simulators.multicluster.system import (
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.multicluster.events import EventQueue
+from schedlab.simulators.multicluster.invariants import check_multicluster_run, check_multicluster_schedule
+from schedlab.simulators.multicluster.requests import FixedRequest, FlexibleRequest, NonFixedRequest, place_fixed
+from schedlab.simulators.multicluster.system import (
     ARRIVAL_RANK,
     END_RANK,
     ClusterState,
     MulticlusterJob,
     MulticlusterSimulation,
 )
-from simulators.multicluster.topology import STAR_LINK_MBPS, das3, star_4x100
+from schedlab.simulators.multicluster.topology import STAR_LINK_MBPS, das3, star_4x100
 
 
 def test_events_pop_by_time_then_rank_then_push_order():

@@ -17,7 +17,7 @@ def work_dir(tmp_path):
 
 class KeyedUpstream(SchedlabTask):
     size = luigi.IntParameter()
-    code_modules = ("reports.pages",)
+    code_modules = ("schedlab.reports.pages",)
 
     def run(self):
         with self.writing_output() as directory:
@@ -68,14 +68,14 @@ def fake_change(monkeypatch, changed_module):
 def test_key_changes_with_the_code_of_a_module_the_declared_one_imports(work_dir, monkeypatch):
     upstream_key = KeyedUpstream(size=3).task_key()
     downstream_key = KeyedDownstream(size=3).task_key()
-    fake_change(monkeypatch, "reports.metrics")  # imported by the declared reports.pages
+    fake_change(monkeypatch, "schedlab.reports.metrics")  # imported by the declared schedlab.reports.pages
     assert KeyedUpstream(size=3).task_key() != upstream_key
     assert KeyedDownstream(size=3).task_key() != downstream_key
 
 
 def test_key_ignores_code_the_task_does_not_use(work_dir, monkeypatch):
     key = KeyedDownstream(size=3).task_key()
-    fake_change(monkeypatch, "simulators.batch.easy")
+    fake_change(monkeypatch, "schedlab.simulators.batch.easy")
     assert KeyedDownstream(size=3).task_key() == key
 
 
@@ -100,7 +100,7 @@ def test_writing_output_renames_a_complete_directory_with_its_identity(work_dir)
     identity = json.loads(task.output_file("task.json").read_text())
     assert identity["key"] == task.task_key()
     assert identity["parameters"] == {"size": "5"}
-    assert set(identity["code_versions"]) >= {__name__, "reports.pages", "reports.metrics"}
+    assert set(identity["code_versions"]) >= {__name__, "schedlab.reports.pages", "schedlab.reports.metrics"}
     assert [p.name for p in task.output_dir().parent.iterdir()] == [task.output_dir().name]
 
 
@@ -122,8 +122,8 @@ def test_a_failed_or_killed_write_leaves_no_complete_looking_output(work_dir):
 
 
 def test_project_imports_follows_modules_not_their_parent_packages():
-    imports = project_imports("reports.pages")
-    assert {"reports.document", "reports.metrics"} <= imports
+    imports = project_imports("schedlab.reports.pages")
+    assert {"schedlab.reports.document", "schedlab.reports.metrics"} <= imports
     assert "reports" not in imports  # the package's __init__ runs, but pages uses the modules
     assert not any(name.startswith(("pandas", "collections")) for name in imports)
     # "from schedlab import __version__" takes a name from the package: the package counts.
@@ -131,14 +131,14 @@ def test_project_imports_follows_modules_not_their_parent_packages():
 
 
 def test_code_closure_follows_imports_transitively_and_only_what_is_used():
-    closure = code_closure(["simulators.batch.replay"])
-    assert "simulators.core.engine" in closure  # imported by simulators.batch.replay
+    closure = code_closure(["schedlab.simulators.batch.replay"])
+    assert "schedlab.simulators.core.engine" in closure  # imported by schedlab.simulators.batch.replay
     assert "schedlab.errors" in closure
     assert closure == sorted(closure)
     # A policy is loaded by name, and COSY's scheduler imports EASY alone.
-    assert "simulators.batch.conservative" not in closure
-    cosy = code_closure(["simulators.cosy.scheduler"])
-    assert "simulators.batch.easy" in cosy and "simulators.batch.conservative" not in cosy
+    assert "schedlab.simulators.batch.conservative" not in closure
+    cosy = code_closure(["schedlab.simulators.cosy.scheduler"])
+    assert "schedlab.simulators.batch.easy" in cosy and "schedlab.simulators.batch.conservative" not in cosy
 
 
 NORMALISATION_CASES = {
@@ -181,30 +181,29 @@ def test_settings_precedence_config_then_environment_then_default(monkeypatch):
     assert str(settings.work_dir()) == "/from/env"  # restored
 
 
-def test_own_packages_are_those_the_project_installs():
-    import tomllib
+def test_own_packages_are_the_top_level_names_the_project_installs():
+    import importlib.metadata
 
-    pyproject = tomllib.loads((base.PROJECT_ROOT / "pyproject.toml").read_text())
-    installed = {pattern.rstrip("*") for pattern in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]}
-    assert installed == base.OWN_PACKAGES
+    installed = importlib.metadata.distribution("schedlab").read_text("top_level.txt").split()
+    assert set(installed) == base.OWN_PACKAGES == {"schedlab", "pipeline"}
 
 
 def test_the_compiled_event_loop_is_versioned_by_its_c_source(tmp_path, monkeypatch):
-    from simulators.batch import compiled
+    from schedlab.simulators.batch import compiled
 
     if not compiled.available():
         pytest.skip("the C event loop was not built (no compiler at install)")
-    assert "simulators.batch._event_loop" in code_closure(["simulators.batch.replay"])
-    assert project_imports("simulators.batch._event_loop") == frozenset()
-    source = base._source_file("simulators.batch._event_loop")
+    assert "schedlab.simulators.batch._event_loop" in code_closure(["schedlab.simulators.batch.replay"])
+    assert project_imports("schedlab.simulators.batch._event_loop") == frozenset()
+    source = base._source_file("schedlab.simulators.batch._event_loop")
     assert source.name == "_event_loop.c"
-    before = base.module_code_version("simulators.batch._event_loop")
+    before = base.module_code_version("schedlab.simulators.batch._event_loop")
     edited = tmp_path / source.name
     edited.write_bytes(source.read_bytes().replace(b"lo = mid + 1;", b"lo = mid + 2;"))
     monkeypatch.setattr(base, "_source_file", lambda name: edited)
     base.module_code_version.cache_clear()
     try:
-        assert base.module_code_version("simulators.batch._event_loop") != before
+        assert base.module_code_version("schedlab.simulators.batch._event_loop") != before
     finally:
         base.module_code_version.cache_clear()
 
@@ -212,6 +211,6 @@ def test_the_compiled_event_loop_is_versioned_by_its_c_source(tmp_path, monkeypa
 def test_an_extension_not_built_here_keys_as_where_it_is_built(monkeypatch):
     find_spec = base.importlib.util.find_spec
     monkeypatch.setattr(base.importlib.util, "find_spec",
-                        lambda name: None if name == "simulators.batch._event_loop" else find_spec(name))
-    source = base._source_file("simulators.batch._event_loop")
+                        lambda name: None if name == "schedlab.simulators.batch._event_loop" else find_spec(name))
+    source = base._source_file("schedlab.simulators.batch._event_loop")
     assert source is not None and source.name == "_event_loop.c"

@@ -15,9 +15,9 @@ import luigi
 import numpy as np
 import pytest
 
-from parsers.header import SwfHeader
-from parsers.schema import as_job_table
-from parsers.swf import write_swf
+from schedlab.parsers.header import SwfHeader
+from schedlab.parsers.schema import as_job_table
+from schedlab.parsers.swf import write_swf
 from pipeline import FullReport, base, settings
 from pipeline.base import SchedlabTask
 from pipeline.full_report import RUN_TIMES_FILE
@@ -184,21 +184,21 @@ def test_only_tasks_depending_on_a_change_rerun_synthetic(tmp_path, ran, monkeyp
         }
 
         with monkeypatch.context() as patch:
-            fake_code_change(patch, "reports.figures")
-            assert build_counting(FullReport(**TINY), ran, "code of reports.figures") == {
+            fake_code_change(patch, "schedlab.reports.figures")
+            assert build_counting(FullReport(**TINY), ran, "code of schedlab.reports.figures") == {
                 "FullReport": 1,
                 "TraceReport": 2,
             }
         with monkeypatch.context() as patch:
-            fake_code_change(patch, "simulators.core.engine")  # imported by simulators.batch
-            assert build_counting(FullReport(**TINY), ran, "code of simulators.core.engine") == {
+            fake_code_change(patch, "schedlab.simulators.core.engine")  # imported by schedlab.simulators.batch
+            assert build_counting(FullReport(**TINY), ran, "code of schedlab.simulators.core.engine") == {
                 "FullReport": 1,
                 "ReplayTrace": 6,
                 "TraceReport": 2,
             }
         with monkeypatch.context() as patch:
-            fake_code_change(patch, "workloads.sizes")  # imported by workloads.lublin
-            assert build_counting(FullReport(**TINY), ran, "code of workloads.sizes") == every_task
+            fake_code_change(patch, "schedlab.workloads.sizes")  # imported by schedlab.workloads.lublin
+            assert build_counting(FullReport(**TINY), ran, "code of schedlab.workloads.sizes") == every_task
         assert build_counting(FullReport(**TINY), ran, "all changes undone") == {}
 
 
@@ -219,16 +219,16 @@ def test_only_tasks_depending_on_a_change_rerun_real_trace(tmp_path, ran, monkey
         }
         assert build_counting(report, ran, "first build") == every_task
         with monkeypatch.context() as patch:
-            fake_code_change(patch, "parsers.cleaning")
-            assert build_counting(report, ran, "code of parsers.cleaning") == {
+            fake_code_change(patch, "schedlab.parsers.cleaning")
+            assert build_counting(report, ran, "code of schedlab.parsers.cleaning") == {
                 "CleanTrace": 1,
                 "FullReport": 1,
                 "ReplayTrace": 2,
                 "TraceReport": 1,
             }
         with monkeypatch.context() as patch:
-            fake_code_change(patch, "parsers.header")  # imported by parsers.swf
-            assert build_counting(report, ran, "code of parsers.header") == {
+            fake_code_change(patch, "schedlab.parsers.header")  # imported by schedlab.parsers.swf
+            assert build_counting(report, ran, "code of schedlab.parsers.header") == {
                 "CleanTrace": 1,
                 "FullReport": 1,
                 "ParseTrace": 1,

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from schedlab.cli import main
-from simulators.batch.replay import replay
+from schedlab.simulators.batch.replay import replay
 from tests.conftest import make_jobs, random_jobs, shared_path
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "policies" / "largest_first.py"
@@ -41,7 +41,7 @@ def test_the_example_policy_on_a_hand_worked_case():
 
 def test_a_policy_named_by_module_is_the_built_in_one():
     by_name = replay(HAND_WORKED, 10, policy="easy").schedule
-    by_module = replay(HAND_WORKED, 10, policy="simulators.batch.easy:EasyBackfilling").schedule
+    by_module = replay(HAND_WORKED, 10, policy="schedlab.simulators.batch.easy:EasyBackfilling").schedule
     assert by_module.equals(by_name)
 
 
@@ -111,7 +111,7 @@ def test_a_plugins_key_covers_the_modules_it_imports_beside_it(plugin_dir):
 
     (plugin_dir / "ranking.py").write_text("def width(machine, job):\n    return -machine.procs[job]\n")
     (plugin_dir / "ranked.py").write_text(
-        "from ranking import width\nfrom simulators.batch.easy import EasyBackfilling\n\n"
+        "from ranking import width\nfrom schedlab.simulators.batch.easy import EasyBackfilling\n\n"
         "class Ranked(EasyBackfilling):\n"
         "    def __init__(self, order):\n"
         "        super().__init__(lambda machine, t: sorted(order(machine, t), key=lambda j: width(machine, j)))\n"
@@ -123,8 +123,8 @@ def test_a_plugins_key_covers_the_modules_it_imports_beside_it(plugin_dir):
         return ReplayTrace(trace="any", policy=f"{plugin_dir}/ranked.py:Ranked").code_versions()
 
     first = versions()
-    assert {"ranked", "ranking", "simulators.batch.easy", "simulators.batch.replay"} <= set(first)
-    assert "simulators.batch.conservative" not in first
+    assert {"ranked", "ranking", "schedlab.simulators.batch.easy", "schedlab.simulators.batch.replay"} <= set(first)
+    assert "schedlab.simulators.batch.conservative" not in first
     helper = plugin_dir / "ranking.py"
     helper.write_text("# widest first\n" + helper.read_text())
     assert versions() == first
@@ -156,7 +156,7 @@ def test_the_docs_worked_example_is_easy_with_the_sjf_order_job_for_job(tmp_path
 
 
 def test_the_docs_worked_example_matches_on_kth(tmp_path):
-    from parsers.swf import read_swf
+    from schedlab.parsers.swf import read_swf
 
     jobs = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf")).jobs
     example = docs_example(tmp_path, "docs_example_kth")
@@ -175,7 +175,7 @@ def test_a_policy_that_keeps_a_stale_promise_is_told_the_rule_in_one_line(tmp_pa
     example.write_text(forgetful)
     jobs = random_jobs(np.random.default_rng(11), 2_000, 200_000, 64, (10, 20_000), 5_000)
     trace = tmp_path / "jobs.swf"
-    from parsers.swf import write_swf
+    from schedlab.parsers.swf import write_swf
     write_swf(trace, jobs)
     code = main(["replay", str(trace), "--procs", "64", "--policy", f"{example}:ShortestFirstEasy"])
     err = capsys.readouterr().err.splitlines()[-1]  # after the cleaning summary, the error: one line

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from simulators.core.profile import AvailabilityProfile, OverCommitError
+from schedlab.simulators.core.profile import AvailabilityProfile, OverCommitError
 
 
 def test_booking_and_release_restore_the_profile():

@@ -24,7 +24,7 @@ DATA = Path(__file__).parent / "data"
 
 @pytest.fixture
 def tiny_koala(tmp_path, monkeypatch):
-    from simulators.koala import experiments
+    from schedlab.simulators.koala import experiments
 
     traces = tmp_path / "traces"
     traces.mkdir()

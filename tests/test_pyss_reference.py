@@ -7,8 +7,8 @@ nothing in them comes from schedlab.
 import pandas as pd
 import pytest
 
-from parsers.swf import read_swf
-from simulators.batch.replay import replay
+from schedlab.parsers.swf import read_swf
+from schedlab.simulators.batch.replay import replay
 from tests.conftest import shared_path
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.figures import (
+from schedlab.reports.figures import (
     moving_average,
     recorded_waits,
     save_figure,

@@ -2,7 +2,7 @@
 
 import math
 
-from reports.metrics import (
+from schedlab.reports.metrics import (
     combined_metrics_table,
     format_metric,
     headline_rows,

@@ -6,13 +6,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.document import (VERDICT_COLOURS, Code, Document, Figure, Heading, Link, paragraph, render_html,
+from schedlab.reports.document import (VERDICT_COLOURS, Code, Document, Figure, Heading, Link, paragraph, render_html,
                               render_markdown, table, verdict_of)
-from reports.headline import headline_blocks, stacked_ledger, with_other_profile
-from reports.ledger import VERDICTS, Claim, Measurement, Part, ledger
+from schedlab.reports.headline import headline_blocks, stacked_ledger, with_other_profile
+from schedlab.reports.ledger import VERDICTS, Claim, Measurement, Part, ledger
 
-from reports.metrics import combined_metrics_table, metrics_table, recorded_wait_comparison
-from reports.pages import WARNINGS_SHOWN, index_page, trace_page
+from schedlab.reports.metrics import combined_metrics_table, metrics_table, recorded_wait_comparison
+from schedlab.reports.pages import WARNINGS_SHOWN, index_page, trace_page
 
 SETTINGS = {"policies": ["fcfs", "easy"], "order": "fcfs", "estimates": "requested"}
 

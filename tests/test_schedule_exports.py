@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from parsers.swf import read_swf
-from reports.exports import assign_processors, batsim_jobs, interval_text, write_schedule
+from schedlab.parsers.swf import read_swf
+from schedlab.reports.exports import assign_processors, batsim_jobs, interval_text, write_schedule
 from schedlab import __version__
 from schedlab.cli import main
 from schedlab.errors import SchedlabError
-from simulators.batch.replay import replay
+from schedlab.simulators.batch.replay import replay
 from tests.conftest import random_jobs, shared_path
 
 
@@ -134,7 +134,7 @@ def test_gantt_draws_a_window_of_any_exported_schedule(tmp_path, capsys):
 
 
 def test_an_swf_export_writes_its_own_note_and_keeps_the_inputs_as_a_comment(tmp_path):
-    from parsers.header import SwfHeader
+    from schedlab.parsers.header import SwfHeader
 
     jobs = random_jobs(np.random.default_rng(4), 20, 1_000, 8, (5, 90), 30)
     result = replay(jobs, 8, policy="fcfs")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from parsers.cleaning import clean
-from parsers.swf import read_swf
+from schedlab.parsers.cleaning import clean
+from schedlab.parsers.swf import read_swf
 from schedlab.errors import InputError
 
 HEADER = "; Version: 2.2\n; MaxProcs: 64\n;\n"

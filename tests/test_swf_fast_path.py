@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import parsers.swf as swf
-from parsers.swf import read_swf
+import schedlab.parsers.swf as swf
+from schedlab.parsers.swf import read_swf
 from schedlab.errors import InputError
 from tests.conftest import SHARED
 

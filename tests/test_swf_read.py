@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from parsers.schema import DTYPES, SWF_FIELDS
-from parsers.swf import read_swf
+from schedlab.parsers.schema import DTYPES, SWF_FIELDS
+from schedlab.parsers.swf import read_swf
 from tests.conftest import shared_path
 
 DATA = Path(__file__).resolve().parent / "data"

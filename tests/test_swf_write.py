@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsers.header import SwfHeader, parse_header
-from parsers.schema import FLOAT_FIELDS, SWF_FIELDS, as_job_table
-from parsers.swf import TIME_FIELDS, format_job_lines, read_swf, write_swf
+from schedlab.parsers.header import SwfHeader, parse_header
+from schedlab.parsers.schema import FLOAT_FIELDS, SWF_FIELDS, as_job_table
+from schedlab.parsers.swf import TIME_FIELDS, format_job_lines, read_swf, write_swf
 from tests.conftest import shared_path
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -16,8 +16,8 @@ import subprocess
 import pandas as pd
 import pytest
 
-from reports.document import Code, Link
-from reports.tables import LATEX_SPECIALS, LATEX_SYMBOLS, latex_escape, latex_table, latex_tabular
+from schedlab.reports.document import Code, Link
+from schedlab.reports.tables import LATEX_SPECIALS, LATEX_SYMBOLS, latex_escape, latex_table, latex_tabular
 
 SPECIALS = "\\&%$#_{}~^<>|"
 """Every character LaTeX reads as markup, and those its default fonts print as other glyphs."""

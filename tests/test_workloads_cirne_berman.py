@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import shared_path
-from workloads.cirne_berman import (
+from schedlab.workloads.cirne_berman import (
     ANL_DAY_WEIGHTS,
     ANL_HOUR_WEIGHTS,
     SIZE_RANGE,
@@ -14,7 +14,7 @@ from workloads.cirne_berman import (
     cirne_berman_jobs,
     typical_days,
 )
-from workloads.cycle import SECONDS_PER_DAY, SECONDS_PER_HOUR
+from schedlab.workloads.cycle import SECONDS_PER_DAY, SECONDS_PER_HOUR
 
 
 def _submissions(per_day_hour: dict[tuple[int, int], int]) -> np.ndarray:
@@ -46,9 +46,9 @@ def test_cycle_weights_count_typical_days_only_and_weekdays_per_kept_day():
 
 
 def test_the_argonne_constants_are_measured_on_theta():
-    from parsers.cleaning import clean
-    from parsers.swf import read_swf
-    from workloads.fitting import local_week_seconds
+    from schedlab.parsers.cleaning import clean
+    from schedlab.parsers.swf import read_swf
+    from schedlab.workloads.fitting import local_week_seconds
 
     trace = read_swf(shared_path("traces-extra", "ALCF-Theta-2023H2.swf"))
     jobs, _ = clean(trace.jobs, trace.machine_procs)
@@ -77,7 +77,7 @@ def test_arrivals_follow_the_argonne_day():
 
 def test_the_experiment_refuses_the_model_on_another_machine_size():
     from schedlab.errors import SchedlabError
-    from simulators.cosy.experiment import CIRNE_BERMAN, generate_workload
+    from schedlab.simulators.cosy.experiment import CIRNE_BERMAN, generate_workload
 
     with pytest.raises(SchedlabError, match="32 nodes"):
         generate_workload(CIRNE_BERMAN, 100, 64, 0.8, 0)

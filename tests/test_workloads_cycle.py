@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workloads.cycle import ArrivalCycle, weekly_cycle
+from schedlab.workloads.cycle import ArrivalCycle, weekly_cycle
 
 weights_strategy = st.lists(st.floats(0.05, 20.0), min_size=1, max_size=50)
 

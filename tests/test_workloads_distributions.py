@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from workloads.distributions import (
+from schedlab.workloads.distributions import (
     FAMILY_PARAMETERS,
     distribution,
     fit_candidates,
     fit_family,
     weighted_gamma_mle,
 )
-from workloads.gof import aic, integer_ks_distance, ks_distance, two_sample_ks_distance
+from schedlab.workloads.gof import aic, integer_ks_distance, ks_distance, two_sample_ks_distance
 
 N = 20_000
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from schedlab.errors import SchedlabError
-from workloads.estimates import (
+from schedlab.workloads.estimates import (
     estimate_count,
     estimate_histogram,
     head_popularity,
@@ -12,9 +12,9 @@ from workloads.estimates import (
     time_to_popularity_ranks,
     tsafrir_estimates,
 )
-from workloads.lublin import lublin_feitelson_jobs
-from workloads.model import EXACT_ESTIMATES, builtin_lublin_feitelson_model, validate_model, ModelError
-from workloads.synthesis import synthesize
+from schedlab.workloads.lublin import lublin_feitelson_jobs
+from schedlab.workloads.model import EXACT_ESTIMATES, builtin_lublin_feitelson_model, validate_model, ModelError
+from schedlab.workloads.synthesis import synthesize
 
 HOUR, MINUTE = 3600, 60
 

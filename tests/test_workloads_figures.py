@@ -3,18 +3,18 @@
 import numpy as np
 import pytest
 
-from parsers.schema import as_job_table
-from reports.workload_figures import fit_figures, save_figures, synthesis_figures
+from schedlab.parsers.schema import as_job_table
+from schedlab.reports.workload_figures import fit_figures, save_figures, synthesis_figures
 from tests.conftest import layout_faults
-from workloads.diagnostics import (
+from schedlab.workloads.diagnostics import (
     ks_to_model,
     model_cdfs,
     synthesis_sample,
     trace_sample,
 )
-from workloads.fitting import fit_workload
-from workloads.model import builtin_lublin_feitelson_model
-from workloads.synthesis import synthesize_with_details
+from schedlab.workloads.fitting import fit_workload
+from schedlab.workloads.model import builtin_lublin_feitelson_model
+from schedlab.workloads.synthesis import synthesize_with_details
 
 STEMS = {"interarrival_cdf", "size_cdf", "runtime_cdf", "hourly_arrivals"}
 

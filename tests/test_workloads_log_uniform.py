@@ -1,4 +1,4 @@
-"""The log-uniform workload generator (workloads.log_uniform)."""
+"""The log-uniform workload generator (schedlab.workloads.log_uniform)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from scipy import stats
 
 from schedlab.errors import SchedlabError
-from workloads.load import offered_load
-from workloads.log_uniform import log_uniform_jobs
+from schedlab.workloads.load import offered_load
+from schedlab.workloads.log_uniform import log_uniform_jobs
 
 
 def test_same_seed_same_table_other_seed_other_table():

@@ -4,11 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from parsers.schema import DTYPES, SWF_FIELDS
+from schedlab.parsers.schema import DTYPES, SWF_FIELDS
 from schedlab.errors import SchedlabError
 from tests.conftest import shared_path
-from workloads.gof import two_sample_ks_distance
-from workloads.lublin import lublin_feitelson_jobs
+from schedlab.workloads.gof import two_sample_ks_distance
+from schedlab.workloads.lublin import lublin_feitelson_jobs
 
 
 def offered_load(jobs: pd.DataFrame, procs: int) -> float:

@@ -6,10 +6,10 @@ import json
 import numpy as np
 import pytest
 
-from parsers.schema import as_job_table
+from schedlab.parsers.schema import as_job_table
 from schedlab.errors import SchedlabError
-from workloads.fitting import fit_workload
-from workloads.model import (
+from schedlab.workloads.fitting import fit_workload
+from schedlab.workloads.model import (
     ModelError,
     builtin_lublin_feitelson_model,
     load_model,

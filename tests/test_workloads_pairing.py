@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from parsers.schema import as_job_table
+from schedlab.parsers.schema import as_job_table
 from schedlab.errors import SchedlabError
-from workloads.pairing import pair_by_ratio, pair_by_window
+from schedlab.workloads.pairing import pair_by_ratio, pair_by_window
 
 
 def workload(submits, first_id=1):

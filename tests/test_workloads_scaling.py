@@ -4,10 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from parsers.header import SwfHeader
-from parsers.schema import as_job_table
+from schedlab.parsers.header import SwfHeader
+from schedlab.parsers.schema import as_job_table
 from schedlab.errors import SchedlabError
-from workloads.scaling import resize_jobs, scale_trace, scaled_header
+from schedlab.workloads.scaling import resize_jobs, scale_trace, scaled_header
 
 PROCS = 32
 

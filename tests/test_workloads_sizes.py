@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from workloads.sizes import SizeModel, fit_sizes, size_classes
+from schedlab.workloads.sizes import SizeModel, fit_sizes, size_classes
 
 
 def simulate_rules(model: SizeModel, machine_procs: int, n: int, rng) -> np.ndarray:
-    """The model's rules, one job at a time, written independently of workloads.sizes."""
+    """The model's rules, one job at a time, written independently of schedlab.workloads.sizes."""
     sizes = []
     largest_power = 2 ** int(np.floor(np.log2(machine_procs)))
     for _ in range(n):

@@ -8,15 +8,15 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from parsers.cleaning import clean
-from parsers.schema import as_job_table
-from parsers.swf import read_swf
+from schedlab.parsers.cleaning import clean
+from schedlab.parsers.schema import as_job_table
+from schedlab.parsers.swf import read_swf
 from schedlab.errors import SchedlabError
 from tests.conftest import shared_path
-from workloads.fitting import fit_trace, fit_workload, local_week_seconds
-from workloads.gof import two_sample_ks_distance
-from workloads.model import ModelError, builtin_lublin_feitelson_model, load_model
-from workloads.synthesis import synthesize, synthesize_with_details
+from schedlab.workloads.fitting import fit_trace, fit_workload, local_week_seconds
+from schedlab.workloads.gof import two_sample_ks_distance
+from schedlab.workloads.model import ModelError, builtin_lublin_feitelson_model, load_model
+from schedlab.workloads.synthesis import synthesize, synthesize_with_details
 
 PROCS = 64
 
@@ -116,7 +116,7 @@ def test_bad_requests_and_models_are_refused(model):
 
 
 def test_builtin_model_synthesis_equals_the_lublin_feitelson_generator():
-    from workloads.lublin import lublin_feitelson_jobs
+    from schedlab.workloads.lublin import lublin_feitelson_jobs
 
     via_document = synthesize_with_details(builtin_lublin_feitelson_model(), 800, 128, 0.5, 5)
     pd.testing.assert_frame_equal(via_document.jobs, lublin_feitelson_jobs(800, 128, 5, 0.5))
@@ -179,7 +179,7 @@ def test_the_shipped_kth_model_is_what_fitting_the_trace_gives(kth):
 
 
 def test_the_request_cap_redraws_only_the_requests_above_it():
-    from workloads.synthesis import requested_times
+    from schedlab.workloads.synthesis import requested_times
 
     runtimes = np.geomspace(1, 50_000, 2_000).round()
     accuracy = {"log10_ratio_quantiles": list(np.linspace(-0.5, 4.0, 101)), "max_requested_time": 1e12}

@@ -8,9 +8,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from parsers.header import SwfHeader
-from parsers.schema import as_job_table, read_jobs
-from parsers.swf import read_swf, write_swf
+from schedlab.parsers.header import SwfHeader
+from schedlab.parsers.schema import as_job_table, read_jobs
+from schedlab.parsers.swf import read_swf, write_swf
 from pipeline import settings
 from pipeline.workload_tasks import (
     FitWorkloadModel,
@@ -21,7 +21,7 @@ from pipeline.workload_tasks import (
 )
 from schedlab.cli import main
 from schedlab.errors import SchedlabError
-from workloads.model import load_model
+from schedlab.workloads.model import load_model
 
 from tests.conftest import no_traces
 

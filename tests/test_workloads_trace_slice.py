@@ -1,4 +1,4 @@
-"""Slices of a real trace (workloads.trace_slice)."""
+"""Slices of a real trace (schedlab.workloads.trace_slice)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from schedlab.errors import SchedlabError
-from workloads.load import offered_load
-from workloads.log_uniform import log_uniform_jobs
-from workloads.trace_slice import slice_count, trace_slice
+from schedlab.workloads.load import offered_load
+from schedlab.workloads.log_uniform import log_uniform_jobs
+from schedlab.workloads.trace_slice import slice_count, trace_slice
 
 
 @pytest.fixture(scope="module")

@@ -6,18 +6,18 @@ supercomputer workload", WWC-4, 2001) and its Argonne (ANL) arrival pattern.  Ne
 generator nor its fitted parameters are public, so this module follows the model's published
 description part by part and says where it departs:
 
-* Arrivals follow a weekly cycle of hour-of-day x day-of-week weights (``workloads.cycle``),
+* Arrivals follow a weekly cycle of hour-of-day x day-of-week weights (``schedlab.workloads.cycle``),
   measured only on typical days: a day with fewer than a third, or more than three times, the
   median daily count of submissions is anomalous and left out, as the model removes anomalous
   days (the factor 3 is ours).  The ANL logs the model was fitted on are not in the archive;
   ``ANL_HOUR_WEIGHTS`` and ``ANL_DAY_WEIGHTS`` are measured by ``arrival_cycle_weights`` on
   ALCF-Theta-2023H2, Argonne's own Cobalt-scheduled machine, in Chicago local time (110 of
   136 days kept, median 48 submissions a day).
-* Sizes and run times log-uniform (``workloads.log_uniform``).  Every job runs for its
+* Sizes and run times log-uniform (``schedlab.workloads.log_uniform``).  Every job runs for its
   requested time, as COSY's experiments ran each request for its required time with job
   execution disabled (section 4.2), so the model's used-over-requested ratio and its
   cancellations play no part.
-* The offered load scales every gap (``workloads.load.place_arrivals``).
+* The offered load scales every gap (``schedlab.workloads.load.place_arrivals``).
 
 Three constants put the workload in the regime the COSY paper's Table 1 implies (74 %
 utilization without reservations, and a mean queue wait of about 20-28 % of the run window),
@@ -42,8 +42,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from workloads.cycle import SECONDS_PER_DAY, SECONDS_PER_HOUR, weekly_cycle
-from workloads.log_uniform import log_uniform_jobs
+from schedlab.workloads.cycle import SECONDS_PER_DAY, SECONDS_PER_HOUR, weekly_cycle
+from schedlab.workloads.log_uniform import log_uniform_jobs
 
 ANOMALOUS_DAY_FACTOR = 3.0
 ANL_HOUR_WEIGHTS = (
@@ -70,7 +70,7 @@ def arrival_cycle_weights(week_seconds) -> tuple[np.ndarray, np.ndarray, int, in
     """Hour-of-day and day-of-week weights (each of mean 1) of submissions on typical days.
 
     ``week_seconds``: each submission's local time in seconds since a Monday 00:00
-    (``workloads.fitting.local_week_seconds``).  A weekday's weight is its mean count per kept
+    (``schedlab.workloads.fitting.local_week_seconds``).  A weekday's weight is its mean count per kept
     day, so that a weekday kept less often is not undercounted.  Also returns how many days
     were kept and how many the log spans.
     """

@@ -3,7 +3,7 @@
 For a model and a workload (the trace it was fitted on, or a workload synthesized from
 it) this module gives, side by side,
 
-* inter-arrival gaps measured on the model's warped clock (:mod:`workloads.cycle`),
+* inter-arrival gaps measured on the model's warped clock (:mod:`schedlab.workloads.cycle`),
   so that the daily (and weekly) cycle is factored out and one CDF describes them; for
   a synthesized workload the gaps are divided by the synthesis' gap scale, which puts
   them back on the model's own scale;
@@ -23,15 +23,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from parsers.cleaning import effective_procs
-from workloads import lublin
-from workloads.cycle import SECONDS_PER_DAY, SECONDS_PER_HOUR
-from workloads.distributions import distribution
-from workloads.fitting import gaps_on_clock, local_week_seconds, usable_jobs
-from workloads.gof import integer_ks_distance, ks_distance
-from workloads.model import FITTED, SIZE_PARAMETERS
-from workloads.sizes import SizeModel
-from workloads.synthesis import Synthesis, arrival_cycle, runtime_limit
+from schedlab.parsers.cleaning import effective_procs
+from schedlab.workloads import lublin
+from schedlab.workloads.cycle import SECONDS_PER_DAY, SECONDS_PER_HOUR
+from schedlab.workloads.distributions import distribution
+from schedlab.workloads.fitting import gaps_on_clock, local_week_seconds, usable_jobs
+from schedlab.workloads.gof import integer_ks_distance, ks_distance
+from schedlab.workloads.model import FITTED, SIZE_PARAMETERS
+from schedlab.workloads.sizes import SizeModel
+from schedlab.workloads.synthesis import Synthesis, arrival_cycle, runtime_limit
 
 HOURS_PER_DAY = 24
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special, stats
 
-from workloads.gof import aic, ks_distance
+from schedlab.workloads.gof import aic, ks_distance
 
 FAMILY_PARAMETERS: dict[str, tuple[str, ...]] = {
     "exponential": ("scale",),

@@ -14,17 +14,17 @@ Arrivals
     the header's Unix start time and time zone; without a start time, time 0 is taken
     as Monday 00:00).  The share of arrivals in each hour of the day and each day of the
     week gives 24 and 7 weights (one arrival is added to every slot, so that no slot is
-    empty).  Their product defines a weekly warped clock (:mod:`workloads.cycle`); the
+    empty).  Their product defines a weekly warped clock (:mod:`schedlab.workloads.cycle`); the
     gaps between consecutive arrivals on that clock are free of the daily and weekly
     cycle.  Gaps of zero (several jobs submitted in the same second) are kept as a
     share; the family is fitted to the others.
 
 Sizes
     Serial, power-of-two and other jobs with a two-stage uniform log2 size
-    (:mod:`workloads.sizes`).
+    (:mod:`schedlab.workloads.sizes`).
 
 Runtimes
-    Every family of :mod:`workloads.distributions`, the smallest AIC chosen, with each
+    Every family of :mod:`schedlab.workloads.distributions`, the smallest AIC chosen, with each
     family's KS distance reported.
 
 Size-runtime correlation
@@ -48,26 +48,26 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from parsers.cleaning import clean_or_refuse, effective_procs
-from parsers.header import SwfHeader
-from parsers.swf import Trace
+from schedlab.parsers.cleaning import clean_or_refuse, effective_procs
+from schedlab.parsers.header import SwfHeader
+from schedlab.parsers.swf import Trace
 from schedlab.errors import SchedlabError
-from workloads.cycle import (
+from schedlab.workloads.cycle import (
     SECONDS_PER_DAY,
     SECONDS_PER_HOUR,
     ArrivalCycle,
     weekly_cycle,
 )
-from workloads.distributions import fit_candidates
-from workloads.load import offered_load
-from workloads.model import (
+from schedlab.workloads.distributions import fit_candidates
+from schedlab.workloads.load import offered_load
+from schedlab.workloads.model import (
     FITTED,
     PERCENTILES,
     SCHEMA_NAME,
     SCHEMA_VERSION,
     validate_model,
 )
-from workloads.sizes import fit_sizes
+from schedlab.workloads.sizes import fit_sizes
 
 MIN_JOBS = 10
 MAX_CORRELATION = 0.999  # a copula correlation of exactly +-1 would make sizes decide runtimes
@@ -178,7 +178,7 @@ def fit_workload(
     cleaning: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
-    """Fit a workload model (a validated document, see :mod:`workloads.model`) to ``jobs``.
+    """Fit a workload model (a validated document, see :mod:`schedlab.workloads.model`) to ``jobs``.
 
     ``trace_name`` and ``sha256`` (of the decompressed trace) identify the source;
     ``cleaning`` (jobs removed by each cleaning filter applied before, by name) is
@@ -245,7 +245,7 @@ def header_clock(header: SwfHeader) -> tuple[int | None, str | int | None]:
 
 
 def fit_trace(trace: Trace, trace_name: str, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Fit a model to a parsed trace after the standard cleaning (:func:`parsers.cleaning.clean`),
+    """Fit a model to a parsed trace after the standard cleaning (:func:`schedlab.parsers.cleaning.clean`),
     refusing one cleaned to nothing; ``progress`` as for :func:`fit_workload`."""
     cleaned, report = clean_or_refuse(trace.jobs, trace.machine_procs, trace.path or trace_name)
     unix_start_time, time_zone = header_clock(trace.header)

@@ -7,9 +7,9 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from parsers.schema import as_job_table
+from schedlab.parsers.schema import as_job_table
 from schedlab.errors import SchedlabError
-from workloads.load import check_target_load
+from schedlab.workloads.load import check_target_load
 
 COMPLETED = 1  # SWF status of a job that ran to completion
 

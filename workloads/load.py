@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from parsers.cleaning import effective_procs
+from schedlab.parsers.cleaning import effective_procs
 from schedlab.errors import SchedlabError
-from workloads.cycle import ArrivalCycle
+from schedlab.workloads.cycle import ArrivalCycle
 
 
 def job_work(jobs: pd.DataFrame) -> np.ndarray:

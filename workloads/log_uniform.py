@@ -9,15 +9,15 @@ a longest value.  This generator draws
   ``power_of_two_share`` of the jobs round ``x`` to the nearest integer and take ``2**x``,
   the others take ``2**x`` rounded up (parallel machines see many power-of-two jobs);
 * arrivals as a Poisson process (exponential gaps) on an arrival ``cycle``'s warped clock
-  (``workloads.cycle``); by default no cycle, the same rate all day;
+  (``schedlab.workloads.cycle``); by default no cycle, the same rate all day;
 * requested times equal to runtimes (exact estimates).
 
 Against the Lublin-Feitelson model (median runtime of minutes, a few jobs carrying most
 of the work), its work is spread over many jobs, so a few dozen jobs can keep a small
 machine steadily busy: with the default 20 minutes to 20 hours, 100 jobs on 32 nodes at a
 load of 0.8 arrive over about a week.  The COSY stage uses it to test whether its result depends on the
-workload (``simulators.cosy.experiment``).  With ``target_utilization`` every gap is
-scaled so that the offered load is that value (``workloads.load.place_arrivals``).  Each part (sizes,
+workload (``schedlab.simulators.cosy.experiment``).  With ``target_utilization`` every gap is
+scaled so that the offered load is that value (``schedlab.workloads.load.place_arrivals``).  Each part (sizes,
 runtimes, gaps) draws from its own stream of the one seed.
 """
 
@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
-from workloads.cycle import SECONDS_PER_DAY, ArrivalCycle
-from workloads.jobs import check_synthesis_request, independent_streams, synthetic_job_table
-from workloads.load import place_arrivals
+from schedlab.workloads.cycle import SECONDS_PER_DAY, ArrivalCycle
+from schedlab.workloads.jobs import check_synthesis_request, independent_streams, synthetic_job_table
+from schedlab.workloads.load import place_arrivals
 
 DEFAULT_RUNTIME_RANGE = (1_200.0, 72_000.0)  # 20 minutes to 20 hours
 DEFAULT_POWER_OF_TWO_SHARE = 0.75

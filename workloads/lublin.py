@@ -12,7 +12,7 @@ Sizes
     (probability 0.86 on [0.8, uhi - 2.5], else on [uhi - 2.5, uhi], ``uhi = log2(P)``
     for a machine of ``P`` processors); a parallel job is a power of two with
     probability 0.576 of all jobs (log2 size rounded), any size otherwise (size
-    rounded).  See :mod:`workloads.sizes`.
+    rounded).  See :mod:`schedlab.workloads.sizes`.
 
 Runtimes
     ``ln(runtime)`` follows a hyper-gamma distribution: with probability ``p`` a
@@ -31,18 +31,18 @@ Arrivals
     3.9631) puts on the unit interval centred on ``((k - 10) mod 48) + 11``, i.e. the
     day is read from 05:00 to 05:00 so the quiet night lands in the gamma's tail and
     the peak in the early afternoon.  Gaps are spent on the warped clock of these
-    weights (:mod:`workloads.cycle`), so busy slots receive more arrivals.  There is
+    weights (:mod:`schedlab.workloads.cycle`), so busy slots receive more arrivals.  There is
     no weekly cycle.  The first job arrives at time 0, midnight.
 
 Requested times
     The model has none.  By default they come from the user-estimate model of Tsafrir,
-    Etsion and Feitelson (:mod:`workloads.estimates`) with the maximal estimate
+    Etsion and Feitelson (:mod:`schedlab.workloads.estimates`) with the maximal estimate
     ``max_estimate``: the smallest whole hour at or above the runtime cap (46 h with the
     defaults), so no estimate is below its runtime or above that maximum.  Asked for
     exact estimates, every job's requested time equals its runtime.  Fitted models
-    (:mod:`workloads.fitting`) use the observed requested-time accuracy instead.
+    (:mod:`schedlab.workloads.fitting`) use the observed requested-time accuracy instead.
 
-A target load scales every arrival gap by one constant (:func:`workloads.load.place_arrivals`);
+A target load scales every arrival gap by one constant (:func:`schedlab.workloads.load.place_arrivals`);
 without a target the model's own arrival rate is kept.
 """
 
@@ -54,15 +54,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workloads.cycle import SECONDS_PER_DAY, ArrivalCycle
-from workloads.estimates import HOUR, tsafrir_estimates
-from workloads.jobs import (
+from schedlab.workloads.cycle import SECONDS_PER_DAY, ArrivalCycle
+from schedlab.workloads.estimates import HOUR, tsafrir_estimates
+from schedlab.workloads.jobs import (
     check_synthesis_request,
     independent_streams,
     synthetic_job_table,
 )
-from workloads.load import place_arrivals
-from workloads.sizes import SizeModel
+from schedlab.workloads.load import place_arrivals
+from schedlab.workloads.sizes import SizeModel
 
 MODEL_NAME = "lublin-feitelson-1999"
 CITATION = (
@@ -185,10 +185,10 @@ def lublin_feitelson_jobs(
 ) -> pd.DataFrame:
     """``n_jobs`` jobs of the Lublin-Feitelson model (published defaults) for ``machine_procs`` processors.
 
-    Returns a canonical job table (:mod:`parsers.schema`) sorted by submit time, job ids
+    Returns a canonical job table (:mod:`schedlab.parsers.schema`) sorted by submit time, job ids
     1..n, whole-second times, ``requested_time`` from the estimate model (equal to
     ``run_time`` with ``exact_estimates``), status 1 and every other field -1.  With
-    ``target_utilization`` the offered load (:mod:`workloads.load`) is that value;
+    ``target_utilization`` the offered load (:mod:`schedlab.workloads.load`) is that value;
     without, the model's own arrival rate is kept.  The same arguments always give the
     same table.  Bad arguments raise :class:`schedlab.errors.SchedlabError`.
     """

@@ -4,15 +4,15 @@ A model is one JSON object.  Every model has
 
 * ``schema``: ``"schedlab-workload-model"`` and ``schema_version``: ``2`` (version 2 added
   ``requested_time_accuracy.max_requested_time``; refit a version-1 model with ``schedlab fit``);
-* ``kind``: ``"fitted"`` (fitted on a trace by :mod:`workloads.fitting`) or
-  ``"lublin-feitelson-1999"`` (the built-in model of :mod:`workloads.lublin`);
+* ``kind``: ``"fitted"`` (fitted on a trace by :mod:`schedlab.workloads.fitting`) or
+  ``"lublin-feitelson-1999"`` (the built-in model of :mod:`schedlab.workloads.lublin`);
 * ``source``: where it comes from (for a fitted model, the trace's name and the
   SHA-256 of its decompressed content, its machine size and how many jobs were used).
 
 A ``lublin-feitelson-1999`` model holds ``parameters`` with the sections ``sizes``,
-``runtimes`` and ``arrivals`` of :data:`workloads.lublin.DEFAULT_PARAMETERS`, and may say
+``runtimes`` and ``arrivals`` of :data:`schedlab.workloads.lublin.DEFAULT_PARAMETERS`, and may say
 where requested times come from in ``requested_times``: ``"tsafrir-etsion-feitelson-2005"``
-(the user-estimate model of :mod:`workloads.estimates`; the built-in model's default) or
+(the user-estimate model of :mod:`schedlab.workloads.estimates`; the built-in model's default) or
 ``"exact"`` (requested time = runtime; also what a document without the field means).
 
 A ``fitted`` model holds:
@@ -23,9 +23,9 @@ A ``fitted`` model holds:
     ``hour_of_day_weights`` (24, Monday-Sunday independent) and ``day_of_week_weights``
     (7, Monday first), both > 0; ``zero_gap_share``, the share of jobs submitted in the
     same second as the previous one; ``gaps``, a *family fit* of the non-zero gaps
-    measured on the warped clock of those weights (:mod:`workloads.cycle`).
+    measured on the warped clock of those weights (:mod:`schedlab.workloads.cycle`).
 ``sizes``
-    the parameters of :class:`workloads.sizes.SizeModel` plus ``log_likelihood``,
+    the parameters of :class:`schedlab.workloads.sizes.SizeModel` plus ``log_likelihood``,
     ``ks`` and the ``observed_classes`` shares.
 ``runtimes``
     a family fit of the runtimes in seconds.
@@ -41,7 +41,7 @@ A ``fitted`` model holds:
 
 A *family fit* is ``{"chosen": family, "upper_limit": largest observed value,
 "candidates": {family: {"params", "log_likelihood", "aic", "ks"}}}`` with every family of
-:data:`workloads.distributions.FAMILY_PARAMETERS` among the candidates.
+:data:`schedlab.workloads.distributions.FAMILY_PARAMETERS` among the candidates.
 
 Documents are validated completely before use and before writing, so that a model with
 a missing field or a wrong schema version is refused with a message naming the field,
@@ -57,8 +57,8 @@ from pathlib import Path
 
 from schedlab.atomic import write_text
 from schedlab.errors import SchedlabError
-from workloads import estimates, lublin
-from workloads.distributions import FAMILY_PARAMETERS
+from schedlab.workloads import estimates, lublin
+from schedlab.workloads.distributions import FAMILY_PARAMETERS
 
 SCHEMA_NAME = "schedlab-workload-model"
 SCHEMA_VERSION = 2

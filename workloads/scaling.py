@@ -4,7 +4,7 @@ As in the coscheduling study (spec 000, after the Argonne Intrepid/Eureka paper)
 trace keeps everything but its pace: every gap between consecutive submissions is
 multiplied by one constant ``c``, so the shape of the arrival process (bursts, daily
 rhythm stretched or squeezed alike) is kept while the offered load
-(:mod:`workloads.load`) becomes the target.  Since the work is unchanged and the span
+(:mod:`schedlab.workloads.load`) becomes the target.  Since the work is unchanged and the span
 is multiplied by ``c``, ``c = current load / target load`` exactly.  Scaled submit times
 are rounded down to whole seconds, which keeps their order.  ``wait_time`` becomes -1:
 the logged waits belong to the original pace.
@@ -32,10 +32,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from parsers.header import SwfHeader
+from schedlab.parsers.header import SwfHeader
 from schedlab import __version__
 from schedlab.errors import SchedlabError
-from workloads.load import check_target_load, job_work, offered_load, total_work
+from schedlab.workloads.load import check_target_load, job_work, offered_load, total_work
 
 RESIZE_MODES = ("clip", "rescale")
 

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import optimize
 
-from workloads.gof import discrete_ks_distance
+from schedlab.workloads.gof import discrete_ks_distance
 
 
 @dataclass(frozen=True)

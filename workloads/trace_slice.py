@@ -7,7 +7,7 @@ trace's jobs, in submission order (ties by job id), are cut into consecutive blo
 a fixed shuffle of the blocks.  Slices therefore never share a job, so statistics over them
 are over independent stretches of the log, and the first few are spread over the whole
 log rather than taken from its first weeks.  A slice keeps its jobs as they are (sizes,
-runtimes, estimates, the pattern of their arrivals); then :mod:`workloads.scaling` does
+runtimes, estimates, the pattern of their arrivals); then :mod:`schedlab.workloads.scaling` does
 the rest:
 
 * sizes are resized to ``machine_procs`` (``"rescale"`` by default: each job keeps its
@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
-from workloads.jobs import check_synthesis_request
-from workloads.scaling import resize_jobs, scale_trace
+from schedlab.workloads.jobs import check_synthesis_request
+from schedlab.workloads.scaling import resize_jobs, scale_trace
 
 BLOCK_SHUFFLE_SEED = 0  # one shuffle for every slice: slice numbers name disjoint blocks
 

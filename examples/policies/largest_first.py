@@ -16,7 +16,7 @@ Everything EASY does (the reservation, the backfilling test, the invariants the 
 checks) is reused; the policy only changes which job comes first.
 """
 
-from simulators.batch.easy import EasyBackfilling
+from schedlab.simulators.batch.easy import EasyBackfilling
 
 
 class LargestFirstEasy(EasyBackfilling):

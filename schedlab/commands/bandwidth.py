@@ -13,10 +13,10 @@ HELP = "simulate co-allocation over 4 x 100 nodes joined by 1000 Mb/s links"
 
 
 def register(subparsers) -> None:
-    from simulators.bandwidth.experiments import PAPER_PASS_ORDER, PROFILES
-    from simulators.bandwidth.placement import PASS_ORDERS, STRATEGIES
-    from simulators.bandwidth.workload import WORKLOADS
-    from simulators.multicluster.topology import STAR_LINK_MBPS
+    from schedlab.simulators.bandwidth.experiments import PAPER_PASS_ORDER, PROFILES
+    from schedlab.simulators.bandwidth.placement import PASS_ORDERS, STRATEGIES
+    from schedlab.simulators.bandwidth.workload import WORKLOADS
+    from schedlab.simulators.multicluster.topology import STAR_LINK_MBPS
 
     quick, paper = PROFILES["quick"], PROFILES["paper"]
     # A processor's traffic crosses its cluster's one link: it cannot exceed that link's rate.
@@ -58,7 +58,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from schedlab.tables import metric_lines
-    from simulators.bandwidth.simulate import Point, simulate
+    from schedlab.simulators.bandwidth.simulate import Point, simulate
 
     point = Point(args.workload, args.strategy, args.ppbw, args.information, args.jobs_per_cluster, args.seed,
                   args.pass_order, args.load)

@@ -1,4 +1,4 @@
-"""``schedlab bundle create|verify|extract``: result bundles of the full report (``reports.bundle``)."""
+"""``schedlab bundle create|verify|extract``: result bundles of the full report (``schedlab.reports.bundle``)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def run_create(args) -> int:
 
     from pipeline import FullReport, console, settings
     from pipeline.bundle import bundle_contents
-    from reports.bundle import create_bundle
+    from schedlab.reports.bundle import create_bundle
     from schedlab.atomic import atomic_path
 
     parameters = {"stage_profile": args.stage_profile}
@@ -98,7 +98,7 @@ def run_create(args) -> int:
 
 def run_verify(args) -> int:
     from pipeline.trace_tasks import find_traces
-    from reports.bundle import verify_bundle
+    from schedlab.reports.bundle import verify_bundle
 
     quiet = getattr(args, "quiet", False)
     scratch = Path(args.scratch) if args.scratch else Path(tempfile.mkdtemp(prefix="schedlab-verify-"))
@@ -136,7 +136,7 @@ def _ignore(line: str) -> None:
 
 
 def run_extract(args) -> int:
-    from reports.bundle import extract_bundle, manifest_problems, recipe_command, rerun_settings, shell_command
+    from schedlab.reports.bundle import extract_bundle, manifest_problems, recipe_command, rerun_settings, shell_command
 
     destination = Path(args.directory).resolve()
     root = extract_bundle(Path(args.bundle), destination)

@@ -15,8 +15,8 @@ HELP = "coschedule paired jobs of two traces on two machines (hold / yield)"
 
 
 def register(subparsers) -> None:
-    from simulators.cosched.coscheduler import DEFAULT_RELEASE_AFTER, DEFAULT_RELEASE_PERIOD
-    from simulators.cosched.experiments import PAIRING_WINDOW_SECONDS
+    from schedlab.simulators.cosched.coscheduler import DEFAULT_RELEASE_AFTER, DEFAULT_RELEASE_PERIOD
+    from schedlab.simulators.cosched.experiments import PAIRING_WINDOW_SECONDS
 
     parser = subparsers.add_parser(
         "cosched",
@@ -56,9 +56,9 @@ def run(args) -> int:
     from schedlab.progress import callback_bar
     from schedlab.tables import metric_lines, metric_table
     from schedlab.traces import read_cleaned
-    from simulators.cosched import CoschedSettings, cosimulate
-    from simulators.cosched.experiments import COMBINATIONS
-    from simulators.cosched.workloads import make_pairs
+    from schedlab.simulators.cosched import CoschedSettings, cosimulate
+    from schedlab.simulators.cosched.experiments import COMBINATIONS
+    from schedlab.simulators.cosched.workloads import make_pairs
 
     a = read_cleaned(args.trace_a, args.procs_a, "--procs-a")
     b = read_cleaned(args.trace_b, args.procs_b, "--procs-b")

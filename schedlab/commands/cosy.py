@@ -16,8 +16,8 @@ HELP = "simulate COSY's advance reservations with a notice-time policy on a tune
 
 
 def register(subparsers) -> None:
-    from simulators.cosy.experiment import EXPERIMENT_POLICIES, PROFILES, WORKLOAD_MODELS
-    from simulators.cosy.fixed_point import WAIT_READINGS
+    from schedlab.simulators.cosy.experiment import EXPERIMENT_POLICIES, PROFILES, WORKLOAD_MODELS
+    from schedlab.simulators.cosy.fixed_point import WAIT_READINGS
 
     quick = PROFILES["quick"]
     quick_jobs = quick.variants[0][0]
@@ -63,7 +63,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from schedlab.tables import metric_lines
-    from simulators.cosy.experiment import MACHINE_NODES, run_point, select_workloads
+    from schedlab.simulators.cosy.experiment import MACHINE_NODES, run_point, select_workloads
 
     began = time.perf_counter()
     source = trace_slices(args.trace, args.trace_procs) if args.trace else args.model
@@ -91,7 +91,7 @@ def run(args) -> int:
 
 def trace_slices(path: str, trace_procs: int | None):
     from schedlab.traces import read_cleaned
-    from simulators.cosy.experiment import TraceSlices
+    from schedlab.simulators.cosy.experiment import TraceSlices
 
     source = read_cleaned(path, trace_procs, "--trace-procs")
     return TraceSlices.of_trace(str(path), source.jobs, source.machine_procs)
@@ -102,9 +102,9 @@ def print_regime(workloads, tried: int, quiet: bool = False) -> None:
     (a progress bar over the points on a terminal, unless ``quiet``)."""
     import pandas as pd
 
-    from reports.cosy import summarize
+    from schedlab.reports.cosy import summarize
     from schedlab.progress import progress
-    from simulators.cosy.experiment import MACHINE_NODES, PROFILES, run_points
+    from schedlab.simulators.cosy.experiment import MACHINE_NODES, PROFILES, run_points
 
     profile = PROFILES["quick"]
     points = profile.regime_points()

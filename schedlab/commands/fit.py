@@ -32,13 +32,13 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from parsers.cleaning import clean
-    from parsers.swf import read_swf
-    from reports.workload_figures import fit_figures, save_figures
+    from schedlab.parsers.cleaning import clean
+    from schedlab.parsers.swf import read_swf
+    from schedlab.reports.workload_figures import fit_figures, save_figures
     from schedlab.errors import UsageError
     from schedlab.progress import callback_bar
-    from workloads.fitting import fit_trace
-    from workloads.model import save_model
+    from schedlab.workloads.fitting import fit_trace
+    from schedlab.workloads.model import save_model
 
     trace = read_swf(args.trace, strict=not args.lenient, machine_procs=args.procs)
     for warning in trace.warnings:

@@ -30,8 +30,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from reports.exports import read_schedule
-    from reports.gantt import gantt_figure
+    from schedlab.reports.exports import read_schedule
+    from schedlab.reports.gantt import gantt_figure
     from schedlab.atomic import atomic_path
 
     if not args.output.endswith(FIGURE_SUFFIXES):

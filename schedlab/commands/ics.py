@@ -12,9 +12,9 @@ HELP = "simulate a time-shared cluster under LOCAL, DCS, PB, PROC-S, SB, HYBRID,
 
 
 def register(subparsers) -> None:
-    from simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point
-    from simulators.ics.run import ENGINES
-    from simulators.ics.workload import WORKLOADS
+    from schedlab.simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point
+    from schedlab.simulators.ics.run import ENGINES
+    from schedlab.simulators.ics.workload import WORKLOADS
 
     quick = PROFILES["quick"]
     point = {field.name: field.default for field in dataclasses.fields(Point)}  # what the profiles' points use
@@ -59,7 +59,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from schedlab.tables import metric_lines
-    from simulators.ics.experiments import Point
+    from schedlab.simulators.ics.experiments import Point
 
     point = Point(scheme=args.scheme, workload=args.workload, load=args.load, n_jobs=args.jobs,
                   skew=args.skew, compression=args.compression, nodes=args.nodes, mpl=args.mpl, seed=args.seed,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # numpy, pandas and the parser are imported when the command runs, not to list it
     import numpy as np
 
-    from parsers.swf import Trace
+    from schedlab.parsers.swf import Trace
 
 SECONDS_PER_DAY = 86_400
 
@@ -49,7 +49,7 @@ def _positive_int(text: str) -> int:
 
 
 def run(args) -> int:
-    from parsers.swf import read_swf
+    from schedlab.parsers.swf import read_swf
 
     trace = read_swf(args.trace, strict=not args.lenient, machine_procs=args.procs)
     print("\n".join(describe_trace(trace)))
@@ -58,8 +58,8 @@ def run(args) -> int:
 
 def describe_trace(trace: Trace) -> list[str]:
     """The report ``schedlab info`` prints, as lines."""
-    from parsers.cleaning import effective_procs
-    from parsers.swf import resolve_machine_size
+    from schedlab.parsers.cleaning import effective_procs
+    from schedlab.parsers.swf import resolve_machine_size
 
     jobs = trace.jobs
     procs, procs_source = resolve_machine_size(trace.header, jobs, trace.machine_procs_hint)
@@ -114,7 +114,7 @@ def _offered_load(trace: Trace, procs: int | None, span: float) -> str:
     """Work submitted per capacity available: sum(procs x run time) / (machine procs x span)."""
     import numpy as np
 
-    from parsers.cleaning import effective_procs
+    from schedlab.parsers.cleaning import effective_procs
 
     if not procs or span <= 0:
         return "n/a (needs a machine size and a span above 0)"

@@ -14,8 +14,8 @@ HELP = "simulate KOALA's WF / FCM / CA placement on the DAS-3 multicluster"
 
 
 def register(subparsers) -> None:
-    from simulators.koala.experiments import PROFILES
-    from simulators.koala.simulate import POLICIES
+    from schedlab.simulators.koala.experiments import PROFILES
+    from schedlab.simulators.koala.simulate import POLICIES
 
     quick = PROFILES["quick"]
 
@@ -50,7 +50,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from schedlab.tables import metric_lines
-    from simulators.koala.simulate import Point, simulate
+    from schedlab.simulators.koala.simulate import Point, simulate
 
     point = Point(args.app, args.policy, args.utilization, args.seed, args.config, args.sizes, args.hours,
                   args.slowest_processor, args.startup_overhead)

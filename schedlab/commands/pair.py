@@ -37,9 +37,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from reports.exports import write_table
+    from schedlab.reports.exports import write_table
     from schedlab.traces import read_cleaned
-    from workloads.pairing import DEFAULT_WINDOW_SECONDS, pair_by_ratio, pair_by_window
+    from schedlab.workloads.pairing import DEFAULT_WINDOW_SECONDS, pair_by_ratio, pair_by_window
 
     a = read_cleaned(args.a, args.procs_a, "--procs-a", strict=not args.lenient).jobs
     b = read_cleaned(args.b, args.procs_b, "--procs-b", strict=not args.lenient).jobs

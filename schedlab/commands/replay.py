@@ -15,10 +15,10 @@ HELP = "simulate a trace under FCFS, EASY, conservative backfilling or your own 
 
 
 def register(subparsers) -> None:
-    from reports.exports import FORMATS
-    from simulators.batch.conventions import CONVENTIONS, ESTIMATES
-    from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES
-    from simulators.core.engine import PASS_MODES, SAME_TIME_ORDERS
+    from schedlab.reports.exports import FORMATS
+    from schedlab.simulators.batch.conventions import CONVENTIONS, ESTIMATES
+    from schedlab.simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES
+    from schedlab.simulators.core.engine import PASS_MODES, SAME_TIME_ORDERS
 
     parser = subparsers.add_parser(
         "replay",
@@ -55,12 +55,12 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from parsers.cleaning import clean_or_refuse, refuse_empty
-    from parsers.swf import read_swf
-    from reports.exports import default_workload_name, format_from_path, write_schedule
+    from schedlab.parsers.cleaning import clean_or_refuse, refuse_empty
+    from schedlab.parsers.swf import read_swf
+    from schedlab.reports.exports import default_workload_name, format_from_path, write_schedule
     from schedlab.progress import callback_bar
     from schedlab.tables import metric_lines
-    from simulators.batch.replay import replay
+    from schedlab.simulators.batch.replay import replay
 
     if args.format and not args.out:
         raise UsageError("--format says how to write --out: give --out FILE too")

@@ -34,9 +34,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from parsers.swf import write_swf
+    from schedlab.parsers.swf import write_swf
     from schedlab.traces import read_cleaned
-    from workloads.scaling import scale_trace, scaled_header
+    from schedlab.workloads.scaling import scale_trace, scaled_header
 
     source = read_cleaned(args.trace, args.procs, "--procs", strict=not args.lenient)
     scaled = scale_trace(

@@ -31,10 +31,10 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from parsers.swf import write_swf
+    from schedlab.parsers.swf import write_swf
     from schedlab.errors import UsageError
-    from workloads.model import FITTED, load_model
-    from workloads.synthesis import synthesize_with_details, synthetic_header
+    from schedlab.workloads.model import FITTED, load_model
+    from schedlab.workloads.synthesis import synthesize_with_details, synthetic_header
 
     model = load_model(args.model)
     procs = args.procs

@@ -3,7 +3,7 @@
 Jones, Ligon, Shrivastava, "The Impact of Information Availability and Workload
 Characteristics on the Performance of Job Co-allocation in Multi-clusters", ICPADS 2006
 (spec: ``shared/spec/002-bandwidth-coallocation.md``).  Built on the multicluster
-substrate (``simulators.multicluster``): its ``star_4x100`` topology and link capacity,
+substrate (``schedlab.simulators.multicluster``): its ``star_4x100`` topology and link capacity,
 and its invariant checks, which every run passes through.
 
 Modules

@@ -29,7 +29,7 @@ the paired gap between two strategies by several, more than the gaps the orderin
 about near the ends of the sweep (ICS places like Zero Comm. where no link binds and
 approaches Migration Only as PPBW grows).  So every point of every profile runs on five
 seeds, the same seeds for every strategy and PPBW (common random numbers: a seed fixes
-arrivals, sizes, runtimes and rho), and the claims ledger (``reports.bandwidth_claims``)
+arrivals, sizes, runtimes and rho), and the claims ledger (``schedlab.reports.bandwidth_claims``)
 judges every claim on the per-seed paired statistics.
 """
 
@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simulators.bandwidth.placement import PASS_ORDERS
-from simulators.bandwidth.simulate import Point
+from schedlab.simulators.bandwidth.placement import PASS_ORDERS
+from schedlab.simulators.bandwidth.simulate import Point
 
 SWEPT = ("first_fit", "lslt", "lslt_cs", "ics")
 LIMITS = ("zero_comm", "migration_only", "no_share")

@@ -10,9 +10,9 @@ local execution and migration have placed as many as they can) one scan places w
 only and a second co-allocates what is left; the per-job order is a single scan that tries
 local, migration and co-allocation on each job before the next.
 
-Why not ``simulators.multicluster.MulticlusterSimulation``: the paper's size (4 x 400,000
+Why not ``schedlab.simulators.multicluster.MulticlusterSimulation``: the paper's size (4 x 400,000
 jobs, several strategies, a sweep) needs a compiled loop.  The run still goes through the
-substrate's invariant checks afterwards (``simulators.bandwidth.simulate``), and this loop
+substrate's invariant checks afterwards (``schedlab.simulators.bandwidth.simulate``), and this loop
 raises on its own invariants: idle nodes never negative, no link over capacity under ICS,
 no job finishing before ``T_E0`` after its start.
 
@@ -31,10 +31,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulators.bandwidth.demand import link_demands
-from simulators.bandwidth.placement import COALLOCATED, ICS, MIGRATION_ONLY, NO_SHARE, ZERO_COMM, place
-from simulators.bandwidth.sharing import duration, progressive_filling
-from simulators.bandwidth.waiting import NOT_WAITING, new_tree, next_candidate, set_size, smallest_waiting
+from schedlab.simulators.bandwidth.demand import link_demands
+from schedlab.simulators.bandwidth.placement import COALLOCATED, ICS, MIGRATION_ONLY, NO_SHARE, ZERO_COMM, place
+from schedlab.simulators.bandwidth.sharing import duration, progressive_filling
+from schedlab.simulators.bandwidth.waiting import NOT_WAITING, new_tree, next_candidate, set_size, smallest_waiting
 
 HOUR = 3600.0
 TOLERANCE = 1e-9

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulators.bandwidth.demand import piece_demand
+from schedlab.simulators.bandwidth.demand import piece_demand
 
 NO_SHARE, MIGRATION_ONLY, FIRST_FIT, LSLT, LSLT_CS, ICS, ZERO_COMM = range(7)
 STRATEGIES = {

@@ -1,10 +1,10 @@
 """One run of the bandwidth stage: a workload, a strategy, a network; checked and summarised.
 
-``simulate(point)`` builds the workload (``simulators.bandwidth.workload``), runs the
-compiled event loop (``simulators.bandwidth.kernel``) on the substrate's star network
-(``simulators.multicluster.topology.star_4x100``: 4 x 100 nodes, one 1000 Mb/s
+``simulate(point)`` builds the workload (``schedlab.simulators.bandwidth.workload``), runs the
+compiled event loop (``schedlab.simulators.bandwidth.kernel``) on the substrate's star network
+(``schedlab.simulators.multicluster.topology.star_4x100``: 4 x 100 nodes, one 1000 Mb/s
 full-duplex link per cluster), then hands the schedule to the substrate's invariant
-checks (``simulators.multicluster.invariants``), which raise if any cluster was
+checks (``schedlab.simulators.multicluster.invariants``), which raise if any cluster was
 over-committed or any job's components did not start and end together.
 """
 
@@ -17,15 +17,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simulators.bandwidth.kernel import run_kernel, waiting_limit
-from simulators.bandwidth.placement import (
+from schedlab.simulators.bandwidth.kernel import run_kernel, waiting_limit
+from schedlab.simulators.bandwidth.placement import (
     CHUNK_SHARE, COALLOCATED, LOCAL, LSLT_THRESHOLD, MIGRATED, PASS_ORDERS, PLACEMENT_NAMES, STRATEGIES, ZERO_COMM,
     cluster_subsets,
 )
-from simulators.bandwidth.workload import Workload, generate_jobs, offered_load
-from simulators.core.invariants import InvariantError
-from simulators.multicluster.invariants import check_multicluster_schedule
-from simulators.multicluster.topology import STAR_LINK_MBPS, Topology, star_4x100
+from schedlab.simulators.bandwidth.workload import Workload, generate_jobs, offered_load
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.multicluster.invariants import check_multicluster_schedule
+from schedlab.simulators.multicluster.topology import STAR_LINK_MBPS, Topology, star_4x100
 
 MAX_COALLOCATED = 1024
 """Slots for running co-allocated jobs: more than 400 nodes can hold (every job has 2+)."""
@@ -63,7 +63,7 @@ class Point:
     ``per_job``: local, migration, co-allocation on each job before the next."""
     load: float | None = None
     """Offered load per cluster of the realistic stream the workload is drawn from (None: the fitted
-    trace's; see ``simulators.bandwidth.workload.generate_jobs``)."""
+    trace's; see ``schedlab.simulators.bandwidth.workload.generate_jobs``)."""
 
     def __post_init__(self):
         if self.pass_order not in PASS_ORDERS:

@@ -4,7 +4,7 @@ Jones et al., ICPADS 2006, Sec. 5 (workloads).  Every cluster gets its own strea
 
 - ``synthetic``: Poisson arrivals (mean gap 150 s), ``T_E0 ~ Exp(mean 450 s)``, sizes
   uniform on the integers 10..50;
-- ``realistic``: jobs drawn from a model fitted by ``workloads.fitting`` (the paper's own
+- ``realistic``: jobs drawn from a model fitted by ``schedlab.workloads.fitting`` (the paper's own
   structure, Sec. 3: weekly warped arrival clock with daily and weekly cycles, serial /
   power-of-two / other sizes with a two-stage uniform, a runtime family chosen by AIC,
   size-runtime correlation) to a Parallel Workloads Archive trace, on 100-processor clusters
@@ -24,7 +24,7 @@ Jones et al., ICPADS 2006, Sec. 5 (workloads).  Every cluster gets its own strea
   variants ``C_load`` and ``D_load`` instead compress the kept jobs' arrival times so
   their offered load equals the realistic stream's they came from.
 
-Sizes are then made rectangular (``simulators.bandwidth.demand``).  Every job draws
+Sizes are then made rectangular (``schedlab.simulators.bandwidth.demand``).  Every job draws
 ``rho ~ U[0, 1]``, ``PPBW`` (one value for the run, or ``U[0, 300]`` Mb/s when ``ppbw`` is
 None) and ``exposed = u < information`` with its own ``u ~ U[0, 1]``, so runs at several
 information levels expose nested sets of jobs.  Each attribute and each cluster has its
@@ -40,9 +40,9 @@ from functools import cache
 
 import numpy as np
 
-from simulators.bandwidth.demand import rectangular_sizes
-from workloads.model import load_model
-from workloads.synthesis import fitted_arrivals, synthesize_fitted
+from schedlab.simulators.bandwidth.demand import rectangular_sizes
+from schedlab.workloads.model import load_model
+from schedlab.workloads.synthesis import fitted_arrivals, synthesize_fitted
 
 SYNTHETIC_MEAN_GAP = 150.0
 SYNTHETIC_MEAN_RUNTIME = 450.0

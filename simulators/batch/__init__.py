@@ -1,6 +1,6 @@
 """Batch scheduling of one machine: FCFS, EASY and conservative backfilling, or your own policy.
 
-``simulators.batch.replay.replay(jobs, machine_procs, policy=..., order=..., ...)`` runs
+``schedlab.simulators.batch.replay.replay(jobs, machine_procs, policy=..., order=..., ...)`` runs
 one trace and returns the schedule, its metrics and a time series; the policies are
-one module each, named in ``simulators.batch.policies`` (see ``docs/policies.md``).
+one module each, named in ``schedlab.simulators.batch.policies`` (see ``docs/policies.md``).
 """

@@ -2,7 +2,7 @@
 
 The C loop runs FCFS, EASY and conservative backfilling under the fcfs, wfp and sjf
 queue orders with either convention profile; it mirrors the interpreted engine
-(``simulators.core.engine`` with the policies of this package), which stays the
+(``schedlab.simulators.core.engine`` with the policies of this package), which stays the
 readable reference that the tests compare it with job for job.  It is built when the
 package is installed (``setup.py``); where no C compiler was available, ``available()``
 is False and replays run on the reference engine.
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from simulators.core.engine import EventOrder
+from schedlab.simulators.core.engine import EventOrder
 
 try:
-    from simulators.batch import _event_loop
+    from schedlab.simulators.batch import _event_loop
 except ImportError:  # built without a C compiler
     _event_loop = None
 

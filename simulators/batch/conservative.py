@@ -15,7 +15,7 @@ and ignored.
 
 from __future__ import annotations
 
-from simulators.core.invariants import InvariantError
+from schedlab.simulators.core.invariants import InvariantError
 
 
 class ConservativeBackfilling:

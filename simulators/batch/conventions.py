@@ -7,7 +7,7 @@ Two profiles exist.
   - estimate = requested time (field 9), else the run time when the request is missing;
   - a job runs min(run time, estimate): it is killed at its limit;
   - jobs without a positive run time or size, or wider than the machine, are refused
-    with a message pointing at the cleaning step (``parsers.cleaning``) rather than
+    with a message pointing at the cleaning step (``schedlab.parsers.cleaning``) rather than
     silently patched;
   - at one timestamp terminations come before submissions and the scheduler runs once
     after all of them.
@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 
 from schedlab.errors import SchedlabError
-from simulators.core.engine import EventOrder
-from simulators.core.jobs import BatchJobs
+from schedlab.simulators.core.engine import EventOrder
+from schedlab.simulators.core.jobs import BatchJobs
 
 #: A job table: a pandas DataFrame or a mapping of its columns to numpy arrays (the
 #: profiles read columns only, so a replay need not build a DataFrame).
@@ -70,7 +70,7 @@ def default_inputs(jobs: JobColumns, machine_procs: int, estimates: str) -> Batc
             first = ", ".join(str(j) for j in np.asarray(jobs["job_id"])[mask][:5])
             raise SchedlabError(
                 f"{int(mask.sum())} job(s) with {what} (job ids {first}...): clean the trace first "
-                "(parsers.cleaning, 'schedlab replay' does it unless --no-clean) or use --conventions pyss"
+                "(schedlab.parsers.cleaning, 'schedlab replay' does it unless --no-clean) or use --conventions pyss"
             )
     actual = np.minimum(run, requested)
     estimate = actual if estimates == "actual" else requested

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from simulators.batch.fcfs import start_fitting_heads
+from schedlab.simulators.batch.fcfs import start_fitting_heads
 
 
 class EasyBackfilling:

@@ -17,15 +17,15 @@ from schedlab.errors import SchedlabError
 from schedlab.references import Reference, parse_reference
 
 BUILT_IN_POLICIES = {
-    "fcfs": "simulators.batch.fcfs:FirstComeFirstServed",
-    "easy": "simulators.batch.easy:EasyBackfilling",
-    "conservative": "simulators.batch.conservative:ConservativeBackfilling",
+    "fcfs": "schedlab.simulators.batch.fcfs:FirstComeFirstServed",
+    "easy": "schedlab.simulators.batch.easy:EasyBackfilling",
+    "conservative": "schedlab.simulators.batch.conservative:ConservativeBackfilling",
 }
 
 BUILT_IN_ORDERS = {
-    "fcfs": "simulators.batch.order:fcfs",
-    "wfp": "simulators.batch.order:wfp",
-    "sjf": "simulators.batch.order:sjf",
+    "fcfs": "schedlab.simulators.batch.order:fcfs",
+    "wfp": "schedlab.simulators.batch.order:wfp",
+    "sjf": "schedlab.simulators.batch.order:sjf",
 }
 
 

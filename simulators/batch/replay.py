@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from schedlab.errors import SchedlabError
-from simulators.batch import compiled
-from simulators.batch.conventions import CONVENTIONS, ESTIMATES, JobColumns
-from simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES, canonical_name, load_order, load_policy
-from simulators.core.engine import Engine, EventOrder
-from simulators.core.invariants import InvariantError, check_batch_schedule
-from simulators.core.metrics import schedule_metrics
+from schedlab.simulators.batch import compiled
+from schedlab.simulators.batch.conventions import CONVENTIONS, ESTIMATES, JobColumns
+from schedlab.simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES, canonical_name, load_order, load_policy
+from schedlab.simulators.core.engine import Engine, EventOrder
+from schedlab.simulators.core.invariants import InvariantError, check_batch_schedule
+from schedlab.simulators.core.metrics import schedule_metrics
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,10 +76,10 @@ def replay(
     ``machine_procs`` processors.
 
     ``policy`` and ``order`` are built-in names or references to your own code
-    (``path/to/file.py:Name``, ``package.module:Name``; see ``simulators.batch.policies``).
+    (``path/to/file.py:Name``, ``package.module:Name``; see ``schedlab.simulators.batch.policies``).
 
     ``same_time`` and ``passes`` override the convention profile's tie-breaking
-    (see ``simulators.core.engine``).  ``engine`` is ``compiled`` (built-in policies
+    (see ``schedlab.simulators.core.engine``).  ``engine`` is ``compiled`` (built-in policies
     and orders only; the default for them) or ``reference`` (the interpreted engine
     every policy runs on; the default for your own); both give the same schedule.
     ``progress(jobs ended, jobs)``, if given, is called now and then during the run.
@@ -185,7 +185,7 @@ SERIES_COLUMNS = ["time", "queue_length", "busy_procs"]
 
 def _run_reference(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):
     """The interpreted engine: any policy, the readable reference for the compiled one."""
-    from simulators.core.machine import Machine  # numba's import is slow: the compiled path does without
+    from schedlab.simulators.core.machine import Machine  # numba's import is slow: the compiled path does without
 
     machine = Machine(MACHINE_NAME, capacity, batch, load_policy(policy)(load_order(order)))
     engine = Engine([machine], event_order)

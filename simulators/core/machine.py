@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from simulators.core.jobs import BatchJobs
-from simulators.core.profile import AvailabilityProfile
+from schedlab.simulators.core.jobs import BatchJobs
+from schedlab.simulators.core.profile import AvailabilityProfile
 
 
 class Machine:

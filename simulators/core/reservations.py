@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from simulators.core.invariants import InvariantError
+from schedlab.simulators.core.invariants import InvariantError
 
 DEFAULT_CONFIRM_TIMEOUT = 300.0
 

@@ -28,9 +28,9 @@ import pandas as pd
 from scipy import stats
 
 from schedlab.errors import SchedlabError
-from simulators.cosched.coscheduler import HOLD, YIELD, CoschedSettings
-from simulators.cosched.run import MACHINE_NAMES, SECONDS_PER_HOUR, baseline_metrics, cosimulate
-from simulators.cosched.workloads import (
+from schedlab.simulators.cosched.coscheduler import HOLD, YIELD, CoschedSettings
+from schedlab.simulators.cosched.run import MACHINE_NAMES, SECONDS_PER_HOUR, baseline_metrics, cosimulate
+from schedlab.simulators.cosched.workloads import (
     INTREPID_PROCS,
     SECONDS_PER_DAY,
     analysis_by_load,
@@ -38,7 +38,7 @@ from simulators.cosched.workloads import (
     make_pairs,
     widths_on_intrepid,
 )
-from workloads.load import offered_load
+from schedlab.workloads.load import offered_load
 
 COMBINATIONS = {"HH": (HOLD, HOLD), "HY": (HOLD, YIELD), "YH": (YIELD, HOLD), "YY": (YIELD, YIELD)}
 BASELINE = "base"

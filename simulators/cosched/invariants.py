@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.core.invariants import InvariantError, check_batch_schedule
+from schedlab.simulators.core.invariants import InvariantError, check_batch_schedule
 
 
 def check_machine(name: str, capacity: int, batch, start: np.ndarray, holds: np.ndarray, deadlocked: bool) -> None:

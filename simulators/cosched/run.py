@@ -1,11 +1,11 @@
 """Simulate two coupled machines in one event loop, with or without coscheduling.
 
-Both machines run WFP priority with EASY backfilling (``simulators.batch``), the
+Both machines run WFP priority with EASY backfilling (``schedlab.simulators.batch``), the
 default conventions (a job runs min(run time, request), terminations before
 submissions at one instant, one pass per instant).  With ``settings=None`` the pairs
 are ignored: the baseline "without coscheduling".  The result holds one schedule per
 machine, the metrics of spec 000 per machine, and the deadlock verdict; the
-invariants of ``simulators.cosched.invariants`` are checked before it is returned.
+invariants of ``schedlab.simulators.cosched.invariants`` are checked before it is returned.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simulators.batch.conventions import CONVENTIONS
-from simulators.batch.easy import EasyBackfilling
-from simulators.batch.order import wfp
-from simulators.core.engine import Engine
-from simulators.core.machine import Machine
-from simulators.core.metrics import BOUNDED_SLOWDOWN_TAU
-from simulators.cosched.coscheduler import Coscheduler, CoscheduledPolicy, CoschedSettings, Deadlock
-from simulators.cosched.invariants import check_machine, check_pairs
+from schedlab.simulators.batch.conventions import CONVENTIONS
+from schedlab.simulators.batch.easy import EasyBackfilling
+from schedlab.simulators.batch.order import wfp
+from schedlab.simulators.core.engine import Engine
+from schedlab.simulators.core.machine import Machine
+from schedlab.simulators.core.metrics import BOUNDED_SLOWDOWN_TAU
+from schedlab.simulators.cosched.coscheduler import Coscheduler, CoscheduledPolicy, CoschedSettings, Deadlock
+from schedlab.simulators.cosched.invariants import check_machine, check_pairs
 
 MACHINE_NAMES = ("A", "B")
 SECONDS_PER_HOUR = 3600.0
@@ -109,7 +109,7 @@ def cosimulate(
     progress=None,
 ) -> CoschedResult:
     """Run machine A (``jobs_a`` on ``procs_a``) and B together; ``pairs`` as made by
-    ``workloads.pairing`` (columns ``job_id_a``, ``job_id_b``).  ``progress(jobs ended on
+    ``schedlab.workloads.pairing`` (columns ``job_id_a``, ``job_id_b``).  ``progress(jobs ended on
     both machines, jobs)``, if given, is called now and then during the run."""
     conventions = CONVENTIONS["default"]
     capacities = (int(procs_a), int(procs_b))

@@ -4,7 +4,7 @@ Machine A: a window (one month in the paper) of a large machine's trace, submit 
 kept; by default the log's busiest such window (``busiest_window_start_day``).  Machine B:
 an analysis cluster (Eureka, 100 nodes, whose trace is not public), synthesized from a
 model fitted on a real trace of a machine that size
-(``workloads.synthesis``), in one of two shapes:
+(``schedlab.workloads.synthesis``), in one of two shapes:
 
 ``analysis_by_load``
     jobs spanning A's window at exactly the target utilization, as the paper packs
@@ -23,11 +23,11 @@ model fitted on a real trace of a machine that size
     job would mostly wait for a mate not yet submitted.
 
 Both take ``min_runtime``: B's jobs shorter than it are left out of the stream (B's
-baseline calibration, ``simulators.cosched.experiments.calibrate_min_runtime``).
+baseline calibration, ``schedlab.simulators.cosched.experiments.calibrate_min_runtime``).
 ``widths_on_intrepid`` is A's load knob (its baseline calibration): A runs on Intrepid's
 40,960 nodes whatever log its jobs come from.
 
-Pairs come from ``workloads.pairing``: by submit-time window (2 minutes) or by ratio.
+Pairs come from ``schedlab.workloads.pairing``: by submit-time window (2 minutes) or by ratio.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
-from workloads.pairing import Pairing, pair_by_ratio, pair_by_window
-from workloads.jobs import independent_streams, synthetic_job_table
-from workloads.synthesis import requested_times, synthesize
+from schedlab.workloads.pairing import Pairing, pair_by_ratio, pair_by_window
+from schedlab.workloads.jobs import independent_streams, synthetic_job_table
+from schedlab.workloads.synthesis import requested_times, synthesize
 
 SECONDS_PER_DAY = 86_400.0
 PAIRING_MODES = ("window", "ratio")

@@ -5,7 +5,7 @@
 - ``queues``: COSY's queues, strict priority between them, user priority levels and
   per-queue limits.
 - ``scheduler``: the policy gluing them to EASY backfilling and the reservation book
-  of ``simulators.core.reservations``.
+  of ``schedlab.simulators.core.reservations``.
 - ``simulate``: one run, its invariants and its metrics.
 - ``experiment``: the paper's experiment (workloads, reservation subsets, sweeps).
 """

@@ -3,7 +3,7 @@
 Workloads
     The paper uses one 100-job week of the Cirne-Berman model (ANL arrivals) on a 32-node
     cluster, with a no-reservation utilization of 74 %.  DEFAULT, the workload the ledger
-    judges: ``cirne-berman`` (``workloads.cirne_berman``), a model after that one's published
+    judges: ``cirne-berman`` (``schedlab.workloads.cirne_berman``), a model after that one's published
     description with an Argonne weekly arrival cycle, whose sizes and run times were chosen on
     baselines so that the paper's regime holds: 74 % utilization with a mean queue wait about
     a fifth to a quarter of the run window.  It is the default because it stands for the paper's model,
@@ -20,11 +20,11 @@ Workloads
     Lublin-Feitelson model (``lublin-feitelson``, perfect estimates; the ledger's workload
     until the Cirne-Berman-like one existed), whose 100 jobs reach 74 % only as a burst
     followed by a long drain, with a mean queue wait near 6 % of the window; and log-uniform
-    sizes and run times with Poisson arrivals (``workloads.log_uniform``, three variants,
+    sizes and run times with Poisson arrivals (``schedlab.workloads.log_uniform``, three variants,
     ``LOG_UNIFORM_MODELS``), whose work is spread over many jobs arriving steadily.
 
     The spec's other DEFAULT, a scaled slice of a real trace (``TraceSlices``,
-    ``workloads.trace_slice``): disjoint runs of 100 consecutive jobs of a log, sizes
+    ``schedlab.workloads.trace_slice``): disjoint runs of 100 consecutive jobs of a log, sizes
     rescaled to 32 nodes, each job running for its requested time as the paper's COSY ran
     each request for its "required time" (section 4.2), gaps scaled until the baseline
     reaches 74 %.  ``schedlab cosy --trace`` runs it, and so does the report for the traces
@@ -37,7 +37,7 @@ Workloads
 
 W readings
     The fixed policy runs under both readings of the notice rule's W
-    (``simulators.cosy.fixed_point``): ``fixed-point`` (the default, under which the
+    (``schedlab.simulators.cosy.fixed_point``): ``fixed-point`` (the default, under which the
     paper's identity n = wa / wq holds) and ``running-mean``.  Every other policy reads W
     as the running mean (the oracle reads none: its W is the baseline's wq0).  Each run
     records its ``reading``.
@@ -56,13 +56,13 @@ A second diagnostic (``policy="requeue"``): the fixed policy, but a refused rese
 joins the queue instead of being dropped; it separates the reservations' interference
 with the queue from the work that refusals take off the machine.
 A third (``policy="node_bound"``): the fixed policy with every reservation bound to named
-nodes when accepted, as COSY places reservations (``simulators.cosy.node_bound``); ``q``
+nodes when accepted, as COSY places reservations (``schedlab.simulators.cosy.node_bound``); ``q``
 is then against the same node-level simulator without reservations.
 
 Per run: ``q = wq / wq0`` against the same workload's baseline; ``q_matched``, the mean
 wait of this run's queue jobs over the baseline mean wait of the same jobs (equal to
 ``q`` in expectation when the queue jobs are a random subset, as in the paper's design,
-but not when refusals pick out large jobs); and the metrics of ``simulators.cosy.simulate``.  ``reports.cosy.summarize`` gives mean and 95 % t-interval over seeds.
+but not when refusals pick out large jobs); and the metrics of ``schedlab.simulators.cosy.simulate``.  ``schedlab.reports.cosy.summarize`` gives mean and 95 % t-interval over seeds.
 """
 
 from __future__ import annotations
@@ -74,18 +74,18 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
-from simulators.batch.conventions import default_inputs
-from simulators.cosy.fixed_point import FIXED_POINT, RUNNING_MEAN, WAIT_READINGS, solve_fixed_point
-from simulators.cosy.node_bound import simulate_node_bound
-from simulators.cosy.notice import NoNotice, notice_policy
-from simulators.cosy.scheduler import EXACT_START, ReservationRequest
-from simulators.cosy.simulate import simulate_cosy
-from workloads.cirne_berman import MACHINE_NODES as CIRNE_BERMAN_NODES
-from workloads.cirne_berman import POWER_OF_TWO_SHARE, RUNTIME_RANGE, SIZE_RANGE, cirne_berman_jobs
-from workloads.log_uniform import log_uniform_jobs
-from workloads.model import EXACT_ESTIMATES, builtin_lublin_feitelson_model
-from workloads.synthesis import synthesize
-from workloads.trace_slice import slice_count, trace_slice
+from schedlab.simulators.batch.conventions import default_inputs
+from schedlab.simulators.cosy.fixed_point import FIXED_POINT, RUNNING_MEAN, WAIT_READINGS, solve_fixed_point
+from schedlab.simulators.cosy.node_bound import simulate_node_bound
+from schedlab.simulators.cosy.notice import NoNotice, notice_policy
+from schedlab.simulators.cosy.scheduler import EXACT_START, ReservationRequest
+from schedlab.simulators.cosy.simulate import simulate_cosy
+from schedlab.workloads.cirne_berman import MACHINE_NODES as CIRNE_BERMAN_NODES
+from schedlab.workloads.cirne_berman import POWER_OF_TWO_SHARE, RUNTIME_RANGE, SIZE_RANGE, cirne_berman_jobs
+from schedlab.workloads.log_uniform import log_uniform_jobs
+from schedlab.workloads.model import EXACT_ESTIMATES, builtin_lublin_feitelson_model
+from schedlab.workloads.synthesis import synthesize
+from schedlab.workloads.trace_slice import slice_count, trace_slice
 
 MACHINE_NODES = 32
 TARGET_BASELINE_UTILIZATION = 0.74
@@ -107,7 +107,7 @@ EXPERIMENT_POLICIES = ("fixed", "adaptive", ORACLE, REQUEUE, NODE_BOUND)
 DIAGNOSTICS = (ORACLE, REQUEUE, NODE_BOUND)
 CIRNE_BERMAN, LUBLIN_FEITELSON, LOG_UNIFORM = "cirne-berman", "lublin-feitelson", "log-uniform"
 LOG_UNIFORM_NARROW, LOG_UNIFORM_WIDE = "log-uniform-narrow", "log-uniform-wide"
-# The log-uniform models (``workloads.log_uniform`` arguments): the default, run times from 20
+# The log-uniform models (``schedlab.workloads.log_uniform`` arguments): the default, run times from 20
 # minutes to 20 hours on 1 to 32 nodes; run times more alike (within a factor of 10); and those
 # on wide jobs only (8 to 32 nodes).  Each range puts 100 jobs at the 74 % baseline over about a
 # week (the schedule does not depend on the time unit, only on these ratios).  The last two

@@ -11,7 +11,7 @@ for the fragmentation the paper measured and our counting model does not show.
 
 This module replays one run of the paper's single-queue setting with node identities:
 
-- A reservation request (``ReservationRequest``, ``simulators.cosy.notice`` policies,
+- A reservation request (``ReservationRequest``, ``schedlab.simulators.cosy.notice`` policies,
   as in ``simulate_cosy``) is accepted if ``procs`` nodes are free over its whole
   interval: no running job on them past its start (jobs hold nodes to their binding
   end) and no accepted reservation overlapping it.  DEFAULT: it takes the lowest-numbered
@@ -41,10 +41,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from simulators.core.invariants import InvariantError, check_batch_schedule
-from simulators.core.jobs import BatchJobs
-from simulators.cosy.notice import NoNotice, notice_is_long_enough
-from simulators.cosy.simulate import CosyResult, cosy_metrics
+from schedlab.simulators.core.invariants import InvariantError, check_batch_schedule
+from schedlab.simulators.core.jobs import BatchJobs
+from schedlab.simulators.cosy.notice import NoNotice, notice_is_long_enough
+from schedlab.simulators.cosy.simulate import CosyResult, cosy_metrics
 
 
 @dataclass

@@ -3,13 +3,13 @@
 (Cao and Zimmermann, IPDPS 2004, sections 3 and 4.)  At every pass:
 
 1. Each newly submitted job passes the admission checks of its queue (user ``deny``,
-   walltime and node limits: ``simulators.cosy.queues``); a refused job is rejected.
+   walltime and node limits: ``schedlab.simulators.cosy.queues``); a refused job is rejected.
 2. An advance-reservation request leaves the queue at once.  Its start comes from the
    request (exact start, latest end minus the requested time, or "as early as the notice
    rule allows": now + n x W).  It is rejected if the share rule refuses reservations
-   now (adaptive policy), if its notice is shorter than n x W (``simulators.cosy.notice``),
+   now (adaptive policy), if its notice is shorter than n x W (``schedlab.simulators.cosy.notice``),
    or if the processors are not free then given running jobs and accepted reservations
-   (``simulators.core.reservations``).  An accepted reservation takes precedence over the
+   (``schedlab.simulators.core.reservations``).  An accepted reservation takes precedence over the
    queue, so the head reservations promised to waiting queue jobs are void.
    Optionally (``requeue_refused``, a diagnostic the paper does not use: its refused
    reservations are simply rejected) a refused reservation joins its queue instead, in
@@ -21,7 +21,7 @@
 
 ``W`` is, by default, the mean wait of the queue jobs started so far, updated after every
 pass (the paper's "current average waiting time", section 4.3).  Given ``mean_wait``, it is
-that constant instead: the fixed-point reading of ``simulators.cosy.fixed_point``.
+that constant instead: the fixed-point reading of ``schedlab.simulators.cosy.fixed_point``.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ import math
 import bisect
 from dataclasses import dataclass
 
-from simulators.batch.easy import EasyBackfilling
-from simulators.core.reservations import DEFAULT_CONFIRM_TIMEOUT, ReservationBook
-from simulators.cosy.notice import notice_is_long_enough
+from schedlab.simulators.batch.easy import EasyBackfilling
+from schedlab.simulators.core.reservations import DEFAULT_CONFIRM_TIMEOUT, ReservationBook
+from schedlab.simulators.cosy.notice import notice_is_long_enough
 
 EARLIEST, EXACT_START, LATEST_END = "earliest", "start", "end"
 REQUEST_KINDS = (EARLIEST, EXACT_START, LATEST_END)

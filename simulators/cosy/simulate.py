@@ -22,14 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simulators.core.engine import Engine, EventOrder
-from simulators.core.invariants import InvariantError, check_batch_schedule
-from simulators.core.jobs import BatchJobs
-from simulators.core.machine import Machine
-from simulators.core.reservations import DEFAULT_CONFIRM_TIMEOUT, EXPIRED
-from simulators.cosy.notice import NoNotice
-from simulators.cosy.queues import Queues
-from simulators.cosy.scheduler import CosyScheduler
+from schedlab.simulators.core.engine import Engine, EventOrder
+from schedlab.simulators.core.invariants import InvariantError, check_batch_schedule
+from schedlab.simulators.core.jobs import BatchJobs
+from schedlab.simulators.core.machine import Machine
+from schedlab.simulators.core.reservations import DEFAULT_CONFIRM_TIMEOUT, EXPIRED
+from schedlab.simulators.cosy.notice import NoNotice
+from schedlab.simulators.cosy.queues import Queues
+from schedlab.simulators.cosy.scheduler import CosyScheduler
 
 
 @dataclass

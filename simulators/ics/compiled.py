@@ -1,4 +1,4 @@
-"""The compiled twin of ``simulators.ics.kernel``: the same event loop, under numba.
+"""The compiled twin of ``schedlab.simulators.ics.kernel``: the same event loop, under numba.
 
 ``kernel.py`` is the reference.  It is readable and object-based, and it defines every
 rule of the simulation.  This module replays the same computation on numpy arrays,
@@ -46,14 +46,14 @@ import numba
 import numpy as np
 from numba import njit, types
 
-from simulators.core.invariants import InvariantError
-from simulators.ics import kernel as reference
-from simulators.ics import network, state, tstable
-from simulators.ics.outcome import KernelOutcome
-from simulators.ics.schemes import make_scheme
-from simulators.ics.schemes import base as scheme_base
-from simulators.ics.schemes import gang as scheme_gang
-from simulators.ics.schemes import proc as scheme_proc
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.ics import kernel as reference
+from schedlab.simulators.ics import network, state, tstable
+from schedlab.simulators.ics.outcome import KernelOutcome
+from schedlab.simulators.ics.schemes import make_scheme
+from schedlab.simulators.ics.schemes import base as scheme_base
+from schedlab.simulators.ics.schemes import gang as scheme_gang
+from schedlab.simulators.ics.schemes import proc as scheme_proc
 
 PENDING_DEPTH = 32
 """Iterations of pending messages a process can hold: its own and 31 ahead.  With one
@@ -77,7 +77,7 @@ CAT_COMPUTE, CAT_SPIN, CAT_IDLE, CAT_REAL_IDLE, CAT_SWITCH, CAT_OVERHEAD = range
 if (CAT_COMPUTE, CAT_SPIN, CAT_IDLE, CAT_REAL_IDLE, CAT_SWITCH, CAT_OVERHEAD) != (
     state.CAT_COMPUTE, state.CAT_SPIN, state.CAT_IDLE, state.CAT_REAL_IDLE, state.CAT_SWITCH, state.CAT_OVERHEAD
 ):
-    raise ImportError("simulators.ics.compiled: CPU categories out of step with simulators.ics.state")
+    raise ImportError("schedlab.simulators.ics.compiled: CPU categories out of step with schedlab.simulators.ics.state")
 ED, ENP, STAMP = 0, 1, 2
 """Columns of a GT row; a PT row uses ENP -> 0 and stamp -> 1 as in ``schemes.proc``."""
 
@@ -1329,7 +1329,7 @@ def _raise_error(s: Sim, jobs, name: str, max_events: int | None) -> None:
         raise InvariantError(
             f"{name}: message of iteration {iteration} reached {where}, {iteration - own} iterations ahead: "
             f"more than the compiled kernel's ring of pending messages holds "
-            f"(simulators.ics.compiled.PENDING_DEPTH = {PENDING_DEPTH})"
+            f"(schedlab.simulators.ics.compiled.PENDING_DEPTH = {PENDING_DEPTH})"
         )
     if code == ERR_MPL:
         raise InvariantError(f"node {int(g['err_a'])} would exceed MPL {int(g['mpl'])}")

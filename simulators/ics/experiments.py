@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 
-from simulators.ics.run import IcsResult, simulate
-from simulators.ics.workload import NpbSpec, SyntheticSpec, npb_jobs, synthetic_jobs
+from schedlab.simulators.ics.run import IcsResult, simulate
+from schedlab.simulators.ics.workload import NpbSpec, SyntheticSpec, npb_jobs, synthetic_jobs
 
 ALL_SCHEMES = ("LOCAL", "DCS", "PB", "PROC-S", "SB", "HYBRID", "PROC-B", "GS", "BATCH")
 MPL_SCHEMES = ("PB", "PROC-S", "SB", "PROC-B", "HYBRID", "GS")  # Sect. 5.3

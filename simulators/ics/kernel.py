@@ -16,7 +16,7 @@ and ``steal`` charges a cost (context switch, interrupt, PROC bookkeeping) by pu
 categories of every node add up to the simulated time, and every process has received
 exactly the compute time its job asked for; ``check_invariants`` raises otherwise.
 
-The scheme (``simulators.ics.schemes``) decides the message-waiting action, what
+The scheme (``schedlab.simulators.ics.schemes``) decides the message-waiting action, what
 happens when a message arrives for a process that is not running, which ready process
 runs next, and where jobs are placed; everything else is common to all schemes.
 """
@@ -29,9 +29,9 @@ from collections import deque
 
 import numpy as np
 
-from simulators.core.invariants import InvariantError
-from simulators.ics.outcome import KernelOutcome
-from simulators.ics.state import (
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.ics.outcome import KernelOutcome
+from schedlab.simulators.ics.state import (
     BLOCKED,
     CAT_COMPUTE,
     CAT_IDLE,
@@ -51,7 +51,7 @@ from simulators.ics.state import (
     Node,
     Process,
 )
-from simulators.ics.tstable import LWAIT, MAXWAIT, QUANTUM, SLPRET, TOP_LEVEL, TQEXP, UPDATE_PERIOD
+from schedlab.simulators.ics.tstable import LWAIT, MAXWAIT, QUANTUM, SLPRET, TOP_LEVEL, TQEXP, UPDATE_PERIOD
 
 ARRIVAL, SEGMENT_END, MESSAGE, IO_DONE, TICK, TIMER, TS_UPDATE = range(7)
 EPSILON = 1e-12

@@ -43,9 +43,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simulators.ics.outcome import KernelOutcome
-from simulators.ics.schemes.gang import GANG_QUANTUM
-from simulators.ics.state import CPU_CATEGORIES
+from schedlab.simulators.ics.outcome import KernelOutcome
+from schedlab.simulators.ics.schemes.gang import GANG_QUANTUM
+from schedlab.simulators.ics.state import CPU_CATEGORIES
 
 WARMUP_SHARE = 0.2
 DRAIN_SHARE = 0.2

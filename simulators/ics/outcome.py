@@ -1,8 +1,8 @@
 """What a kernel run leaves behind: the numbers the metrics need, in plain arrays.
 
-Both kernels produce it: the readable pure-Python ``simulators.ics.kernel.Kernel`` (the
-reference) and the compiled ``simulators.ics.compiled`` one, which must give the same
-outcome to the last bit.  The metrics (``simulators.ics.metrics``) read only this.
+Both kernels produce it: the readable pure-Python ``schedlab.simulators.ics.kernel.Kernel`` (the
+reference) and the compiled ``schedlab.simulators.ics.compiled`` one, which must give the same
+outcome to the last bit.  The metrics (``schedlab.simulators.ics.metrics``) read only this.
 """
 
 from __future__ import annotations

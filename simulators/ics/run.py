@@ -1,7 +1,7 @@
 """Run one experiment point: jobs + scheme + cluster -> per-job table and summary.
 
-``engine="compiled"`` (the default) runs ``simulators.ics.compiled``; ``"python"`` the
-readable reference kernel (``simulators.ics.kernel``), which the compiled one matches
+``engine="compiled"`` (the default) runs ``schedlab.simulators.ics.compiled``; ``"python"`` the
+readable reference kernel (``schedlab.simulators.ics.kernel``), which the compiled one matches
 bit for bit (tests/test_ics_compiled.py).
 """
 
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from simulators.ics.kernel import Kernel
-from simulators.ics.metrics import job_table, summarize
-from simulators.ics.schemes import make_scheme
+from schedlab.simulators.ics.kernel import Kernel
+from schedlab.simulators.ics.metrics import job_table, summarize
+from schedlab.simulators.ics.schemes import make_scheme
 
 ENGINES = ("compiled", "python")
 
@@ -36,7 +36,7 @@ def run_kernel(
         raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     scheme_object = make_scheme(scheme, boost_preempts_spinner=boost_preempts_spinner)
     if engine == "compiled":
-        from simulators.ics.compiled import run_compiled
+        from schedlab.simulators.ics.compiled import run_compiled
 
         return run_compiled(jobs, n_nodes, mpl, scheme_object, max_events)
     kernel = Kernel(jobs, n_nodes, mpl, scheme_object, max_events=max_events)

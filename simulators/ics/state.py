@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.ics.network import SendInterface
-from simulators.ics.tstable import QUANTUM, START_LEVEL
+from schedlab.simulators.ics.network import SendInterface
+from schedlab.simulators.ics.tstable import QUANTUM, START_LEVEL
 
 # Process states
 READY, RUNNING, BLOCKED, IN_IO, DONE = range(5)

@@ -1,6 +1,6 @@
 """KOALA processor coallocation in the DAS-3 multicluster (Sonmez, Mohamed, Epema, IEEE TPDS 21(6), 2010).
 
-Built on ``simulators.multicluster`` (clusters, requests, atomic placement, events).
+Built on ``schedlab.simulators.multicluster`` (clusters, requests, atomic placement, events).
 
 - ``worst_fit`` (WF), ``cluster_minimization`` (FCM and FCM limited to k clusters),
   ``communication_aware`` (CA, latency option): the placement policies, each

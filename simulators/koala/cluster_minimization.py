@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.multicluster.requests import FlexibleRequest, Placement
+from schedlab.simulators.multicluster.requests import FlexibleRequest, Placement
 
 
 def fill_in_order(request: FlexibleRequest, idle: np.ndarray, order, max_clusters: int | None = None) -> Placement | None:

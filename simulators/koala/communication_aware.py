@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.koala.cluster_minimization import fill_in_order
-from simulators.multicluster.requests import FlexibleRequest, Placement
-from simulators.multicluster.topology import Topology
+from schedlab.simulators.koala.cluster_minimization import fill_in_order
+from schedlab.simulators.multicluster.requests import FlexibleRequest, Placement
+from schedlab.simulators.multicluster.topology import Topology
 
 
 class CommunicationAware:

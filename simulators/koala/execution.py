@@ -11,7 +11,7 @@ on four).  f is MODELLED, with every unknown an explicit parameter (``Communicat
 
     f(S) = 1 + kappa x w_k x sum over ordered pairs c != d in S of x_c x_d x L(c, d)
 
-with k = |S|, L the inter-cluster latency (ms) of ``simulators.multicluster.topology``
+with k = |S|, L the inter-cluster latency (ms) of ``schedlab.simulators.multicluster.topology``
 (so f follows the paper's Table 2 ordering: Delft's 1 GbE pairs cost most), and
 
 - ``x_c``, each cluster's weight, by the split rule: ``cluster-set`` (DEFAULT) gives every
@@ -56,8 +56,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulators.multicluster.requests import Placement
-from simulators.multicluster.topology import Topology, das3
+from schedlab.simulators.multicluster.requests import Placement
+from schedlab.simulators.multicluster.topology import Topology, das3
 
 CLUSTER_SET, NODE_SHARES = "cluster-set", "node-shares"
 SPLIT_RULES = (CLUSTER_SET, NODE_SHARES)

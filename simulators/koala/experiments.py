@@ -23,8 +23,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from simulators.koala.execution import CommunicationModel, application
-from simulators.koala.simulate import POLICIES, Point
+from schedlab.simulators.koala.execution import CommunicationModel, application
+from schedlab.simulators.koala.simulate import POLICIES, Point
 
 
 def _percent_grid(low: int, high: int, step: int) -> tuple[float, ...]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.multicluster.system import MulticlusterResult
+from schedlab.simulators.multicluster.system import MulticlusterResult
 
 SAMPLE_STEP = 60.0
 WARM_UP_FRACTION = 1 / 8

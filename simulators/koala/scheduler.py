@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from simulators.koala.execution import ExecutionModel
-from simulators.multicluster.requests import FixedRequest, check_placement, place_fixed
-from simulators.multicluster.system import MulticlusterSimulation
+from schedlab.simulators.koala.execution import ExecutionModel
+from schedlab.simulators.multicluster.requests import FixedRequest, check_placement, place_fixed
+from schedlab.simulators.multicluster.system import MulticlusterSimulation
 
 
 class KoalaScheduler:

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simulators.koala.cluster_minimization import FlexibleClusterMinimization
-from simulators.koala.communication_aware import CommunicationAware
-from simulators.koala.execution import CLUSTER_SET, CommunicationModel, ExecutionModel, application
-from simulators.koala.metrics import summarize
-from simulators.koala.scheduler import KoalaScheduler
-from simulators.koala.worst_fit import WorstFit
-from simulators.koala.workload import poisson_workload
-from simulators.multicluster.system import MulticlusterResult, MulticlusterSimulation
-from simulators.multicluster.topology import das3
+from schedlab.simulators.koala.cluster_minimization import FlexibleClusterMinimization
+from schedlab.simulators.koala.communication_aware import CommunicationAware
+from schedlab.simulators.koala.execution import CLUSTER_SET, CommunicationModel, ExecutionModel, application
+from schedlab.simulators.koala.metrics import summarize
+from schedlab.simulators.koala.scheduler import KoalaScheduler
+from schedlab.simulators.koala.worst_fit import WorstFit
+from schedlab.simulators.koala.workload import poisson_workload
+from schedlab.simulators.multicluster.system import MulticlusterResult, MulticlusterSimulation
+from schedlab.simulators.multicluster.topology import das3
 
 POLICIES = {
     "WF": (lambda topology: WorstFit(), "single"),
@@ -32,7 +32,7 @@ SECONDS_PER_HOUR = 3600.0
 @dataclass(frozen=True)
 class Point:
     app: str
-    """prime, poisson, wave or ccr-<value> (``simulators.koala.execution.application``)."""
+    """prime, poisson, wave or ccr-<value> (``schedlab.simulators.koala.execution.application``)."""
     policy: str
     net_utilization: float
     seed: int

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.koala.execution import Application
-from simulators.multicluster.requests import FlexibleRequest, NonFixedRequest
-from simulators.multicluster.system import MulticlusterJob
-from workloads.jobs import independent_streams
+from schedlab.simulators.koala.execution import Application
+from schedlab.simulators.multicluster.requests import FlexibleRequest, NonFixedRequest
+from schedlab.simulators.multicluster.system import MulticlusterJob
+from schedlab.workloads.jobs import independent_streams
 
 REQUEST_KINDS = ("single", "flexible")
 """single: one non-fixed component (no coallocation); flexible: the scheduler splits the total."""

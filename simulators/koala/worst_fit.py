@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulators.multicluster.requests import NonFixedRequest, Placement
+from schedlab.simulators.multicluster.requests import NonFixedRequest, Placement
 
 
 class WorstFit:

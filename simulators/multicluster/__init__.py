@@ -43,5 +43,5 @@ Modules and API
     ``check_multicluster_run``, run by ``MulticlusterSimulation.run`` on every run: jobs
     placed after submission, components allocated and released at one instant each, the
     requested nodes exactly, no cluster over-committed at any time.  Raises
-    ``simulators.core.invariants.InvariantError``.
+    ``schedlab.simulators.core.invariants.InvariantError``.
 """

@@ -1,6 +1,6 @@
 """A discrete-event queue whose events can be cancelled or moved.
 
-Why not ``simulators.core.engine``: that loop belongs to single machines with an
+Why not ``schedlab.simulators.core.engine``: that loop belongs to single machines with an
 availability profile and per-machine queues, and its end events are fixed at start.
 Here one scheduler sees every cluster, and the bandwidth stage re-plans running jobs'
 ends whenever link bandwidth is re-shared, so an end event must be movable.

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from simulators.core.invariants import InvariantError, _fail
+from schedlab.simulators.core.invariants import InvariantError, _fail
 
 
 LOG_COLUMNS = ("time", "job", "cluster", "delta")

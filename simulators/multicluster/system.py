@@ -2,7 +2,7 @@
 
 ``ClusterState`` holds the idle nodes of every cluster and is the only place nodes are
 taken or given back; ``allocate`` is atomic (all components of a placement or none) and
-logs every change, so that ``simulators.multicluster.invariants`` can check the run
+logs every change, so that ``schedlab.simulators.multicluster.invariants`` can check the run
 afterwards from that log alone.
 
 ``MulticlusterSimulation`` runs one workload: it turns arrivals and ends into calls of a
@@ -20,11 +20,11 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from simulators.core.invariants import InvariantError
-from simulators.multicluster.events import Event, EventQueue
-from simulators.multicluster.invariants import check_multicluster_run
-from simulators.multicluster.requests import Placement, Request, clusters_used, nodes_per_cluster
-from simulators.multicluster.topology import Topology
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.multicluster.events import Event, EventQueue
+from schedlab.simulators.multicluster.invariants import check_multicluster_run
+from schedlab.simulators.multicluster.requests import Placement, Request, clusters_used, nodes_per_cluster
+from schedlab.simulators.multicluster.topology import Topology
 
 END_RANK, ARRIVAL_RANK = 0, 1
 """At one timestamp ends come first: nodes freed at t can serve a job that arrives at t."""

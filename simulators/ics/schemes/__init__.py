@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from simulators.ics.kernel import BLOCK_WAIT
-from simulators.ics.schemes.base import Scheme
-from simulators.ics.schemes.batch import Batch
-from simulators.ics.schemes.blocking import Hybrid, SpinBlock
-from simulators.ics.schemes.gang import Gang
-from simulators.ics.schemes.proc import ProcBlocking, ProcSpinning
-from simulators.ics.schemes.spinning import DynamicCoscheduling, Local, PeriodicBoost
+from schedlab.simulators.ics.kernel import BLOCK_WAIT
+from schedlab.simulators.ics.schemes.base import Scheme
+from schedlab.simulators.ics.schemes.batch import Batch
+from schedlab.simulators.ics.schemes.blocking import Hybrid, SpinBlock
+from schedlab.simulators.ics.schemes.gang import Gang
+from schedlab.simulators.ics.schemes.proc import ProcBlocking, ProcSpinning
+from schedlab.simulators.ics.schemes.spinning import DynamicCoscheduling, Local, PeriodicBoost
 
 SCHEMES: dict[str, type[Scheme]] = {
     scheme.name: scheme

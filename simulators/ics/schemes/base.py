@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from simulators.ics.kernel import SPIN_WAIT, TICK, highest_priority
+from schedlab.simulators.ics.kernel import SPIN_WAIT, TICK, highest_priority
 
 ICS_SWITCH_COST = 100e-6
 MOVE_COST = 3e-6

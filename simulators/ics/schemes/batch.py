@@ -6,7 +6,7 @@ its messages; no boost is ever needed.
 
 from __future__ import annotations
 
-from simulators.ics.schemes.base import Scheme
+from schedlab.simulators.ics.schemes.base import Scheme
 
 
 class Batch(Scheme):

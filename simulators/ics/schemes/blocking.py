@@ -16,11 +16,11 @@
 
 from __future__ import annotations
 
-from simulators.ics.kernel import BLOCK_WAIT, SPIN_BLOCK_WAIT, highest_priority
-from simulators.ics.network import ONE_WAY_16K
-from simulators.ics.schemes.base import Scheme
-from simulators.ics.state import BLOCKED
-from simulators.ics.tstable import SLPRET, TOP_LEVEL
+from schedlab.simulators.ics.kernel import BLOCK_WAIT, SPIN_BLOCK_WAIT, highest_priority
+from schedlab.simulators.ics.network import ONE_WAY_16K
+from schedlab.simulators.ics.schemes.base import Scheme
+from schedlab.simulators.ics.state import BLOCKED
+from schedlab.simulators.ics.tstable import SLPRET, TOP_LEVEL
 
 
 class WakeAndBoost(Scheme):

@@ -10,8 +10,8 @@ column in the current row is empty, or whose process is in I/O, idles.
 
 from __future__ import annotations
 
-from simulators.ics.kernel import TIMER
-from simulators.ics.schemes.base import Scheme
+from schedlab.simulators.ics.kernel import TIMER
+from schedlab.simulators.ics.schemes.base import Scheme
 
 GANG_QUANTUM = 0.1
 GANG_SWITCH_COST = 1e-3

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import math
 
-from simulators.ics.kernel import BLOCK_WAIT, highest_priority
-from simulators.ics.schemes.base import CHECK_COST, MOVE_COST
-from simulators.ics.schemes.blocking import WakeAndBoost
-from simulators.ics.schemes.spinning import PeriodicBoost
+from schedlab.simulators.ics.kernel import BLOCK_WAIT, highest_priority
+from schedlab.simulators.ics.schemes.base import CHECK_COST, MOVE_COST
+from schedlab.simulators.ics.schemes.blocking import WakeAndBoost
+from schedlab.simulators.ics.schemes.spinning import PeriodicBoost
 
 UPLOAD_COST = 2e-6
 DOWNLOAD_COST = 1e-6

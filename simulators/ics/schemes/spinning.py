@@ -15,7 +15,7 @@ kernel does when a message arrives for a process that is not running:
 
 from __future__ import annotations
 
-from simulators.ics.schemes.base import CHECK_COST, MOVE_COST, Scheme
+from schedlab.simulators.ics.schemes.base import CHECK_COST, MOVE_COST, Scheme
 
 
 class Local(Scheme):
