@@ -69,8 +69,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from reports.document import Heading, Link, paragraph, table
-from reports.tables import write_table
+from schedlab.reports.document import Heading, Link, paragraph, table
+from schedlab.reports.tables import write_table
 
 VERDICTS = ("reproduced", "partial", "not_reproduced", "inconclusive", "not_attempted")
 KINDS = ("value", "ordering", "trend", "threshold")
@@ -302,7 +302,8 @@ def _band_text(band: tuple[float, float], unit: str) -> str:
         return f">= {quantity(low, unit)}"
     if math.isinf(low):
         return f"<= {quantity(high, unit)}"
-    return f"{_number(low)}-{quantity(high, unit)}"
+    joint = " to " if low < 0 or high < 0 else "-"  # "-25 to 25 %", never "-25-25 %"
+    return f"{_number(low)}{joint}{quantity(high, unit)}"
 
 
 def _side_of(low: float, high: float, bound: float) -> str:

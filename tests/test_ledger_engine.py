@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.ledger import (
+from schedlab.reports.ledger import (
     LEDGER_COLUMNS,
     Claim,
     Measurement,
@@ -115,6 +115,8 @@ def test_the_papers_own_range_is_the_band():
     below = claim(kind="value", band=(5.0, 10.0), values=[3.0, 3.1, 2.9, 3.05, 2.95])
     assert judge(inside, {}).verdict == "reproduced"
     assert judge(below, {}).verdict == "not_reproduced"
+    around_zero = claim(kind="value", band=(-25.0, 25.0), values=[30.0, 31.0, 29.0, 30.5, 29.5], unit="%")
+    assert "above the paper's -25 to 25 %" in judge(around_zero, {}).reason  # never "-25-25 %"
 
 
 def test_ordering_with_a_size_direction_right_size_off_is_partial():
@@ -307,7 +309,7 @@ def test_seed_columns_report_the_smallest_part():
 
 
 def test_an_undecided_claims_spread_counts_its_ordered_parts_apart():
-    from reports.causes import seed_spread
+    from schedlab.reports.causes import seed_spread
 
     ordered = Part("load 90 %", (math.inf, 2.0, -1.0, 1.0, 3.0), SEEDS, ordered=True)
     wide = Part("load 40 %", (1.0, -1.0, 0.5, -0.5, 0.2), SEEDS)

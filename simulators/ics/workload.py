@@ -13,7 +13,7 @@ Arrivals, sizes and run times.  The paper fits them on the SDSC SP2 trace (128 n
 which is not available offline, and publishes only their means: 1554.42 s between
 arrivals under heavy load, about 2480 s under light load, 3228.05 s of execution.  We
 draw them from the Lublin-Feitelson model, whose published defaults describe a
-128-node machine like SDSC SP2 (``workloads.lublin``), and scale them to those means:
+128-node machine like SDSC SP2 (``schedlab.workloads.lublin``), and scale them to those means:
 
 - sizes: uniform on the paper's range 2..32 ("each job requires a set of nodes ranging
   from 2 to 32"), mean 17: the paper gives the range and no distribution over it;
@@ -22,11 +22,11 @@ draw them from the Lublin-Feitelson model, whose published defaults describe a
 - gaps: the model's rush-hour gap distribution (no daily cycle: compressed, a day
   lasts seconds), times the constant that makes its expected gap the paper's mean.
 
-The constants come from the model's expectations (``model_means``), never from a
-sample or a result.  The offered load on 32 nodes is then about 1.18 (heavy) or 0.74
-(light) of the dedicated capacity (``model_means()["offered_load"]``, printed in the
-report's setup); time sharing stretches each job, and the processes held per node are
-measured per point (``metrics.processes_per_node``).
+The constants come from the model's expectations (``model_means``, whose
+``offered_load`` is the model's expected load, not a sample's), never from a sample or a
+result.  A 160-job sample realises its own gaps, run times and load, which the report's
+setup measures per workload and seed; time sharing stretches each job, and the processes
+held per node are measured per point (``metrics.processes_per_node``).
 
 Time compression.  An hour-long job exchanges millions of messages, far too many to
 simulate one by one for hundreds of runs.  We divide every job's run time AND every
@@ -55,9 +55,9 @@ from functools import cache
 
 import numpy as np
 
-from simulators.ics.network import BYTES_16K, SECONDS_PER_BYTE, STARTUP
-from simulators.ics.state import Job
-from workloads.jobs import independent_streams
+from schedlab.simulators.ics.network import BYTES_16K, SECONDS_PER_BYTE, STARTUP
+from schedlab.simulators.ics.state import Job
+from schedlab.workloads.jobs import independent_streams
 
 JOB_TYPES = {  # comp / comm / io fractions of a dedicated iteration, Fig. 6a
     "J1": (0.85, 0.15, 0.0),
@@ -101,9 +101,9 @@ def model_means() -> dict:
     """The unscaled model's expected run time (over the restricted sizes) and gap, and the offered loads.
 
     ln(run time) is a two-gamma mixture whose weight depends on the size, redrawn above
-    its cap; ln(gap) a gamma redrawn above its cap (``workloads.lublin``).
+    its cap; ln(gap) a gamma redrawn above its cap (``schedlab.workloads.lublin``).
     """
-    from workloads.lublin import DEFAULT_PARAMETERS
+    from schedlab.workloads.lublin import DEFAULT_PARAMETERS
 
     runtimes, arrivals = DEFAULT_PARAMETERS["runtimes"], DEFAULT_PARAMETERS["arrivals"]
     cap = runtimes["max_log_runtime"]
@@ -137,7 +137,7 @@ def job_attributes(
     n: int, load: str, size_rng: np.random.Generator, runtime_rng: np.random.Generator, gap_rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sizes, run times and gaps (uncompressed seconds) of ``n`` jobs."""
-    from workloads.lublin import DEFAULT_PARAMETERS, lublin_runtimes, truncated_gamma
+    from schedlab.workloads.lublin import DEFAULT_PARAMETERS, lublin_runtimes, truncated_gamma
 
     cdf = np.cumsum(size_distribution())
     sizes = np.minimum(np.searchsorted(cdf, size_rng.random(n) * cdf[-1], side="left"), MAX_SIZE - 1) + 1
