@@ -224,8 +224,9 @@ class FullReport(ReplayChoices, SchedlabTask):
             " (kept out of this report, whose bytes must not depend on how long a run took).",
         )
         index = index_page(entries, combined, self.replay_settings(), searched)
-        left_out = left_out_paragraphs(self.stages_left_out(), trace_dirs)
-        stages = stages_section(stage_entries, self.stages_left_out(), trace_dirs)
+        left_out_stages = self.stages_left_out()
+        left_out = left_out_paragraphs(left_out_stages, trace_dirs)
+        stages = stages_section(stage_entries, left_out_stages, trace_dirs)
         self.set_status_message("stacking the stages' claims ledgers")
         ledger, published, stale = self.claims_ledger()
         captions = {name: f"{name}: {stage(name).paper}" for name in dict.fromkeys(ledger["paper"])}

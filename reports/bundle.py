@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from schedlab import DOMAIN_FOLDERS
 from schedlab.errors import SchedlabError
 from schedlab.versions import dependency_versions, distribution_key
 
@@ -53,7 +54,8 @@ MANIFEST = "MANIFEST.sha256"
 SOURCE_SUFFIXES = (".py", ".c", ".cfg", ".csv", ".json")
 """Code (the C: the replay's event loop, hashed into cache keys) and the packages' data files (Luigi's
 defaults, the trace manifest, the shipped workload model): whatever a rerun from ``source/`` reads."""
-SOURCE_PACKAGES = ("parsers", "workloads", "simulators", "pipeline", "reports", "schedlab")
+SOURCE_PACKAGES = (*DOMAIN_FOLDERS, "pipeline", "schedlab")
+"""The folders of a source snapshot: the domain folders (``schedlab.DOMAIN_FOLDERS``) and the two top-level packages."""
 SOURCE_FILES = ("pyproject.toml", "setup.py", "luigi.cfg", "docs/results/paper-ledger.csv")  # the last: shown by FullReport
 RUN_TIMES = "run-times.csv"
 """The work directory's log of task run times, carried along but not compared on verify."""
