@@ -40,9 +40,9 @@ RUN_BY_CI = {
     "pip install -c constraints.txt -e '.[test]' luigi --module pipeline FullReport --local-scheduler":
         ("pip install -c constraints.txt -e '.[test]'", "luigi --module pipeline FullReport --local-scheduler"),
     "SCHEDLAB_TRACE_DIRS=../shared/traces SCHEDLAB_TRACES=KTH-SP2-1996-2.2,lublin_256 luigi --module pipeline "
-    "FullReport --local-scheduler":
+    "FullReport --local-scheduler --workers 2":
         ("SCHEDLAB_TRACE_DIRS=../shared/traces SCHEDLAB_TRACES=KTH-SP2-1996-2.2,lublin_256 luigi --module pipeline "
-         "FullReport --local-scheduler",),
+         "FullReport --local-scheduler --workers 2",),
     "pytest": ("pytest",),
 }
 """README block -> the commands of it that ``.ci/run`` (or the wheel check it calls) runs."""
