@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from schedlab.errors import InputError
+
 if TYPE_CHECKING:  # pandas is imported where a table is built: reading SWF into arrays needs none
     import pandas as pd
 
@@ -92,14 +94,18 @@ def write_jobs(jobs: pd.DataFrame, path: Path) -> None:
             column = stored[name]
             nullable = "Float64" if name in FLOAT_FIELDS else "Int64"
             stored[name] = column.astype(nullable).mask(column == UNKNOWN)
-    stored.to_parquet(path, index=False)
+    stored.to_parquet(path, index=False, write_page_checksum=True)
 
 
 def read_jobs(path: Path) -> pd.DataFrame:
-    """A job table written by ``write_jobs``, its nulls back to -1 and its canonical dtypes."""
+    """A job table written by ``write_jobs``, its nulls back to -1 and its canonical dtypes; a file that
+    is not one (damaged: its page checksums fail, or not Parquet) is refused with its path."""
     import pandas as pd
 
-    jobs = pd.read_parquet(path)
+    try:
+        jobs = pd.read_parquet(path, page_checksum_verification=True)
+    except (OSError, ValueError) as error:  # pyarrow's errors are of these kinds
+        raise InputError(path, None, f"not a readable Parquet job table ({error})") from error
     for name in SWF_FIELDS:
         if name in jobs.columns:
             jobs[name] = jobs[name].fillna(UNKNOWN).astype(DTYPES[name])

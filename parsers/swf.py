@@ -34,8 +34,9 @@ is 285 million years), a size (processors, memory) below -1 (SWF's "unknown"; an
 negative is damage), a negative submit time, a duplicate job id.  In strict mode
 (default) the first such line raises :class:`InputError` with its 1-based line number; in lenient mode such lines are
 skipped and counted by kind in ``Trace.skipped``.  File-level problems (missing file,
-directory, binary content, corrupt or fake gzip) raise ``InputError(path, None, ...)``
-in both modes.
+directory, binary content, corrupt or fake gzip, more than ``DEFAULT_MAX_TRACE_BYTES``
+decompressed) raise ``InputError(path, None, ...)`` in both modes, as soon as the block
+read shows them (a gzip bomb is refused after one block, not after decompressing it).
 
 Parsing is columnar.  A well-formed file -- ASCII, the header's comment lines first,
 then only job lines of exactly 18 fields -- is read by numpy's C parser in one call on
@@ -54,6 +55,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import os
 import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -66,7 +68,7 @@ import numpy as np
 from schedlab.parsers.header import SwfHeader, parse_header
 from schedlab.parsers.schema import DTYPES, FLOAT_FIELDS, SWF_FIELDS
 from schedlab.atomic import atomic_open, write_text
-from schedlab.errors import InputError
+from schedlab.errors import InputError, SchedlabError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -77,6 +79,12 @@ Columns = dict[str, np.ndarray]
 
 N_FIELDS = len(SWF_FIELDS)
 GZIP_MAGIC = b"\x1f\x8b"
+MAX_TRACE_BYTES_VARIABLE = "SCHEDLAB_MAX_TRACE_BYTES"
+DEFAULT_MAX_TRACE_BYTES = 2**30
+"""1 GiB of SWF text, about ten million jobs (the largest shared trace, CEA-Curie, is 29 MB); a
+larger trace is refused with the limit named, and ``SCHEDLAB_MAX_TRACE_BYTES`` raises it."""
+READ_BLOCK_BYTES = 1 << 20
+"""A trace is read, and checked, this many (decompressed) bytes at a time."""
 #: 1980-01-01T00:00:00Z: a first submit time at or after this is a Unix time, not an offset.
 ABSOLUTE_TIME_THRESHOLD = 315_532_800
 #: Integers above this magnitude do not survive a float64; SWF integers never need them.
@@ -336,36 +344,78 @@ def _oversize_warnings(values: np.ndarray, line_numbers: np.ndarray, machine_siz
 def _read_decompressed(path: Path) -> bytes:
     """The file's bytes, gunzipped if they start with the gzip magic; file-level checks.
 
-    A file named ``.gz`` without the magic is refused rather than read as text: its
-    name promises gzip, so it is most likely something else saved under a trace's
-    name (an HTML error page from a failed download).
+    Read in blocks, each checked as it comes: a file (or its decompressed content) larger
+    than :func:`max_trace_bytes`, or with binary content, is refused as soon as that shows,
+    so a gzip bomb is refused in about one block of memory.  A file named ``.gz`` without
+    the magic is refused rather than read as text: its name promises gzip, so it is most
+    likely something else saved under a trace's name (an HTML error page from a failed
+    download).
     """
     if path.is_dir():
         raise InputError(path, None, "is a directory, not an SWF trace file")
+    limit = max_trace_bytes()
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as raw:
+            if not raw.read(2).startswith(GZIP_MAGIC):
+                if path.suffix == ".gz":
+                    raise InputError(path, None, "named .gz but is not gzip data (no gzip magic bytes)")
+                if path.stat().st_size > limit:
+                    raise InputError(path, None, _over_limit(path.stat().st_size, limit, ""))
+                raw.seek(0)
+                data = _read_blocks(raw, path, limit, "")
+            else:
+                raw.seek(0)
+                try:
+                    data = _read_blocks(gzip.GzipFile(fileobj=raw), path, limit, " once decompressed")
+                except (EOFError, zlib.error, gzip.BadGzipFile) as error:
+                    raise InputError(path, None, f"corrupt or truncated gzip data ({error})") from None
     except FileNotFoundError:
         raise InputError(path, None, "no such file") from None
     except OSError as error:
         raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
-    if raw.startswith(GZIP_MAGIC):
-        try:
-            data = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as error:
-            raise InputError(path, None, f"corrupt or truncated gzip data ({error})") from None
-    elif path.suffix == ".gz":
-        raise InputError(path, None, "named .gz but is not gzip data (no gzip magic bytes)")
-    else:
-        data = raw
-    if _looks_binary(data):
-        raise InputError(path, None, "binary content, not an SWF text file")
     if data.count(b"\r") > data.count(b"\n"):  # CR LF counts both once
         raise InputError(path, None, "lines end in CR alone (classic Mac text): an SWF trace's lines end in LF or CR LF")
     return data
 
 
+def max_trace_bytes() -> int:
+    """The most bytes a trace may hold (decompressed): ``SCHEDLAB_MAX_TRACE_BYTES``, else
+    ``DEFAULT_MAX_TRACE_BYTES``.  Reading keeps a trace whole in memory, twice at the end."""
+    text = os.environ.get(MAX_TRACE_BYTES_VARIABLE)
+    if text is None:
+        return DEFAULT_MAX_TRACE_BYTES
+    try:
+        limit = int(text)
+    except ValueError:
+        limit = 0
+    if limit <= 0:
+        raise SchedlabError(f"{MAX_TRACE_BYTES_VARIABLE}={text!r}: not a positive number of bytes")
+    return limit
+
+
+def _over_limit(size: int, limit: int, where: str) -> str:
+    return (f"{size:,}{'+' if where else ''} bytes{where}, more than a trace may hold ({limit:,}; "
+            f"{MAX_TRACE_BYTES_VARIABLE} raises the limit)")
+
+
+def _read_blocks(stream, path: Path, limit: int, where: str) -> bytes:
+    """Read ``stream`` whole, block by block, refusing binary content or more than ``limit`` bytes at
+    the first block that shows it."""
+    blocks: list[bytes] = []
+    total = 0
+    while block := stream.read(READ_BLOCK_BYTES):
+        total += len(block)
+        if total > limit:
+            raise InputError(path, None, _over_limit(total, limit, where))
+        if b"\0" in block or (not blocks and _looks_binary(block)):
+            raise InputError(path, None, "binary content, not an SWF text file")
+        blocks.append(block)
+    return b"".join(blocks)
+
+
 def _looks_binary(data: bytes) -> bool:
-    """NUL bytes, or over 1% of the first 64 KiB outside text bytes (the test of file(1))."""
+    """NUL bytes, or over 1% of the first 64 KiB outside text bytes (the test of file(1)); the
+    first block read is at least that long (``READ_BLOCK_BYTES``)."""
     if b"\0" in data:
         return True
     sample = data[:65536]

@@ -51,9 +51,15 @@ Writing a task::
 ``writing_output()`` hands out an empty staging directory next to the final one and
 renames it into place only when the block succeeds, so a killed run never leaves a
 directory that looks complete; it also adds ``task.json``, which records the task's
-parameters, code versions and requirement keys, and the Python and library versions that
-ran it (``schedlab.versions``; recorded, not keyed).  Every requirement must itself be a
+parameters, code versions and requirement keys, the Python and library versions that
+ran it (``schedlab.versions``; recorded, not keyed), and the size and SHA-256 of every file
+written (``schedlab.output_digests``).  Every requirement must itself be a
 ``SchedlabTask``.
+
+Outputs prove their bytes: a task is complete when every file its ``task.json`` records is
+there with its recorded size (else it runs again, and its new output replaces the damaged
+one), and ``output_file(name)`` of an existing file checks its SHA-256, so a file changed in
+place is refused with its path before any task reads it.
 
 Progress: every task's ``run`` reports to the Luigi scheduler without writing a line for
 it.  It starts at 0 % with the status "running", says "writing outputs" when
@@ -74,6 +80,7 @@ import importlib.machinery
 import importlib.util
 import inspect
 import json
+import logging
 import os
 import re
 import shutil
@@ -90,7 +97,10 @@ import luigi
 from pipeline import settings
 from schedlab import progress
 from schedlab.errors import SchedlabError
+from schedlab.output_digests import RECORD_FILE, check_file, record, recorded_outputs, whole
 from schedlab.versions import dependency_versions
+
+logger = logging.getLogger("luigi-interface")
 
 KEY_LENGTH = 16
 """Hex digits of the key in a path: 64 bits, ample for the tasks of one work directory."""
@@ -328,6 +338,17 @@ def remove_dead_stagings(family_dir: Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
+def _set_aside(final: Path) -> None:
+    """Remove a damaged output directory, renamed first so that no reader sees it half removed."""
+    doomed = final.with_name(f".{final.name}{STAGING_MARK}damaged{STAGING_MARK}{os.getpid()}.tmp")
+    try:
+        os.rename(final, doomed)
+    except FileNotFoundError:  # another worker set it aside first
+        return
+    logger.warning("%s: damaged cached output replaced by a fresh run", final)
+    shutil.rmtree(doomed, ignore_errors=True)
+
+
 class SchedlabTask(luigi.Task):
     """A task whose output is one directory under the work directory, keyed as described above."""
 
@@ -339,8 +360,14 @@ class SchedlabTask(luigi.Task):
     is refused when the task is created, naming the parameter and the range (``n_jobs=0``
     would otherwise fail deep inside a run, or not at all)."""
 
+    nonempty_parameters: tuple[str, ...] = ()
+    """List parameters that must name at least one item (``--policies '[]'`` is refused)."""
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for name in self.nonempty_parameters:
+            if not getattr(self, name):
+                raise SchedlabError(f"{self.task_family} parameter {name}: must name at least one, got []")
         for name, check in self.parameter_ranges.items():
             value = getattr(self, name)
             for item in value if isinstance(value, (list, tuple)) else [value]:
@@ -420,10 +447,22 @@ class SchedlabTask(luigi.Task):
         return settings.work_dir() / self.get_task_family() / name
 
     def output_file(self, name: str) -> Path:
-        return self.output_dir() / name
+        """The path of one output file; when it exists, proven to hold the bytes its task wrote
+        (:func:`schedlab.output_digests.check_file`: a damaged file is refused with its path)."""
+        directory = self.output_dir()
+        path = directory / name
+        if name != RECORD_FILE and path.exists():
+            check_file(directory, name, recorded_outputs(directory))
+        return path
 
     def output(self) -> luigi.LocalTarget:
         return luigi.LocalTarget(str(self.output_dir()))
+
+    def complete(self) -> bool:
+        """Done when the output directory holds every file its ``task.json`` records, each of its
+        recorded size (a truncated, deleted or never-recorded output makes the task run again)."""
+        directory = self.output_dir()
+        return whole(directory, recorded_outputs(directory))
 
     @contextlib.contextmanager
     def writing_output(self) -> Iterator[Path]:
@@ -440,9 +479,11 @@ class SchedlabTask(luigi.Task):
         staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.{writer}.", suffix=".tmp", dir=final.parent))
         try:
             yield staging
-            write_json(staging / "task.json", {"key": self.task_key(), **self.identity(),
-                                               "environment": dependency_versions()})
+            write_json(staging / RECORD_FILE, {"key": self.task_key(), **self.identity(),
+                                               "environment": dependency_versions(), "outputs": record(staging)})
             staging.chmod(0o755)  # mkdtemp makes it private to the user
+            if final.is_dir() and not whole(final, recorded_outputs(final)):
+                _set_aside(final)  # a damaged earlier output, which made the task run again
             try:
                 os.rename(staging, final)
             except OSError:

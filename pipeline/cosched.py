@@ -243,7 +243,7 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
         point = Point(self.series, self.x, self.scheme, self.seed, self.release)
         summary, schedule = run_point(point, jobs_a, machine["procs"], model, min_runtime)
         with self.writing_output() as directory:
-            schedule.to_parquet(directory / "schedule.parquet", index=False)
+            schedule.to_parquet(directory / "schedule.parquet", index=False, write_page_checksum=True)
             write_json(directory / "summary.json", summary)
 
 

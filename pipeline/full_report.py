@@ -33,7 +33,8 @@ from schedlab.reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger
 from schedlab.reports.metrics import combined_metrics_table
 from schedlab.reports.pages import index_page
 from schedlab.reports.stage_index import left_out_paragraphs, provenance_table, stages_section
-from schedlab.options import COUNT, SEED, one_of
+from schedlab.options import COUNT, SEED, WORKLOAD_JOBS, one_of
+from schedlab.errors import SchedlabError
 from schedlab.progress import progress
 
 RUN_TIMES_FILE = "run-times.csv"
@@ -102,8 +103,10 @@ class FullReport(ReplayChoices, SchedlabTask):
     code_modules = ("schedlab.reports.pages", "schedlab.reports.stage_index", "schedlab.reports.headline", "pipeline.stages")
 
     parameter_ranges = {
-        "synthetic_machine_procs": COUNT, "synthetic_jobs": COUNT, "synthetic_seed": SEED, "stages": one_of(STAGE_NAMES),
+        **ReplayChoices.parameter_ranges, "synthetic_machine_procs": COUNT, "synthetic_jobs": WORKLOAD_JOBS,
+        "synthetic_seed": SEED, "stages": one_of(STAGE_NAMES),
     }
+    nonempty_parameters = (*ReplayChoices.nonempty_parameters, "synthetic_machine_procs")
     synthetic_machine_procs = luigi.ListParameter(default=(128, 256))
     synthetic_jobs = luigi.IntParameter(default=3000)
     synthetic_seed = luigi.IntParameter(default=1)
@@ -118,6 +121,9 @@ class FullReport(ReplayChoices, SchedlabTask):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if luigi.interface.core().workers < 1:  # Luigi would schedule everything and run nothing, exit 25
+            raise SchedlabError(f"--workers {luigi.interface.core().workers}: must be a whole number >= 1")
+        settings.check_work_dir()
         settings.check_trace_dirs()
         for name in settings.selected_traces():  # a misspelt name stops here, in one line, not in a task
             locate_trace(name, settings.trace_dirs())

@@ -85,7 +85,7 @@ class IcsPoint(SchedlabTask):
         self.set_status_message(f"simulating {point.scheme} on {point.family} {point.workload} seed {point.seed}")
         summary, result = point_summary(point)
         with self.writing_output() as directory:
-            result.jobs.to_parquet(directory / "jobs.parquet", index=False)
+            result.jobs.to_parquet(directory / "jobs.parquet", index=False, write_page_checksum=True)
             write_json(directory / "summary.json", summary)
 
 

@@ -94,8 +94,10 @@ class KoalaRuns(SchedlabTask):
             summaries.append({"point": dataclasses.asdict(point), "metrics": summary,
                               "cluster_use": metrics.cluster_use(result.jobs)})
         with self.writing_output() as directory:
-            pd.concat(schedules, ignore_index=True).to_parquet(directory / "schedule.parquet", index=False)
-            pd.concat(components, ignore_index=True).to_parquet(directory / "components.parquet", index=False)
+            pd.concat(schedules, ignore_index=True).to_parquet(directory / "schedule.parquet", index=False,
+                                                               write_page_checksum=True)
+            pd.concat(components, ignore_index=True).to_parquet(directory / "components.parquet", index=False,
+                                                                write_page_checksum=True)
             write_json(directory / "summaries.json", summaries)
 
 

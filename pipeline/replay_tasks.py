@@ -91,13 +91,13 @@ class ReplayTrace(SchedlabTask):
             progress=reporter("replay"),
         )
         with self.writing_output() as directory:
-            result.schedule.to_parquet(directory / "schedule.parquet", index=False)
+            result.schedule.to_parquet(directory / "schedule.parquet", index=False, write_page_checksum=True)
             for name, fmt in (("schedule.swf", "swf"), ("batsim_jobs.csv", "batsim")):
                 write_schedule(
                     result.schedule, directory / name, fmt, jobs=jobs, machine_procs=workload["machine_procs"],
                     produced_by=f"schedlab's ReplayTrace of {self.trace} ({result.settings()})", workload_name=self.trace,
                 )
-            result.series.to_parquet(directory / "series.parquet", index=False)
+            result.series.to_parquet(directory / "series.parquet", index=False, write_page_checksum=True)
             write_json(
                 directory / "summary.json",
                 {"workload": self.trace, "parameters": result.parameters, "metrics": result.metrics},

@@ -26,6 +26,8 @@ from schedlab.reports.figures import (
 )
 from schedlab.reports.metrics import metrics_by_policy, metrics_table, recorded_wait_comparison
 from schedlab.reports.pages import trace_page
+from schedlab.options import one_of
+from schedlab.simulators.batch.conventions import ESTIMATES
 from schedlab.simulators.batch.policies import BUILT_IN_POLICIES, canonical_name, policy_label
 
 logger = logging.getLogger("luigi-interface")
@@ -53,6 +55,8 @@ class PoliciesParameter(luigi.ListParameter):
 class ReplayChoices:
     """The replay parameters a report shares with its replays: policies, queue order, estimates."""
 
+    parameter_ranges = {"estimates": one_of(ESTIMATES)}
+    nonempty_parameters = ("policies",)
     policies = PoliciesParameter(default=DEFAULT_POLICIES)
     order = OrderParameter(default="fcfs")
     estimates = luigi.Parameter(default="requested")

@@ -78,6 +78,18 @@ def check_trace_dirs() -> None:
             raise SchedlabError(f"{source}: {entry} is not readable")
 
 
+def check_work_dir() -> None:
+    """Refuse, in one line, a work directory that is a file, or that cannot be made or written to."""
+    directory = work_dir()
+    existing = next((d for d in (directory, *directory.parents) if d.exists()), None)
+    if directory.exists() and not directory.is_dir():
+        raise SchedlabError(f"work directory {directory} is a file, not a directory")
+    if existing is not None and not existing.is_dir():
+        raise SchedlabError(f"work directory {directory}: {existing} is a file, not a directory")
+    if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
+        raise SchedlabError(f"work directory {directory}: {existing} is not writable")
+
+
 def selected_traces() -> list[str]:
     """Trace names explicitly asked for; an empty list means every trace found."""
     configured = list(schedlab().traces)

@@ -22,7 +22,7 @@ from schedlab.parsers.schema import read_jobs, write_jobs
 from schedlab.parsers.swf import read_swf
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
-from schedlab.errors import SchedlabError
+from schedlab.errors import InputError, SchedlabError
 from schedlab.workloads.estimates import requested_time_source
 from schedlab.workloads.load import offered_load
 
@@ -130,6 +130,8 @@ class ParseTrace(SchedlabTask):
             raise SchedlabError(f"{path} changed since it was located; run the pipeline again")
         self.set_status_message(f"parsing {path.name}")
         parsed = read_swf(path)
+        if parsed.job_count == 0:
+            raise InputError(path, None, "no job lines: an empty trace has nothing to replay")
         with self.writing_output() as directory:
             write_jobs(parsed.jobs, directory / "jobs.parquet")
             write_json(

@@ -205,6 +205,6 @@ class PairWorkloads(SchedlabTask):
         else:
             pairing = pair_by_window(jobs_a, jobs_b, self.window)
         with self.writing_output() as directory:
-            pairing.pairs.to_parquet(directory / "pairs.parquet", index=False)
+            pairing.pairs.to_parquet(directory / "pairs.parquet", index=False, write_page_checksum=True)
             pairing.pairs.to_csv(directory / "pairs.csv", index=False, lineterminator="\n")
             write_json(directory / "pairing.json", {"mode": self.mode, **pairing.summary()})

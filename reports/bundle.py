@@ -47,6 +47,7 @@ from pathlib import Path
 
 from schedlab import DOMAIN_FOLDERS
 from schedlab.errors import SchedlabError
+from schedlab.output_digests import RECORD_FILE, damage, output_directories, recorded_outputs
 from schedlab.versions import dependency_versions, distribution_key
 
 BUNDLE_ROOT = "schedlab-bundle"
@@ -76,7 +77,7 @@ def source_files(project_root: Path) -> list[Path]:
         found += [
             path.relative_to(project_root)
             for path in (project_root / package).rglob("*")
-            if path.suffix in SOURCE_SUFFIXES and "__pycache__" not in path.parts
+            if path.is_file() and _is_source_name(path.relative_to(project_root).as_posix())
         ]
     return sorted(found)
 
@@ -133,6 +134,16 @@ class BundleContents:
     left_out: frozenset[Path] = frozenset()
 
 
+def damaged_outputs(contents: BundleContents) -> list[str]:
+    """Each output directory to pack whose files are not those its task recorded, with what is wrong."""
+    found = []
+    for directory in contents.output_dirs:
+        problems = damage(contents.work_dir / directory, recorded_outputs(contents.work_dir / directory))
+        if problems:
+            found.append(f"{directory.as_posix()}: {'; '.join(problems)}")
+    return found
+
+
 def _members(contents: BundleContents) -> dict[str, Callable[[], bytes] | Path]:
     """Archive path (below the top directory) -> file to copy, or the bytes to write."""
     root = contents.project_root
@@ -167,11 +178,16 @@ def _add_link(archive: tarfile.TarFile, name: str, target: str) -> None:
 
 
 def create_bundle(archive_path: Path, contents: BundleContents) -> None:
-    """Write the bundle of ``contents`` to ``archive_path`` (a ``.tar.gz``).
+    """Write the bundle of ``contents`` to ``archive_path`` (a ``.tar.gz``); refuse, in one line, when
+    an output to pack is not what its task wrote (``schedlab.output_digests``).
 
     A file whose bytes an earlier member already holds (runs that differ only in a parameter
     without effect on them, say) is stored as a hard link to it: every name is kept, and
     compared on verify, but the payload is stored once."""
+    damaged = damaged_outputs(contents)
+    if damaged:
+        raise SchedlabError(f"not packing {len(damaged)} damaged cached output(s), first {damaged[0]} "
+                            "('schedlab verify-cache --remove-damaged', then build again)")
     manifest = []
     first_with: dict[str, str] = {}
     with (
@@ -219,6 +235,89 @@ def manifest_problems(root: Path) -> list[str]:
         if sha256_file(root / name) != expected[name]
     ]
     return problems
+
+
+def completeness_problems(root: Path) -> list[str]:
+    """What an unpacked bundle lacks of the recipe's closure: the report's directory, a directory a
+    packed task needs (its ``task.json`` names each requirement's key, which ends that directory's
+    name), or a file a packed task wrote (its ``task.json`` records each; the exports the recipe
+    lists as left out apart).  A deletion of files together with their manifest lines is caught here."""
+    recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
+    work = root / "work"
+    problems = [] if (root / recipe["report"]).is_dir() else [f"{recipe['report']}: the report is not in the bundle"]
+    left_out = set(recipe.get("left_out", []))
+    directories = output_directories(work) if work.is_dir() else []
+    keys = {directory.name.rpartition("-")[2] for directory in directories}
+    for directory in directories:
+        name = f"work/{directory.relative_to(work).as_posix()}"
+        try:
+            record = json.loads((directory / RECORD_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            problems.append(f"{name}: no readable {RECORD_FILE}")
+            continue
+        if not directory.name.endswith(f"-{record.get('key')}") and directory.name != record.get("key"):
+            problems.append(f"{name}: its {RECORD_FILE} is of another task (key {record.get('key')})")
+        problems += [f"{name}: a task it needs (key {key}) is not in the bundle"
+                     for key in record.get("requirements", []) if key not in keys]
+        outputs = {file: entry for file, entry in (record.get("outputs") or {}).items()
+                   if f"{name}/{file}" not in left_out}
+        problems += [f"{name}/{problem}" for problem in damage(directory, outputs)
+                     if not problem.endswith(": not written by its task")]
+        if "outputs" not in record:
+            problems.append(f"{name}: its {RECORD_FILE} records no output digests")
+    return problems
+
+
+def provenance_problems(root: Path, repository: Path | None = None, log=None) -> list[str]:
+    """Whether ``code.json`` tells the truth about ``source/``: its ``source_sha256`` must be the hash of
+    the shipped source; and when ``repository`` (a git checkout) holds its commit, and the bundle was
+    made from a clean tree, that commit's sources must be the shipped ones."""
+    code = json.loads((root / "code.json").read_text(encoding="utf-8"))
+    shipped = source_hash(root / "source")
+    problems = []
+    if code.get("source_sha256") != shipped:
+        problems.append(f"code.json: source_sha256 {str(code.get('source_sha256'))[:12]} is not the hash of the "
+                        f"bundled source/ ({shipped[:12]})")
+    commit = code.get("commit")
+    at_commit = None
+    if repository is not None and commit and code.get("uncommitted_changes") is False:
+        at_commit = commit_source_hash(repository, commit)
+        if at_commit is not None and at_commit != shipped:
+            problems.append(f"code.json: commit {commit[:12]} of {repository} holds other sources than the "
+                            "bundled source/")
+    if log is not None:
+        log(f"commit {str(commit)[:12]}: " + (f"its sources checked in {repository}" if at_commit is not None else
+            "not checked (made from a tree with uncommitted changes, or no checkout here holds it: --repo)"))
+    return problems
+
+
+def commit_source_hash(repository: Path, commit: str) -> str | None:
+    """``source_hash`` of the source snapshot as it is in ``commit`` of the git ``repository``; None when
+    git or the commit is not there."""
+    def git(*args: str) -> bytes | None:
+        try:
+            return subprocess.run(["git", *args], cwd=repository, capture_output=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            return None
+
+    listing = git("ls-tree", "-r", "--name-only", "-z", commit)
+    if listing is None:
+        return None
+    names = sorted(name for name in listing.decode().split("\0") if name and _is_source_name(name))
+    lines = []
+    for name in names:
+        data = git("show", f"{commit}:{name}")
+        if data is None:
+            return None
+        lines.append(f"{name}  {hashlib.sha256(data).hexdigest()}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def _is_source_name(name: str) -> bool:
+    """Whether a path relative to the project root is part of the source snapshot (``source_files``)."""
+    path = Path(name)
+    return name in SOURCE_FILES or (
+        path.parts[0] in SOURCE_PACKAGES and path.suffix in SOURCE_SUFFIXES and "__pycache__" not in path.parts)
 
 
 def compare_trees(expected: Path, actual: Path, names: Iterable[str]) -> list[str]:
@@ -329,19 +428,26 @@ class Verification:
     files_compared: int
     causes: tuple[str, ...] = ()
     version_differences: tuple[str, ...] = ()
+    content_problems: tuple[str, ...] = ()
+    """What the bundle lacks of its recipe's closure, or where ``code.json`` disagrees with ``source/``."""
 
     @property
     def ok(self) -> bool:
-        return not self.manifest_problems and not self.rerun_problems
+        return not self.manifest_problems and not self.content_problems and not self.rerun_problems
 
 
 def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | None = None, log=print,
-                  find_traces: Callable[[list[Path]], Mapping[str, Path]] | None = None) -> Verification:
-    """Check a bundle's manifest, rerun its recipe from its own source in ``scratch``, compare.
+                  find_traces: Callable[[list[Path]], Mapping[str, Path]] | None = None,
+                  repository: Path | None = None) -> Verification:
+    """Check a bundle's manifest, that it holds its recipe's whole closure and that ``code.json``
+    describes its ``source/`` (``completeness_problems``, ``provenance_problems``, the commit checked in
+    ``repository`` when it holds it); then rerun its recipe from its own source in ``scratch`` and
+    compare, both ways: every bundled file with the rerun's, and every file of the rerun's outputs
+    must be in the bundle (the exports the recipe lists as left out apart).
 
     ``trace_dirs`` are where to find the real traces the recipe names (their checksums are
     part of the task keys, so a different file is caught); by default the directories
-    recorded in the recipe.  The rerun is skipped when the manifest already fails.  ``log``
+    recorded in the recipe.  The rerun is skipped when a check before it fails.  ``log``
     hears each step, and the rerun's own progress lines as they come.
     """
     log(f"unpacking {archive_path} ({archive_path.stat().st_size / 1e6:,.1f} MB)")
@@ -350,6 +456,10 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
     problems = manifest_problems(root)
     if problems:
         return Verification(problems, [], 0)
+    log("checking that the bundle holds every output its tasks recorded and that code.json describes source/")
+    content = (*completeness_problems(root), *provenance_problems(root, repository, log))
+    if content:
+        return Verification([], [], 0, content_problems=content)
     recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
     versions = tuple(version_differences(root))
     for line in versions:
@@ -367,6 +477,10 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
     bundled = sorted(path.relative_to(root / "work").as_posix() for path in (root / "work").rglob("*") if path.is_file())
     log(f"comparing the {len(bundled):,} bundled files with the rerun's, byte for byte")
     problems = compare_trees(root / "work", rerun_dir / "work", bundled)
+    left_out = {name.removeprefix("work/") for name in recipe.get("left_out", [])}
+    made = {path.relative_to(rerun_dir / "work").as_posix()
+            for directory in output_directories(rerun_dir / "work") for path in directory.rglob("*") if path.is_file()}
+    problems += [f"{name}: made by the rerun but not in the bundle" for name in sorted(made - set(bundled) - left_out)]
     causes = tuple(explain_differences(root / "work", rerun_dir / "work", problems))
     return Verification([], problems, len(bundled), causes, versions)
 

@@ -107,7 +107,7 @@ def write_table(table: pd.DataFrame, path, fmt: str | None = None) -> None:
     table = whole_seconds_as_integers(table)
     with atomic_path(path) as tmp:
         if fmt == "parquet":
-            table.to_parquet(tmp, index=False)
+            table.to_parquet(tmp, index=False, write_page_checksum=True)
         else:
             table.to_csv(tmp, index=False, lineterminator="\n")
 

@@ -20,3 +20,8 @@ if not (Path(__file__).parent / "reports").is_dir() and all(
     (_checkout / folder / "__init__.py").is_file() for folder in DOMAIN_FOLDERS
 ):
     __path__.append(str(_checkout))  # noqa: F821 (a package's own __path__)
+
+
+def checkout_root() -> Path | None:
+    """The git checkout this schedlab runs from, if it runs from one (not after a regular install)."""
+    return _checkout if (_checkout / ".git").exists() and (_checkout / "pyproject.toml").is_file() else None

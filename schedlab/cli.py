@@ -1,6 +1,7 @@
 """The ``schedlab`` command line.
 
-Each subcommand lives in its own module under ``schedlab.commands`` and exposes ``HELP``,
+Each subcommand lives in its own module under ``schedlab.commands`` (``_`` in the module's name
+is ``-`` in the command's) and exposes ``HELP``,
 its one-line summary, and ``register(subparsers)``, which adds its parser and sets
 ``handler`` to a function taking the parsed arguments and returning an exit code.
 Modules are discovered, so a new subcommand is a new file and nothing else.
@@ -63,8 +64,14 @@ class CommandParser(OneLineErrors, argparse.ArgumentParser):
 
 
 def command_names() -> list[str]:
-    """The subcommands, from the modules of ``schedlab.commands`` (found without importing them)."""
-    return sorted(module.name for module in pkgutil.iter_modules(commands.__path__))
+    """The subcommands, from the modules of ``schedlab.commands`` (found without importing them);
+    a module's ``_`` is a ``-`` in its command (``verify_cache`` is ``schedlab verify-cache``)."""
+    return sorted(module.name.replace("_", "-") for module in pkgutil.iter_modules(commands.__path__))
+
+
+def command_module(name: str) -> str:
+    """The module of the command ``name``."""
+    return f"{commands.__name__}.{name.replace('-', '_')}"
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -83,7 +90,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     names = command_names()
     selected = None if argv is None else _selected_command(argv, names)
     for name in names:
-        module = importlib.import_module(f"{commands.__name__}.{name}")
+        module = importlib.import_module(command_module(name))
         if argv is None or name == selected:
             module.register(subparsers)
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -126,10 +127,12 @@ def test_verify_rejects_a_file_that_is_not_a_bundle(tmp_path, capsys):
 
 def test_a_file_with_the_bytes_of_another_is_stored_once_and_unpacked_under_both_names(tmp_path):
     work, project = tmp_path / "work", tmp_path / "project"
+    schedule = b"the same schedule " * 1000
     for run in ("Runs/a-1", "Runs/b-2"):
         (work / run).mkdir(parents=True)
-        (work / run / "schedule.parquet").write_bytes(b"the same schedule " * 1000)
-        (work / run / "task.json").write_text(f'{{"key": "{run}"}}')
+        (work / run / "schedule.parquet").write_bytes(schedule)
+        outputs = {"schedule.parquet": {"bytes": len(schedule), "sha256": hashlib.sha256(schedule).hexdigest()}}
+        (work / run / "task.json").write_text(json.dumps({"key": run, "outputs": outputs}))
     project.mkdir()
     contents = BundleContents(work, (Path("Runs/a-1"), Path("Runs/b-2")), {"task": "T"}, {}, project)
     create_bundle(tmp_path / "b.tar.gz", contents)
@@ -194,3 +197,88 @@ def test_a_missing_trace_stops_verify_in_one_line(tmp_path):
     recipe = {"settings": {"traces": ["KTH-SP2-1996-2.2"]}}
     with pytest.raises(SchedlabError, match=r"^the recipe's trace\(s\) KTH-SP2-1996-2.2 are in none of .*--trace-dir"):
         _check_traces_present(recipe, [str(tmp_path)], lambda directories: {})
+
+
+def forge(root: Path, archive: Path, change) -> None:
+    """Apply ``change`` to an unpacked bundle, make its manifest agree with the result, repack."""
+    change(root)
+    lines = [f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.relative_to(root).as_posix()}\n"
+             for path in sorted(root.rglob("*")) if path.is_file() and path.name != MANIFEST]
+    (root / MANIFEST).write_text("".join(lines))
+    repack(root, archive)
+
+
+def test_a_result_deleted_with_its_manifest_line_fails_the_contents_check(bundle, tmp_path):
+    root = extract_bundle(bundle, tmp_path / "unpacked")
+    metrics = next((root / "work" / "FullReport").glob("*/metrics.csv"))
+    forge(root, tmp_path / "thinned.tar.gz", lambda _: metrics.unlink())
+    done = schedlab("bundle", "verify", str(tmp_path / "thinned.tar.gz"), cwd=tmp_path)
+    assert done.returncode == 1
+    relative = metrics.relative_to(root).as_posix()
+    assert "contents check FAILED" in done.stderr and f"{relative}: missing" in done.stderr, done.stderr
+
+
+def test_a_whole_output_deleted_with_its_manifest_lines_fails_the_contents_check(bundle, tmp_path):
+    root = extract_bundle(bundle, tmp_path / "unpacked")
+    replay = next((root / "work" / "ReplayTrace").iterdir())
+    key = replay.name.rpartition("-")[2]
+    forge(root, tmp_path / "thinned.tar.gz", lambda _: shutil.rmtree(replay))
+    done = schedlab("bundle", "verify", str(tmp_path / "thinned.tar.gz"), cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"a task it needs (key {key}) is not in the bundle" in done.stderr, done.stderr
+
+
+def test_a_forged_source_hash_fails_the_contents_check(bundle, tmp_path):
+    root = extract_bundle(bundle, tmp_path / "unpacked")
+
+    def forge_hash(root):
+        code = json.loads((root / "code.json").read_text())
+        (root / "code.json").write_text(json.dumps({**code, "source_sha256": "0" * 64}))
+
+    forge(root, tmp_path / "forged.tar.gz", forge_hash)
+    done = schedlab("bundle", "verify", str(tmp_path / "forged.tar.gz"), cwd=tmp_path)
+    assert done.returncode == 1
+    assert "code.json: source_sha256 000000000000 is not the hash of the bundled source/" in done.stderr, done.stderr
+
+
+def git(*args: str, cwd: Path) -> str:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def test_the_commit_code_json_names_must_hold_the_bundled_sources(bundle, tmp_path):
+    from schedlab.reports.bundle import provenance_problems
+
+    root = extract_bundle(bundle, tmp_path / "unpacked")
+    repository = tmp_path / "repository"
+    shutil.copytree(root / "source", repository)
+    git("init", "-q", cwd=repository)
+    git("add", "-A", cwd=repository)
+    git("commit", "-q", "-m", "the bundled sources", cwd=repository)
+    true_commit = git("rev-parse", "HEAD", cwd=repository)
+    (repository / "schedlab" / "__init__.py").write_text("# another version\n", encoding="utf-8")
+    git("commit", "-q", "-am", "other sources", cwd=repository)
+    other_commit = git("rev-parse", "HEAD", cwd=repository)
+    code = json.loads((root / "code.json").read_text())
+    for commit, expected in ((true_commit, []), (other_commit, [
+            f"code.json: commit {other_commit[:12]} of {repository} holds other sources than the bundled source/"])):
+        (root / "code.json").write_text(json.dumps({**code, "commit": commit, "uncommitted_changes": False}))
+        heard = []
+        assert provenance_problems(root, repository, heard.append) == expected
+        assert heard == [f"commit {commit[:12]}: its sources checked in {repository}"]
+
+
+def test_create_refuses_a_damaged_work_directory(bundle, tmp_path):
+    work = bundle.parent / "work"
+    metrics = next((work / "FullReport").glob("*/metrics.csv"))
+    original = metrics.read_bytes()
+    try:
+        metrics.write_bytes(original.replace(b"fcfs", b"FCFS", 1))
+        done = schedlab("bundle", "create", "-o", str(tmp_path / "b.tar.gz"), "--work-dir", str(work),
+                        "--stages", "", "--synthetic-jobs", "150", "--synthetic-machine-procs", "16,32",
+                        "--synthetic-seed", "3", cwd=tmp_path)
+    finally:
+        metrics.write_bytes(original)
+    assert done.returncode != 0
+    assert "damaged" in done.stderr and "metrics.csv" in done.stderr, done.stderr
+    assert not (tmp_path / "b.tar.gz").exists()

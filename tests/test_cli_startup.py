@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from schedlab.cli import build_parser, command_names
+from schedlab.cli import build_parser, command_module, command_names
 
 DATA = Path(__file__).resolve().parent / "data"
 SMALL = DATA / "small_header.swf"
@@ -75,7 +75,7 @@ def test_help_loads_no_numeric_library_and_no_domain_package(tmp_path):
     modules = modules_of(tmp_path, "--help")
     assert loaded(modules, "numpy", "pandas", "scipy", "matplotlib", "luigi", "numba", "pyarrow", "tqdm") == []
     assert loaded(modules, "parsers", "simulators", "workloads", "reports", "pipeline") == []
-    assert {f"schedlab.commands.{name}" for name in command_names()} <= modules  # listed from their HELP
+    assert {command_module(name) for name in command_names()} <= modules  # listed from their HELP
 
 
 def test_info_loads_neither_scipy_matplotlib_luigi_nor_numba(tmp_path):
@@ -108,7 +108,7 @@ def test_every_command_module_has_a_one_line_help():
     import importlib
 
     for name in command_names():
-        module = importlib.import_module(f"schedlab.commands.{name}")
+        module = importlib.import_module(command_module(name))
         assert isinstance(module.HELP, str) and module.HELP and "\n" not in module.HELP, name
 
 

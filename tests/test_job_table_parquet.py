@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
+import pytest
 
 from schedlab.parsers.schema import DTYPES, as_job_table, read_jobs, write_jobs
 
@@ -38,3 +42,15 @@ def test_reading_back_restores_minus_one_and_the_dtypes(tmp_path):
     assert back["allocated_procs"].tolist() == [4, 8, -1]
     assert {name: back[name].dtype for name in DTYPES} == DTYPES
     assert np.all(back["think_time"] == -1)
+
+
+def test_a_damaged_job_table_is_refused_with_its_path(tmp_path):
+    from schedlab.errors import InputError
+
+    path = tmp_path / "jobs.parquet"
+    write_jobs(as_job_table({"job_id": list(range(1, 2001)), "run_time": [60.0] * 2000}), path)
+    data = bytearray(path.read_bytes())
+    data[200] ^= 0x10  # inside the first data page
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match=rf"^{re.escape(str(path))}: not a readable Parquet job table"):
+        read_jobs(path)

@@ -14,12 +14,20 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["FullReport", "--synthetic-jobs", "-5"], "luigi: FullReport parameter synthetic_jobs: must be a whole number >= 1, got '-5'"),
+    (["FullReport", "--synthetic-jobs", "-5"], "luigi: FullReport parameter synthetic_jobs: must be a whole number >= 2, got '-5'"),
     (["FullReport", "--synthetic-jobs", "abc"], "luigi: --synthetic-jobs: invalid literal for int() with base 10: 'abc'"),
     (["FullReport", "--stages", '["nosuch"]'],
      "luigi: FullReport parameter stages: must be one of cosched, ics, cosy, koala, bandwidth, got 'nosuch'"),
     (["FullReport", "--stages", "nosuch"], "luigi: --stages: "),
-], ids=["out of range", "not a number", "no such stage", "not a list"])
+    (["FullReport", "--estimates", "bogus"],
+     "luigi: FullReport parameter estimates: must be one of requested, actual, got 'bogus'"),
+    (["FullReport", "--policies", "[]"], "luigi: FullReport parameter policies: must name at least one, got []"),
+    (["FullReport", "--synthetic-machine-procs", "[]"],
+     "luigi: FullReport parameter synthetic_machine_procs: must name at least one, got []"),
+    (["FullReport", "--synthetic-jobs", "1"], "luigi: FullReport parameter synthetic_jobs: must be a whole number >= 2, got '1'"),
+    (["FullReport", "--workers", "0"], "luigi: --workers 0: must be a whole number >= 1"),
+], ids=["out of range", "not a number", "no such stage", "not a list", "no such estimates", "no policy",
+        "no machine", "one job", "no worker"])
 def test_a_bad_parameter_is_one_line_and_exit_code_2(tmp_path, arguments, message):
     done = subprocess.run(
         [sys.executable, "-m", "luigi", "--module", "pipeline", *arguments, "--local-scheduler"],
@@ -66,3 +74,33 @@ def test_a_bad_trace_setting_is_one_line_and_exit_code_2(tmp_path, variables, me
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith(message.format(**places)) and done.stderr.count("\n") == 1, done.stderr
     assert not work.exists()  # nothing ran
+
+
+@pytest.mark.parametrize("work", ["a-file", "a-file/below"])
+def test_a_work_directory_that_is_a_file_is_one_line_and_exit_code_2(tmp_path, work):
+    (tmp_path / "a-file").write_text("not a directory")
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("SCHEDLAB_")}
+    done = subprocess.run([sys.executable, "-m", "luigi", "--module", "pipeline", "FullReport", "--local-scheduler"],
+                          cwd=REPOSITORY, env={**environment, "SCHEDLAB_WORK_DIR": str(tmp_path / work)},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"luigi: work directory {tmp_path / work}: " * (work != "a-file") + (
+        f"luigi: work directory {tmp_path / work} is a file, not a directory\n" if work == "a-file"
+        else f"{tmp_path / 'a-file'} is a file, not a directory\n"), done.stderr
+
+
+def test_an_empty_trace_fails_its_parse_naming_the_file(monkeypatch, tmp_path):
+    import luigi
+
+    from pipeline import settings
+    from pipeline.trace_tasks import ParseTrace
+    from schedlab.errors import InputError
+
+    (tmp_path / "traces").mkdir()
+    (tmp_path / "traces" / "empty.swf").write_text("; Version: 2.2\n")
+    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[str(tmp_path / "traces")]):
+        task = ParseTrace(trace="empty")
+        luigi.build([task.requires()], local_scheduler=True, workers=1, log_level="CRITICAL")
+        task.set_status_message = lambda message: None  # set by a Luigi worker, absent when run directly
+        with pytest.raises(InputError, match=r"empty\.swf: no job lines: an empty trace has nothing to replay$"):
+            task.run()

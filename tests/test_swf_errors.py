@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import gzip
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from schedlab.parsers.cleaning import clean
 from schedlab.parsers.swf import read_swf
-from schedlab.errors import InputError
+from schedlab.errors import InputError, SchedlabError
 
 HEADER = "; Version: 2.2\n; MaxProcs: 64\n;\n"
 HEADER_LINES = 3
@@ -179,3 +181,55 @@ def test_file_level_problems_raise_without_a_line_in_both_modes(tmp_path, name, 
     assert raised.value.line is None
     assert raised.value.message.startswith(message)
     assert str(raised.value).startswith(f"{path}: ")
+
+
+def _gzip_of_zeros(path: Path, gibibytes: int) -> None:
+    """A gzip bomb: ``gibibytes`` GiB of NUL bytes in about a thousandth of that."""
+    block = bytes(1 << 20)
+    with gzip.open(path, "wb", compresslevel=1) as packed:
+        for _ in range(gibibytes << 10):
+            packed.write(block)
+
+
+def test_a_gzip_bomb_is_refused_in_bounded_memory(tmp_path):
+    bomb = tmp_path / "bomb.swf.gz"
+    _gzip_of_zeros(bomb, 1)
+    assert bomb.stat().st_size < 5 << 20
+    script = ("import resource, sys\nfrom schedlab.parsers.swf import read_swf\nfrom schedlab.errors import InputError\n"
+              "try:\n    read_swf(sys.argv[1])\nexcept InputError as error:\n    print(error)\n"
+              "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(bomb)], capture_output=True, text=True, check=True)
+    message, peak_mib = done.stdout.splitlines()
+    assert message == f"{bomb}: binary content, not an SWF text file"
+    assert int(peak_mib) < 200, f"peak resident memory {peak_mib} MiB refusing a gzip bomb"
+
+
+def test_a_trace_over_the_size_limit_is_refused_naming_the_limit(tmp_path, monkeypatch):
+    text = "\n".join(job(i, 10 * i) for i in range(1, 12_001)) + "\n"
+    plain, packed = tmp_path / "big.swf", tmp_path / "big.swf.gz"
+    plain.write_text(text)
+    packed.write_bytes(gzip.compress(text.encode()))
+    monkeypatch.setenv("SCHEDLAB_MAX_TRACE_BYTES", str(len(text) - 1))
+    with pytest.raises(InputError, match=rf"^{plain}: {len(text):,} bytes, more than a trace may hold "
+                                         rf"\({len(text) - 1:,}; SCHEDLAB_MAX_TRACE_BYTES raises the limit\)$"):
+        read_swf(plain)
+    with pytest.raises(InputError, match=r"bytes once decompressed, more than a trace may hold"):
+        read_swf(packed)
+    monkeypatch.setenv("SCHEDLAB_MAX_TRACE_BYTES", str(len(text)))
+    assert read_swf(plain).job_count == read_swf(packed).job_count == 12_000
+
+
+def test_a_sparse_file_over_the_limit_is_refused_without_reading_it(tmp_path):
+    sparse = tmp_path / "sparse.swf"
+    with open(sparse, "wb") as handle:
+        handle.truncate(2 << 30)
+    with pytest.raises(InputError, match=r"2,147,483,648 bytes, more than a trace may hold \(1,073,741,824;"):
+        read_swf(sparse)
+
+
+@pytest.mark.parametrize("value", ["lots", "0", "-5"])
+def test_a_bad_size_limit_setting_is_one_line(tmp_path, monkeypatch, value):
+    monkeypatch.setenv("SCHEDLAB_MAX_TRACE_BYTES", value)
+    (tmp_path / "t.swf").write_text("\n".join(GOOD_JOBS))
+    with pytest.raises(SchedlabError, match=rf"^SCHEDLAB_MAX_TRACE_BYTES='{value}': not a positive number of bytes$"):
+        read_swf(tmp_path / "t.swf")

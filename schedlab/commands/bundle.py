@@ -44,6 +44,8 @@ def register(subparsers) -> None:
     verify.add_argument("bundle", help="bundle archive (.tar.gz) to verify")
     verify.add_argument("--scratch", help="directory for the rerun (default: a temporary one, removed after)")
     verify.add_argument("--trace-dir", action="append", help="where the recipe's real traces are (repeatable)")
+    verify.add_argument("--repo", help="a git checkout of schedlab in which to check the bundle's commit "
+                                       "(default: this schedlab's own checkout, when it is one)")
     verify.set_defaults(handler=run_verify)
 
     extract = actions.add_parser("extract", help="unpack a bundle after checking its manifest")
@@ -98,6 +100,7 @@ def run_create(args) -> int:
 
 def run_verify(args) -> int:
     from pipeline.trace_tasks import find_traces
+    from schedlab import checkout_root
     from schedlab.reports.bundle import verify_bundle
 
     quiet = getattr(args, "quiet", False)
@@ -107,7 +110,7 @@ def run_verify(args) -> int:
         raise SchedlabError(f"--scratch {scratch} is not empty: the rerun needs a fresh directory")
     try:
         result = verify_bundle(Path(args.bundle), scratch, trace_dirs=args.trace_dir, log=_ignore if quiet else _say,
-                               find_traces=find_traces)
+                               find_traces=find_traces, repository=Path(args.repo) if args.repo else checkout_root())
     finally:
         if not args.scratch:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -116,6 +119,11 @@ def run_verify(args) -> int:
             f"{args.bundle}: manifest check FAILED, {len(result.manifest_problems)} problem(s):\n  "
             + "\n  ".join(result.manifest_problems)
         )
+    if result.content_problems:
+        raise SchedlabError(
+            f"{args.bundle}: contents check FAILED, {len(result.content_problems)} problem(s):\n  "
+            + "\n  ".join(result.content_problems)
+        )
     if result.rerun_problems:
         causes = [*(f"version differs: {line}" for line in result.version_differences), *result.causes]
         raise SchedlabError(
@@ -123,7 +131,8 @@ def run_verify(args) -> int:
             + "\n  ".join(result.rerun_problems)
             + ("\nwhy, from the task records and versions:\n  " + "\n  ".join(causes) if causes else "")
         )
-    print(f"{args.bundle}: OK: manifest intact; the rerun reproduced all {result.files_compared} files byte for byte")
+    print(f"{args.bundle}: OK: manifest intact, every output of the recipe present, code.json matches source/; "
+          f"the rerun reproduced all {result.files_compared} files byte for byte")
     return 0
 
 
