@@ -68,3 +68,12 @@ def no_traces(directory: Path) -> str:
     path = directory / "no-traces"
     path.mkdir(parents=True, exist_ok=True)
     return str(path)
+
+
+@pytest.fixture
+def work_dir(tmp_path):
+    """An empty work directory, set as the ``[schedlab] work_dir`` setting for the test."""
+    from pipeline import settings
+
+    with settings.overridden(work_dir=str(tmp_path / "work")):
+        yield tmp_path / "work"

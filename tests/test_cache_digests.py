@@ -14,15 +14,8 @@ import luigi
 import pandas as pd
 import pytest
 
-from pipeline import settings
 from pipeline.base import SchedlabTask
 from schedlab.output_digests import DamagedOutput, damage
-
-
-@pytest.fixture
-def work_dir(tmp_path):
-    with settings.overridden(work_dir=str(tmp_path / "work")):
-        yield tmp_path / "work"
 
 
 class WritesTables(SchedlabTask):

@@ -9,12 +9,6 @@ from pipeline import base, settings
 from pipeline.base import SchedlabTask, code_closure, normalized_code, project_imports
 
 
-@pytest.fixture
-def work_dir(tmp_path):
-    with settings.overridden(work_dir=str(tmp_path / "work")):
-        yield tmp_path / "work"
-
-
 class KeyedUpstream(SchedlabTask):
     size = luigi.IntParameter()
     code_modules = ("schedlab.reports.pages",)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import shutil
+from pathlib import Path
 
 from schedlab.errors import SchedlabError
 
@@ -35,8 +35,7 @@ def run(args) -> int:
     from schedlab.output_digests import damage, output_directories, recorded_outputs
     from schedlab.progress import progress
 
-    with settings.overridden(work_dir=args.work_dir) if args.work_dir else contextlib.nullcontext():
-        work_dir = settings.work_dir()
+    work_dir = Path(args.work_dir) if args.work_dir else settings.work_dir()
     if not work_dir.is_dir():
         raise SchedlabError(f"no work directory at {work_dir}")
     directories = output_directories(work_dir)
