@@ -74,6 +74,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import fcntl
 import functools
 import hashlib
 import importlib.machinery
@@ -301,6 +302,22 @@ def _reporting_progress(run):
     return reporting
 
 
+def _one_writer_at_a_time(run):
+    """``run`` under ``SchedlabTask.exclusive_output``, skipped when another process completed the
+    output meanwhile (a generator ``run``, which yields dynamic requirements, is left as it is)."""
+    if inspect.isgeneratorfunction(run):
+        return run
+
+    @functools.wraps(run)
+    def exclusive(self, *args, **kwargs):
+        with self.exclusive_output() as done_elsewhere:
+            if not done_elsewhere:
+                return run(self, *args, **kwargs)
+        return None
+
+    return exclusive
+
+
 def _check_parameter(task, name: str, check, value) -> None:
     try:
         check(str(value))
@@ -377,7 +394,31 @@ class SchedlabTask(luigi.Task):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "run" in cls.__dict__:
-            cls.run = _reporting_progress(cls.__dict__["run"])
+            cls.run = _one_writer_at_a_time(_reporting_progress(cls.__dict__["run"]))
+
+    @contextlib.contextmanager
+    def exclusive_output(self) -> Iterator[bool]:
+        """Hold the lock of this task's output (a ``flock`` on ``.<name>.lock`` beside it) for the
+        block; yield whether the output is complete once the lock is held.  Two builds on one work
+        directory thus share its work: the second waits for the task the first is running, then
+        finds it done, instead of running it too."""
+        if getattr(self, "_holding_output_lock", False):  # a run calling its parent class's run
+            yield False
+            return
+        final = self.output_dir()
+        final.parent.mkdir(parents=True, exist_ok=True)
+        with open(final.parent / f".{final.name}.lock", "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                _tell_scheduler(self, "set_status_message", "waiting for another build that runs this task")
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            self._holding_output_lock = True
+            try:
+                yield self.complete()
+            finally:
+                self._holding_output_lock = False
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def reporting_progress(self) -> Iterator[None]:
