@@ -325,6 +325,9 @@ def _check_parameter(task, name: str, check, value) -> None:
         raise SchedlabError(f"{task.task_family} parameter {name}: {error}") from None
 
 
+LOCKS_DIRECTORY = ".locks"
+"""Below the work directory: one lock file per task output (``SchedlabTask.exclusive_output``)."""
+
 STAGING_MARK = "@"
 """Sets the writer's host and process id apart in a staging directory's name (labels have no ``@``)."""
 
@@ -398,16 +401,17 @@ class SchedlabTask(luigi.Task):
 
     @contextlib.contextmanager
     def exclusive_output(self) -> Iterator[bool]:
-        """Hold the lock of this task's output (a ``flock`` on ``.<name>.lock`` beside it) for the
-        block; yield whether the output is complete once the lock is held.  Two builds on one work
-        directory thus share its work: the second waits for the task the first is running, then
-        finds it done, instead of running it too."""
+        """Hold the lock of this task's output (a ``flock`` on ``<work_dir>/.locks/<Family>/<name>.lock``,
+        apart from the outputs) for the block; yield whether the output is complete once the lock is
+        held.  Two builds on one work directory thus share its work: the second waits for the task
+        the first is running, then finds it done, instead of running it too."""
         if getattr(self, "_holding_output_lock", False):  # a run calling its parent class's run
             yield False
             return
         final = self.output_dir()
-        final.parent.mkdir(parents=True, exist_ok=True)
-        with open(final.parent / f".{final.name}.lock", "a") as lock:
+        locks = settings.work_dir() / LOCKS_DIRECTORY / final.parent.name
+        locks.mkdir(parents=True, exist_ok=True)
+        with open(locks / f"{final.name}.lock", "a") as lock:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

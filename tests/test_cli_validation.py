@@ -279,7 +279,7 @@ def _luigi_tasks():
 
     spec = {"kind": "trace", "name": "t"}
     return [
-        (lambda: FullReport(synthetic_jobs=0), "FullReport parameter synthetic_jobs", ">= 1"),
+        (lambda: FullReport(synthetic_jobs=1), "FullReport parameter synthetic_jobs", ">= 2"),
         (lambda: FullReport(synthetic_machine_procs=[128, -4]), "FullReport parameter synthetic_machine_procs", ">= 1"),
         (lambda: FullReport(synthetic_seed=-1), "FullReport parameter synthetic_seed", ">= 0"),
         (lambda: SyntheticWorkload(machine_procs=0, n_jobs=5, seed=1), "parameter machine_procs", ">= 1"),

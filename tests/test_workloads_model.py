@@ -126,3 +126,17 @@ def test_loading_reports_the_file_and_the_problem(tmp_path, fitted):
         load_model(tmp_path / "absent.json")
     with pytest.raises(ModelError, match="JSON object"):
         validate_model([1, 2])
+
+
+def test_fitting_refuses_jobs_that_all_run_alike_with_a_reason():
+    jobs = tiny_jobs().assign(run_time=600.0)
+    with pytest.raises(SchedlabError, match=r"^every usable job has the same run time, 600 s: a distribution fitted "
+                                            r"to one value is degenerate"):
+        fit_workload(jobs, 16, trace_name="alike.swf", sha256="ab" * 32)
+
+
+def test_fitting_refuses_a_machine_too_large_for_the_size_model_before_allocating_it():
+    jobs = tiny_jobs()
+    with pytest.raises(SchedlabError, match=r"a machine of 1,000,000,000,000 processors is beyond the size model's "
+                                            r"16,777,216"):
+        fit_workload(jobs, 10**12, trace_name="huge.swf", sha256="ab" * 32)

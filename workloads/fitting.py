@@ -199,6 +199,10 @@ def fit_workload(
     positive_gaps = warped_gaps[warped_gaps > 0]
     if positive_gaps.size < 2:
         raise SchedlabError("the trace's jobs are submitted at fewer than three distinct times: no arrival process to fit")
+    for values, what in ((positive_gaps, "gap between submits (on the daily clock)"), (run_times, "run time")):
+        if np.ptp(values) == 0:
+            raise SchedlabError(f"every usable job has the same {what}, {values[0]:g} s: a distribution "
+                                "fitted to one value is degenerate (no spread to estimate)")
     advance(0, 3)
     gap_fit = family_fit(positive_gaps)
     advance(1, 3)

@@ -30,7 +30,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import optimize
 
+from schedlab.errors import SchedlabError
 from schedlab.workloads.gof import discrete_ks_distance
+
+MAX_MACHINE_PROCS = 2**24
+"""16,777,216 processors: above the largest machines built (Fugaku: 7.6 million cores); the size
+model's arrays then take 128 MiB each, where a damaged size field of 10^12 would ask for terabytes."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +80,9 @@ class SizeModel:
         return low_part + high_part
 
     def pmf(self, machine_procs: int) -> np.ndarray:
-        """Probability of each size; element ``i`` is the probability of size ``i + 1``."""
+        """Probability of each size; element ``i`` is the probability of size ``i + 1`` (one element
+        per processor, hence ``MAX_MACHINE_PROCS``)."""
+        check_machine_size(machine_procs)
         sizes = np.arange(1, machine_procs + 1, dtype=float)
         other = self.log2_cdf(np.log2(sizes + 0.5)) - self.log2_cdf(np.log2(sizes - 0.5))
         other[-1] += 1 - self.log2_cdf(np.log2(machine_procs + 0.5))
@@ -108,6 +115,14 @@ def size_classes(sizes) -> dict:
     }
 
 
+def check_machine_size(machine_procs: int) -> None:
+    """Refuse a machine larger than ``MAX_MACHINE_PROCS`` (the size model holds a number per processor)."""
+    if machine_procs > MAX_MACHINE_PROCS:
+        raise SchedlabError(f"a machine of {machine_procs:,} processors is beyond the size model's "
+                            f"{MAX_MACHINE_PROCS:,} (it keeps a probability per processor size); a trace with "
+                            "such a job size is most likely damaged: check its processor fields")
+
+
 def fit_sizes(sizes, machine_procs: int) -> tuple[SizeModel, dict]:
     """Fit the size model to observed sizes by maximum likelihood.
 
@@ -124,6 +139,7 @@ def fit_sizes(sizes, machine_procs: int) -> tuple[SizeModel, dict]:
         raise ValueError(f"job sizes must lie in 1..{machine_procs}")
     if machine_procs < 2:
         raise ValueError("a size model needs a machine of at least 2 processors")
+    check_machine_size(machine_procs)
     shares = size_classes(sizes)
     counts = np.bincount(sizes - 1, minlength=machine_procs)
     uhi = float(np.log2(machine_procs))
