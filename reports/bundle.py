@@ -88,18 +88,18 @@ def source_hash(project_root: Path) -> str:
     return hashlib.sha256(lines.encode()).hexdigest()
 
 
+def _git(repository: Path, *args: str) -> bytes | None:
+    """What ``git args`` prints in ``repository``; None when git, the repository or the object is not there."""
+    try:
+        return subprocess.run(["git", *args], cwd=repository, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
 def git_state(project_root: Path) -> dict:
     """The checked-out commit and whether tracked files differ from it; ``None`` outside git."""
-
-    def git(*args: str) -> str | None:
-        try:
-            done = subprocess.run(["git", *args], cwd=project_root, capture_output=True, text=True, check=True)
-        except (OSError, subprocess.CalledProcessError):
-            return None
-        return done.stdout.strip()
-
-    commit = git("rev-parse", "HEAD")
-    changes = git("status", "--porcelain", "--untracked-files=no")
+    commit, changes = (None if out is None else out.decode().strip() for out in (
+        _git(project_root, "rev-parse", "HEAD"), _git(project_root, "status", "--porcelain", "--untracked-files=no")))
     return {"commit": commit, "uncommitted_changes": bool(changes) if changes is not None else None}
 
 
@@ -294,19 +294,13 @@ def provenance_problems(root: Path, repository: Path | None = None, log=None) ->
 def commit_source_hash(repository: Path, commit: str) -> str | None:
     """``source_hash`` of the source snapshot as it is in ``commit`` of the git ``repository``; None when
     git or the commit is not there."""
-    def git(*args: str) -> bytes | None:
-        try:
-            return subprocess.run(["git", *args], cwd=repository, capture_output=True, check=True).stdout
-        except (OSError, subprocess.CalledProcessError):
-            return None
-
-    listing = git("ls-tree", "-r", "--name-only", "-z", commit)
+    listing = _git(repository, "ls-tree", "-r", "--name-only", "-z", commit)
     if listing is None:
         return None
     names = sorted(name for name in listing.decode().split("\0") if name and _is_source_name(name))
     lines = []
     for name in names:
-        data = git("show", f"{commit}:{name}")
+        data = _git(repository, "show", f"{commit}:{name}")
         if data is None:
             return None
         lines.append(f"{name}  {hashlib.sha256(data).hexdigest()}\n")
