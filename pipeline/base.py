@@ -61,6 +61,10 @@ there with its recorded size (else it runs again, and its new output replaces th
 one), and ``output_file(name)`` of an existing file checks its SHA-256, so a file changed in
 place is refused with its path before any task reads it.
 
+Luigi's task id (family and parameters) gets a build tag (:mod:`pipeline.build_identity`),
+so that a central scheduler never hands one task to builds of two code versions or two work
+directories; Luigi's own id stays in ``parameter_id``.
+
 Progress: every task's ``run`` reports to the Luigi scheduler without writing a line for
 it.  It starts at 0 % with the status "running", says "writing outputs" when
 ``writing_output()`` opens, and ends at 100 %; in between, whatever the run passes
@@ -96,6 +100,7 @@ from pathlib import Path
 import luigi
 
 from pipeline import settings
+from pipeline.build_identity import build_tag, refuse_other_code_on_scheduler
 from schedlab import progress
 from schedlab.errors import SchedlabError
 from schedlab.output_digests import RECORD_FILE, check_file, record, recorded_outputs, whole
@@ -318,6 +323,10 @@ def _one_writer_at_a_time(run):
     return exclusive
 
 
+_join_scheduler_once = functools.cache(refuse_other_code_on_scheduler)
+"""The first task a process makes checks that its central scheduler, if any, builds with the same code."""
+
+
 def _check_parameter(task, name: str, check, value) -> None:
     try:
         check(str(value))
@@ -393,6 +402,12 @@ class SchedlabTask(luigi.Task):
             for item in value if isinstance(value, (list, tuple)) else [value]:
                 if item is not None:
                     _check_parameter(self, name, check, item)
+        self.parameter_id = self.task_id
+        """Luigi's own id of the task: its family and parameters."""
+        work_dir = settings.work_dir()
+        self.task_id = f"{self.task_id}{build_tag(work_dir)}"
+        self._Task__hash = hash(self.task_id)  # luigi.Task hashes the id it set
+        _join_scheduler_once(work_dir)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -99,7 +99,7 @@ def test_a_researchers_policy_reruns_when_its_code_changes_and_not_for_a_comment
 KEYS_OF_THE_FULL_REPORT = """
 import json
 from pipeline.full_report import FullReport, dependency_closure
-print(json.dumps({task.task_id: [task.get_task_family(), task.task_key()] for task in dependency_closure(FullReport())}))
+print(json.dumps({task.parameter_id: [task.get_task_family(), task.task_key()] for task in dependency_closure(FullReport())}))
 """
 
 
