@@ -238,7 +238,7 @@ def _parse_line_by_line(data: bytes, path: Path, strict: bool, keep_extra_column
     warnings += header_warnings
     job_lines = _JobLines([lines[i] for i in job_indexes], np.array(job_indexes) + 1, header.declared_machine_size())
     jobs = job_lines.to_table(problems, keep_extra_columns=keep_extra_columns)
-    warnings += job_lines.oversize_warnings()
+    warnings += job_lines.value_warnings()
     return header, jobs, warnings, len(job_indexes), problems
 
 
@@ -281,6 +281,7 @@ def _parse_well_formed(data: bytes, path: Path, strict: bool) -> _Parsed | None:
     )
     line_numbers = np.arange(line_count) + len(header_lines) + 1
     warnings += _oversize_warnings(values, line_numbers, header.declared_machine_size())
+    warnings += _negative_time_warnings(values, line_numbers)
     return header, jobs, warnings, line_count, problems
 
 
@@ -339,6 +340,19 @@ def _oversize_warnings(values: np.ndarray, line_numbers: np.ndarray, machine_siz
     return [f"{len(over)} job(s) ask for more than the machine's {size} processors (header {key}), up to "
             f"{asked[over].max():.0f}, first on line {line_numbers[over[0]]}: kept; the cleaning step "
             "drop_oversized drops them, counted, unless the machine size given (--procs) is larger"]
+
+
+def _negative_time_warnings(values: np.ndarray, line_numbers: np.ndarray, good: np.ndarray | None = None) -> list[str]:
+    """Per time field, how many good lines (all, without ``good``) hold a negative time other than SWF's -1
+    (unknown): read as given, but no log means such a time, so it is said."""
+    warnings = []
+    for index in TIME_FIELD_INDEXES:
+        column = values[:, index]
+        odd = np.flatnonzero((column < 0) & (column != -1) & (True if good is None else good))
+        if len(odd):
+            warnings.append(f"{len(odd)} job(s) with a negative {_field_name(index)} other than SWF's -1 (unknown), "
+                            f"first {column[odd[0]]:g} on line {line_numbers[odd[0]]}: read as given")
+    return warnings
 
 
 def _read_decompressed(path: Path) -> bytes:
@@ -522,9 +536,12 @@ class _JobLines:
         flag("duplicate_job_id", duplicate)
         return kinds
 
-    def oversize_warnings(self) -> list[str]:
-        """After :meth:`classify`: how many good lines ask for more processors than the header's machine."""
-        return _oversize_warnings(self.values, self.line_numbers, self.machine_size, good=self.kinds == 0)
+    def value_warnings(self) -> list[str]:
+        """After :meth:`classify`: how many good lines ask for more processors than the header's machine,
+        or hold negative times other than -1."""
+        good = self.kinds == 0
+        return (_oversize_warnings(self.values, self.line_numbers, self.machine_size, good=good)
+                + _negative_time_warnings(self.values, self.line_numbers, good=good))
 
     def message(self, code: int, row: int) -> str:
         """Why line ``row`` (an index into the job lines) is bad, naming the field."""

@@ -34,8 +34,10 @@ def atomic_path(target, suffix: str | None = None):
         # mkstemp makes the file private (0600); give it the mode a plain open() would.
         os.chmod(tmp, 0o666 & ~_current_umask())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as error:
         tmp.unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.filename in (None, str(tmp)):
+            error.filename = str(target)  # the file asked for, not the temporary one (a full disk, say)
         raise
 
 

@@ -18,12 +18,14 @@ bars, which otherwise show on stderr when it is a terminal (:mod:`schedlab.progr
 
 Errors are one line on stderr, never a traceback: exit code 2 for a bad option (out of its
 range, :mod:`schedlab.options`, or a :class:`UsageError`), 1 for bad input (a damaged trace
-names its file and line), 70 for an unexpected error (``SCHEDLAB_TRACEBACK=1`` shows it).
+names its file and line, and so does a problem of the machine: a full disk, a quota, a file
+or directory it may not write), 70 for an unexpected error (``SCHEDLAB_TRACEBACK=1`` shows it).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import pkgutil
@@ -36,6 +38,8 @@ from schedlab.errors import SchedlabError, UsageError
 TRACEBACK_VARIABLE = "SCHEDLAB_TRACEBACK"
 #: Exit code of an unexpected error (sysexits.h's EX_SOFTWARE), apart from 1 (bad input) and 2 (usage).
 INTERNAL_ERROR = 70
+#: What the machine, not schedlab, got wrong: no space, over quota or file size limit, no permission, read-only.
+ENVIRONMENT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EACCES, errno.EPERM, errno.EROFS})
 QUIET_HELP = "no progress bars (shown on stderr only when it is a terminal)"
 
 
@@ -126,12 +130,22 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except OSError as error:
+        if error.errno not in ENVIRONMENT_ERRNOS:
+            return _internal_error(args.command, error)
+        where = f": {error.filename}" if error.filename else ""
+        print(f"schedlab {args.command}: {error.strerror or error}{where}", file=sys.stderr)
+        return 1
     except Exception as error:  # a bug, not the user's input: one line still, the traceback on request
-        if os.environ.get(TRACEBACK_VARIABLE):
-            raise
-        print(f"schedlab {args.command}: internal error, please report it: {type(error).__name__}: {error} "
-              f"(set {TRACEBACK_VARIABLE}=1 for the traceback)", file=sys.stderr)
-        return INTERNAL_ERROR
+        return _internal_error(args.command, error)
+
+
+def _internal_error(command: str, error: Exception) -> int:
+    if os.environ.get(TRACEBACK_VARIABLE):
+        raise error
+    print(f"schedlab {command}: internal error, please report it: {type(error).__name__}: {error} "
+          f"(set {TRACEBACK_VARIABLE}=1 for the traceback)", file=sys.stderr)
+    return INTERNAL_ERROR
 
 
 if __name__ == "__main__":

@@ -4,7 +4,13 @@ or the file and line, exit code 2 for usage and 1 for input, never a traceback (
 from __future__ import annotations
 
 import argparse
+import errno
 import gzip
+import os
+import resource
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -304,3 +310,50 @@ def test_info_describes_a_trace_with_no_jobs_instead_of_refusing_it(tmp_path, ca
     code, out, err = run_cli(capsys, "info", write(tmp_path, HEADER))
     assert code == 0
     assert "no job lines" in out + err and "nan" not in out.lower()
+
+
+# --- the machine's problems: exit 1, one line naming the file --------------------------------
+
+
+def _limit_file_size_to_4_kb() -> None:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit then fails with EFBIG
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+def test_a_full_disk_on_the_command_line_is_one_line_naming_the_file_exit_1(tmp_path):
+    """The file size limit (RLIMIT_FSIZE) stands in for a disk that fills while the schedule is written."""
+    trace = write(tmp_path, HEADER + "\n".join(job(i, 10 * i) for i in range(1, 400)) + "\n")
+    out = tmp_path / "schedule.csv"
+    done = subprocess.run(
+        [sys.executable, "-m", "schedlab.cli", "replay", str(trace), "--out", str(out)], capture_output=True,
+        text=True, timeout=120, preexec_fn=_limit_file_size_to_4_kb, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == f"schedlab replay: File too large: {out}"
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    assert not out.exists() and not list(tmp_path.glob(".schedule*")), "a partial file was left"
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES, errno.EROFS])
+def test_no_space_or_no_permission_is_an_environment_error_not_an_internal_one(capsys, monkeypatch, code):
+    def refuse(args):
+        raise OSError(code, os.strerror(code), "/results/out.csv")
+
+    monkeypatch.setattr("schedlab.commands.info.run", refuse)
+    status, _, err = run_cli(capsys, "info", "builtin:kth-sp2-1996")
+    assert status == 1 and err == f"schedlab info: {os.strerror(code)}: /results/out.csv\n"
+
+
+def test_a_replay_without_requested_times_says_its_estimates_are_the_run_times(tmp_path, capsys):
+    no_requests = [j.replace(" 200 ", " -1 ") for j in GOOD_JOBS]
+    status, out, err = run_cli(capsys, "replay", write(tmp_path, HEADER + "\n".join(no_requests) + "\n"))
+    assert status == 0, err
+    assert "estimates=actual" in out and "estimates=requested" not in out
+    assert "no job has a requested time" in err
+
+
+def test_negative_times_other_than_minus_one_are_read_with_a_warning(tmp_path, capsys):
+    odd = [*GOOD_JOBS[:3], GOOD_JOBS[3].replace("40 0 100", "40 -5 100"), *GOOD_JOBS[4:]]
+    status, _, err = run_cli(capsys, "replay", write(tmp_path, HEADER + "\n".join(odd) + "\n"))
+    assert status == 0, err
+    assert_one_line_error(err, "1 job(s)", "negative field 3 (wait_time)", "-5", "line 6")

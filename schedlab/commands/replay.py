@@ -77,12 +77,18 @@ def run(args) -> int:
         print(report.summary(), file=sys.stderr)
     else:  # every line is a job: the columns serve, and pandas is not even imported
         jobs = trace.columns
+    estimates = args.estimates
+    if estimates == "requested" and args.conventions == "default" and not (jobs["requested_time"] > 0).any():
+        # Cleaning takes the run time for a missing request, so the replay is the one of 'actual': say so.
+        estimates = "actual"
+        print("note: no job has a requested time (field 9): the scheduler's estimates are the run times "
+              "(estimates=actual)", file=sys.stderr)
     began = time.perf_counter()
     quiet = getattr(args, "quiet", False)
     job_count = len(jobs["job_id"])
     with callback_bar(job_count, "replay", unit="job", quiet=quiet) as advance:
         result = replay(
-            jobs, procs, policy=args.policy, order=args.order, estimates=args.estimates,
+            jobs, procs, policy=args.policy, order=args.order, estimates=estimates,
             conventions=args.conventions, same_time=args.same_time, passes=args.passes, progress=advance,
         )
     elapsed = time.perf_counter() - began
