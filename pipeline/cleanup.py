@@ -9,6 +9,7 @@ has to rebuild the tasks that made it.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import time
@@ -16,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.base import dead_writer, read_json
+from pipeline.base import LOCKS_DIRECTORY, dead_writer, read_json
 
 LATEST = "latest"
 """Name of the link, in a task family's directory, to its newest output."""
@@ -82,7 +83,9 @@ def unneeded_outputs(work_dir: Path, roots: Iterable[Path], now: float | None = 
         for directory in outputs.values()
         if directory.resolve() not in needed
     ]
-    for family in sorted(p for p in work_dir.iterdir() if p.is_dir() and not p.is_symlink()):
+    removed = {removal.path.resolve() for removal in removals}
+    removals += [Removal(lock, 0, "lock of an output that is gone") for lock in unused_locks(work_dir, removed)]
+    for family in sorted(p for p in work_dir.iterdir() if p.is_dir() and not p.is_symlink() and p.name != LOCKS_DIRECTORY):
         for entry in sorted(family.iterdir()):
             if entry.name.startswith(".") and entry.name.endswith(".tmp") and not entry.is_symlink():
                 if dead_writer(entry) or now - entry.stat().st_mtime > STAGING_GRACE_SECONDS:
@@ -90,6 +93,25 @@ def unneeded_outputs(work_dir: Path, roots: Iterable[Path], now: float | None = 
             elif entry.is_symlink() and not entry.exists():
                 removals.append(Removal(entry, 0, "link to a removed output"))
     return sorted(removals, key=lambda r: str(r.path))
+
+
+def unused_locks(work_dir: Path, removed: set[Path]) -> list[Path]:
+    """Task locks (``<work_dir>/.locks/<Family>/<name>.lock``) of outputs that are not there or are
+    being removed, and that no process holds.  A lock file of a running task is kept: unlinking
+    it would let a third build lock a new file while the second waits on the old one."""
+    unused = []
+    for lock in sorted((work_dir / LOCKS_DIRECTORY).glob("*/*.lock")):
+        output = work_dir / lock.parent.name / lock.name.removesuffix(".lock")
+        if output.is_dir() and output.resolve() not in removed:
+            continue
+        with open(lock, "a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue
+            fcntl.flock(handle, fcntl.LOCK_UN)
+        unused.append(lock)
+    return unused
 
 
 def remove(removals: Iterable[Removal]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import socket
@@ -54,9 +55,14 @@ def test_latest_follows_the_newest_report_and_gc_removes_only_what_nothing_needs
         printed = capsys.readouterr().out
         assert "would free" in printed and "killed write" in printed
 
-        assert main(["gc"]) == 0
+        held = work / ".locks" / "ReplayTrace" / "running-elsewhere-0123456789abcdef.lock"
+        with open(held, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # the lock of a task another build runs now
+            assert main(["gc"]) == 0
         assert output_dirs(work) == before - only_first
         assert not old_staging.exists() and (work / "FullReport" / ".crashed-write.tmp").exists()
+        locks = {lock.parent.name + "/" + lock.name.removesuffix(".lock") for lock in (work / ".locks").glob("*/*.lock")}
+        assert locks == {f"{d.parent.name}/{d.name}" for d in output_dirs(work)} | {"ReplayTrace/running-elsewhere-0123456789abcdef"}
         assert second.complete() and not first.complete()
         assert "freed" in capsys.readouterr().out
 
