@@ -47,7 +47,8 @@ from pathlib import Path
 
 from schedlab import DOMAIN_FOLDERS
 from schedlab.errors import SchedlabError
-from schedlab.output_digests import RECORD_FILE, damage, output_directories, recorded_outputs
+from schedlab.atomic import atomic_path
+from schedlab.output_digests import DIGEST_DIFFERS, RECORD_FILE, damage, output_directories, recorded_outputs
 from schedlab.versions import dependency_versions, distribution_key
 
 BUNDLE_ROOT = "schedlab-bundle"
@@ -88,10 +89,11 @@ def source_hash(project_root: Path) -> str:
     return hashlib.sha256(lines.encode()).hexdigest()
 
 
-def _git(repository: Path, *args: str) -> bytes | None:
-    """What ``git args`` prints in ``repository``; None when git, the repository or the object is not there."""
+def _git(repository: Path, *args: str, given: bytes | None = None) -> bytes | None:
+    """What ``git args`` prints in ``repository`` (``given`` on its input); None when git, the repository
+    or the object is not there."""
     try:
-        return subprocess.run(["git", *args], cwd=repository, capture_output=True, check=True).stdout
+        return subprocess.run(["git", *args], cwd=repository, input=given, capture_output=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
 
@@ -134,14 +136,27 @@ class BundleContents:
     left_out: frozenset[Path] = frozenset()
 
 
-def damaged_outputs(contents: BundleContents) -> list[str]:
-    """Each output directory to pack whose files are not those its task recorded, with what is wrong."""
+def damaged_outputs(contents: BundleContents, digests: bool = True) -> list[str]:
+    """Each output directory to pack whose files are not those its task recorded, with what is wrong
+    (without ``digests``: files missing, of another size, or not written by the task)."""
     found = []
     for directory in contents.output_dirs:
-        problems = damage(contents.work_dir / directory, recorded_outputs(contents.work_dir / directory))
+        problems = damage(contents.work_dir / directory, recorded_outputs(contents.work_dir / directory), digests)
         if problems:
             found.append(f"{directory.as_posix()}: {'; '.join(problems)}")
     return found
+
+
+def recorded_digests(contents: BundleContents) -> dict[str, str]:
+    """Archive path of each output file to pack -> the SHA-256 its task recorded."""
+    return {f"work/{directory.as_posix()}/{name}": entry["sha256"]
+            for directory in contents.output_dirs
+            for name, entry in (recorded_outputs(contents.work_dir / directory) or {}).items()}
+
+
+def _refusal(damaged: list[str]) -> SchedlabError:
+    return SchedlabError(f"not packing {len(damaged)} damaged cached output(s), first {damaged[0]} "
+                         "('schedlab verify-cache --remove-damaged', then build again)")
 
 
 def _members(contents: BundleContents) -> dict[str, Callable[[], bytes] | Path]:
@@ -184,20 +199,23 @@ def create_bundle(archive_path: Path, contents: BundleContents) -> None:
     A file whose bytes an earlier member already holds (runs that differ only in a parameter
     without effect on them, say) is stored as a hard link to it: every name is kept, and
     compared on verify, but the payload is stored once."""
-    damaged = damaged_outputs(contents)
+    damaged = damaged_outputs(contents, digests=False)
     if damaged:
-        raise SchedlabError(f"not packing {len(damaged)} damaged cached output(s), first {damaged[0]} "
-                            "('schedlab verify-cache --remove-damaged', then build again)")
+        raise _refusal(damaged)
+    expected = recorded_digests(contents)
     manifest = []
     first_with: dict[str, str] = {}
     with (
-        open(archive_path, "wb") as raw,
+        atomic_path(archive_path) as temporary,
+        open(temporary, "wb") as raw,
         gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as packed,
         tarfile.open(fileobj=packed, mode="w", format=tarfile.PAX_FORMAT) as archive,
     ):
         for name, member in sorted(_members(contents).items()):
             data = member.read_bytes() if isinstance(member, Path) else member()
             digest = hashlib.sha256(data).hexdigest()
+            if expected.get(name, digest) != digest:  # each file is read once: checked as it is packed
+                raise _refusal([f"{name.removeprefix('work/')}: {DIGEST_DIFFERS}"])
             manifest.append(f"{digest}  {name}\n")
             if digest in first_with:
                 _add_link(archive, name, first_with[digest])
@@ -261,8 +279,7 @@ def completeness_problems(root: Path) -> list[str]:
                      for key in record.get("requirements", []) if key not in keys]
         outputs = {file: entry for file, entry in (record.get("outputs") or {}).items()
                    if f"{name}/{file}" not in left_out}
-        problems += [f"{name}/{problem}" for problem in damage(directory, outputs)
-                     if not problem.endswith(": not written by its task")]
+        problems += [f"{name}/{problem}" for problem in damage(directory, outputs)]
         if "outputs" not in record:
             problems.append(f"{name}: its {RECORD_FILE} records no output digests")
     return problems
@@ -293,16 +310,21 @@ def provenance_problems(root: Path, repository: Path | None = None, log=None) ->
 
 def commit_source_hash(repository: Path, commit: str) -> str | None:
     """``source_hash`` of the source snapshot as it is in ``commit`` of the git ``repository``; None when
-    git or the commit is not there."""
-    listing = _git(repository, "ls-tree", "-r", "--name-only", "-z", commit)
+    git or the commit is not there.  One ``git cat-file --batch`` reads every file."""
+    listing = _git(repository, "ls-tree", "-r", "-z", commit)
     if listing is None:
         return None
-    names = sorted(name for name in listing.decode().split("\0") if name and _is_source_name(name))
-    lines = []
-    for name in names:
-        data = _git(repository, "show", f"{commit}:{name}")
-        if data is None:
-            return None
+    blobs = sorted((name, meta.split()[2]) for meta, _, name in
+                   (entry.decode().partition("\t") for entry in listing.split(b"\0") if entry) if _is_source_name(name))
+    contents = _git(repository, "cat-file", "--batch", given="".join(f"{blob}\n" for _, blob in blobs).encode())
+    if contents is None:
+        return None
+    lines, offset = [], 0
+    for name, _ in blobs:
+        header_end = contents.index(b"\n", offset)
+        size = int(contents[offset:header_end].split()[2])
+        data = contents[header_end + 1: header_end + 1 + size]
+        offset = header_end + 1 + size + 1  # the blob, then a newline
         lines.append(f"{name}  {hashlib.sha256(data).hexdigest()}\n")
     return hashlib.sha256("".join(lines).encode()).hexdigest()
 

@@ -10,8 +10,9 @@ the list) with its size and SHA-256.  Later:
 - ``check_file(directory, name, recorded)`` is the full check, made when a file is read: its
   SHA-256 must be the recorded one.  A flipped bit or an edited digit is refused with the
   file named, never read into a result.
-- ``damage(directory, recorded)`` checks every file, for ``schedlab verify-cache`` and
-  ``schedlab bundle create``.
+- ``damage(directory, recorded)`` checks every file, for ``schedlab verify-cache``;
+  ``schedlab bundle create`` checks presence and sizes first (``digests=False``) and each
+  digest as it packs the file, reading every byte once.
 
 Nothing is remembered between checks: bytes that rot on disk keep their size and time.
 """
@@ -72,7 +73,10 @@ def whole(directory: Path, recorded: dict[str, dict] | None) -> bool:
     return True
 
 
-def _problem(directory: Path, name: str, entry: dict) -> str | None:
+DIGEST_DIFFERS = "its SHA-256 differs from the one recorded when it was written (same size: changed in place)"
+
+
+def _problem(directory: Path, name: str, entry: dict, digests: bool = True) -> str | None:
     path = directory / name
     try:
         size = path.stat().st_size
@@ -80,8 +84,8 @@ def _problem(directory: Path, name: str, entry: dict) -> str | None:
         return "missing"
     if size != entry["bytes"]:
         return f"{size:,} bytes where {entry['bytes']:,} were written"
-    if sha256_of(path) != entry["sha256"]:
-        return "its SHA-256 differs from the one recorded when it was written (same size: changed in place)"
+    if digests and sha256_of(path) != entry["sha256"]:
+        return DIGEST_DIFFERS
     return None
 
 
@@ -99,12 +103,13 @@ def check_file(directory: Path, name: str, recorded: dict[str, dict] | None) -> 
                             "'schedlab verify-cache --remove-damaged') and build again")
 
 
-def damage(directory: Path, recorded: dict[str, dict] | None) -> list[str]:
-    """What is wrong with an output directory, one line per problem; empty when every byte is as written."""
+def damage(directory: Path, recorded: dict[str, dict] | None, digests: bool = True) -> list[str]:
+    """What is wrong with an output directory, one line per problem; empty when every byte is as written
+    (with ``digests=False``: when every file is there at its size, and no other file is)."""
     if recorded is None:
         return [f"no digests recorded in {RECORD_FILE}"]
     problems = [f"{name}: {problem}" for name, entry in recorded.items()
-                if (problem := _problem(directory, name, entry)) is not None]
+                if (problem := _problem(directory, name, entry, digests)) is not None]
     present = {name for name, _ in _files(directory)}
     problems += [f"{name}: not written by its task" for name in sorted(present - set(recorded))]
     return problems

@@ -218,6 +218,16 @@ def test_a_result_deleted_with_its_manifest_line_fails_the_contents_check(bundle
     assert "contents check FAILED" in done.stderr and f"{relative}: missing" in done.stderr, done.stderr
 
 
+def test_a_result_added_with_its_manifest_line_fails_the_contents_check(bundle, tmp_path):
+    root = extract_bundle(bundle, tmp_path / "unpacked")
+    page = next((root / "work" / "FullReport").glob("*/metrics.csv")).with_name("extra-claims.csv")
+    forge(root, tmp_path / "padded.tar.gz", lambda _: page.write_text("claim,verdict\nall,reproduced\n"))
+    done = schedlab("bundle", "verify", str(tmp_path / "padded.tar.gz"), cwd=tmp_path)
+    assert done.returncode == 1
+    relative = page.relative_to(root).as_posix()
+    assert "contents check FAILED" in done.stderr and f"{relative}: not written by its task" in done.stderr, done.stderr
+
+
 def test_a_whole_output_deleted_with_its_manifest_lines_fails_the_contents_check(bundle, tmp_path):
     root = extract_bundle(bundle, tmp_path / "unpacked")
     replay = next((root / "work" / "ReplayTrace").iterdir())
@@ -268,17 +278,31 @@ def test_the_commit_code_json_names_must_hold_the_bundled_sources(bundle, tmp_pa
         assert heard == [f"commit {commit[:12]}: its sources checked in {repository}"]
 
 
-def test_create_refuses_a_damaged_work_directory(bundle, tmp_path):
+def edit_in_place(metrics: Path) -> str:  # same size: caught by its digest as it is packed
+    metrics.write_bytes(metrics.read_bytes().replace(b"fcfs", b"FCFS", 1))
+    return "metrics.csv: its SHA-256 differs"
+
+
+def add_a_file_beside(metrics: Path) -> str:  # caught before anything is packed
+    metrics.with_name("metrics-edited.csv").write_bytes(metrics.read_bytes())
+    return "metrics-edited.csv: not written by its task"
+
+
+# A truncated or deleted output is no case here: the build bundle create runs first finds it
+# incomplete and runs its task again (tests/test_cache_digests.py).
+@pytest.mark.parametrize("damage", [edit_in_place, add_a_file_beside])
+def test_create_refuses_a_damaged_work_directory(bundle, tmp_path, damage):
     work = bundle.parent / "work"
     metrics = next((work / "FullReport").glob("*/metrics.csv"))
     original = metrics.read_bytes()
     try:
-        metrics.write_bytes(original.replace(b"fcfs", b"FCFS", 1))
+        damaged = damage(metrics)
         done = schedlab("bundle", "create", "-o", str(tmp_path / "b.tar.gz"), "--work-dir", str(work),
                         "--stages", "", "--synthetic-jobs", "150", "--synthetic-machine-procs", "16,32",
                         "--synthetic-seed", "3", cwd=tmp_path)
     finally:
         metrics.write_bytes(original)
+        metrics.with_name("metrics-edited.csv").unlink(missing_ok=True)
     assert done.returncode != 0
-    assert "damaged" in done.stderr and "metrics.csv" in done.stderr, done.stderr
-    assert not (tmp_path / "b.tar.gz").exists()
+    assert "damaged" in done.stderr and damaged in done.stderr, done.stderr
+    assert list(tmp_path.glob("*b.tar.gz*")) == [], "a partial bundle was left"
