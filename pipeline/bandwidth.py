@@ -12,7 +12,7 @@ of day.  No figure or table reads per-job data, so none is written: at 400,000 j
 cluster it would be tens of megabytes per run.  ``BandwidthReport(profile="quick"|"paper")``
 requires every workload and seed of the profile (``schedlab.simulators.bandwidth.experiments``) and
 hands ``schedlab.reports.bandwidth`` what it shows, as data: the result tables (``result_tables``:
-``runs``, one row per run and seed; ``pass_order_runs``, the same in the variant order;
+``runs``, one row per run and seed; ``pass_order_runs``, the same in the variant pass order;
 ``load_runs`` and ``convergence_runs``, the sensitivity runs at other offered loads and fewer
 jobs per cluster; ``queue_depth``, Migration Only's queue by hour, per seed; ``offered_load``,
 per workload, seed, load and jobs per cluster) and the parameters
@@ -132,8 +132,8 @@ def report_parameters(profile_name: str, profile: Profile) -> dict:
 def result_tables(outputs, jobs_per_cluster: int) -> dict[str, pd.DataFrame]:
     """From ``BandwidthRuns`` outputs of a profile running ``jobs_per_cluster``: ``runs`` (one row
     per run in the paper's pass order at the trace's load: the point and its metrics; ``ppbw_mixed``
-    where each job draws its PPBW), ``pass_order_runs`` (the same for the runs in the per-job
-    variant order), ``load_runs`` (the load-swept workloads at other offered loads), ``convergence_runs``
+    where each job draws its PPBW), ``pass_order_runs`` (the same for the runs in the
+    variant pass order), ``load_runs`` (the load-swept workloads at other offered loads), ``convergence_runs``
     (fewer jobs per cluster), ``queue_depth`` (Migration Only's mean waiting jobs by hour, per
     workload and seed) and ``offered_load`` (per workload, seed, load and jobs per cluster)."""
     rows, depths, loads = [], [], []

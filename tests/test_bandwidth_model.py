@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from schedlab.simulators.bandwidth.demand import cut_edges, grid_shape, link_demands, rectangular_sizes
-from schedlab.simulators.bandwidth.placement import cluster_subsets, ics
+from schedlab.simulators.bandwidth.placement import STRATEGIES, cluster_subsets, ics, places_whole_jobs_first
 from schedlab.simulators.bandwidth.sharing import reference_fractions
 from schedlab.simulators.bandwidth.simulate import check_run, run_workload
 from schedlab.simulators.bandwidth.workload import Workload, make_workload
@@ -226,6 +226,23 @@ def test_the_paper_pass_order_places_whole_jobs_before_coallocating():
     assert per_job["kind"].tolist() == ["coallocated", "migrated", "local"]
     assert whole_first["start"].tolist() == [100, 0, 0]
     assert whole_first["kind"].tolist() == ["coallocated", "local", "local"]
+
+
+def test_as_stated_ics_places_whole_jobs_first_and_first_fit_job_by_job():
+    # The case above, PPBW 0 so that ICS may co-allocate P as First-Fit does.  As the paper states it,
+    # ICS co-allocates only once whole placements are done (Sec. 4.2): Q and R at home at 0, P waits
+    # until 100; First-Fit takes the FPFS queue job by job (Sec. 4.1): P co-allocated at 0 on c0 and
+    # c1, Q migrated to c2, R waits for Q.
+    workload = hand_workload([0, 0, 0], [0, 1, 2], [16, 9, 9], [1000, 100, 100], [0, 0, 0], [0.5, 0.5, 0.5])
+    ics = run_workload(workload, "ics", tiny_topology()).schedule
+    first_fit = run_workload(workload, "first_fit", tiny_topology()).schedule
+    assert ics["start"].tolist() == [100, 0, 0] and ics["kind"].tolist() == ["coallocated", "local", "local"]
+    assert first_fit["start"].tolist() == [0, 0, 100]
+    assert first_fit["kind"].tolist() == ["coallocated", "migrated", "local"]
+    for strategy in ("lslt", "lslt_cs"):
+        assert not places_whole_jobs_first("as_stated", STRATEGIES[strategy])
+    for strategy in ("ics", "zero_comm"):  # Zero Comm.: no order stated, kept as it always ran
+        assert places_whole_jobs_first("as_stated", STRATEGIES[strategy])
 
 
 @pytest.mark.parametrize("strategy", ["migration_only", "no_share"])

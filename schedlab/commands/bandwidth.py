@@ -51,8 +51,9 @@ def register(subparsers) -> None:
                         help="offered load per cluster of the realistic stream (workloads realistic, A, C, D, C_load, "
                              "D_load; default: that of the trace the realistic model was fitted to)")
     parser.add_argument("--pass-order", choices=PASS_ORDERS, default=PAPER_PASS_ORDER,
-                        help="whole_first (the paper's): place every waiting job that fits whole before "
-                             "co-allocating any; per_job: local, migration, co-allocation job by job")
+                        help="as_stated (the paper's text): ICS places every waiting job that fits whole before "
+                             "co-allocating any, the other strategies take local, migration, co-allocation job by "
+                             "job; whole_first or per_job: every strategy that way")
     parser.set_defaults(handler=run)
 
 

@@ -4,11 +4,12 @@ Jones et al., ICPADS 2006, Sec. 4: each cluster has its own arrival stream; wait
 are considered first-come-first-served, and the scan starts every job that fits
 (FPFS: a job that fits may pass one that does not; nothing is reserved).  We keep the
 four streams in one queue in arrival order (simultaneous arrivals: lower cluster first)
-and scan it after every timestamp's events: ends first, then arrivals.  In the paper's
-order (``whole_first``, Sec. 4.2 on ICS: co-allocation considers "the remaining jobs" once
-local execution and migration have placed as many as they can) one scan places whole jobs
-only and a second co-allocates what is left; the per-job order is a single scan that tries
-local, migration and co-allocation on each job before the next.
+and scan it after every timestamp's events: ends first, then arrivals.  Placing whole jobs
+first (``whole_first``, the paper's ICS, Sec. 4.2: co-allocation considers "the remaining jobs"
+once local execution and migration have placed as many as they can), one scan places whole jobs
+only and a second co-allocates what is left; otherwise (the paper's First-Fit, LSLT and
+LSLT+CS, Sec. 4.1) a single scan tries local, migration and co-allocation on each job before the
+next (``placement.places_whole_jobs_first``).
 
 Why not ``schedlab.simulators.multicluster.MulticlusterSimulation``: the paper's size (4 x 400,000
 jobs, several strategies, a sweep) needs a compiled loop.  The run still goes through the

@@ -60,9 +60,25 @@ LOCAL, MIGRATED, COALLOCATED = 1, 2, 3
 PLACEMENT_NAMES = ("unplaced", "local", "migrated", "coallocated")
 """The kernel's placement codes by value (0: never placed); a schedule's ``kind`` column holds these names
 as a categorical (a dictionary column in Parquet), so a table read elsewhere says what each job was."""
-PASS_ORDERS = ("whole_first", "per_job")
-"""How a scheduling pass visits the queue: the paper's (Sec. 4.2), every waiting job placed whole
-(steps 1-2) where it can before any is co-allocated (step 3); or job by job, steps 1-3 on each."""
+PASS_ORDERS = ("as_stated", "whole_first", "per_job")
+"""How a scheduling pass visits the queue.  ``as_stated``, the paper's text strategy by strategy: ICS
+co-allocates only "the remaining jobs", once local execution and migration have placed all they can
+(Sec. 4.2, on ICS alone), so it places whole jobs (steps 1-2) for every waiting job before any
+co-allocation (step 3); First-Fit, LSLT Only and LSLT+CS traverse the FPFS queue for the first job
+that fits (Sec. 4.1) and co-allocate it in that traversal, so each job goes through steps 1-3 before
+the next.  Zero Comm. is a baseline (Sec. 4.3: links of unlimited capacity), not one of the strategies
+of Sec. 4.1-4.2, and the paper states no order for it: it keeps whole jobs first, as this model always
+ran it.  ``whole_first``: every strategy as ICS; ``per_job``: every strategy job by job."""
+STATED_WHOLE_FIRST = frozenset({ICS, ZERO_COMM})
+"""The strategies ``as_stated`` runs whole jobs first."""
+
+
+def places_whole_jobs_first(pass_order: str, strategy: int) -> bool:
+    """Whether ``strategy`` (a code of ``STRATEGIES``) places whole jobs for the whole queue before
+    co-allocating any, under ``pass_order`` (one of ``PASS_ORDERS``)."""
+    if pass_order not in PASS_ORDERS:
+        raise ValueError(f"pass_order must be one of {PASS_ORDERS}, got {pass_order!r}")
+    return strategy in STATED_WHOLE_FIRST if pass_order == "as_stated" else pass_order == "whole_first"
 
 
 @njit(cache=True)

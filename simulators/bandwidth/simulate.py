@@ -20,7 +20,7 @@ import pandas as pd
 from schedlab.simulators.bandwidth.kernel import run_kernel, waiting_limit
 from schedlab.simulators.bandwidth.placement import (
     CHUNK_SHARE, COALLOCATED, LOCAL, LSLT_THRESHOLD, MIGRATED, PASS_ORDERS, PLACEMENT_NAMES, STRATEGIES, ZERO_COMM,
-    cluster_subsets,
+    cluster_subsets, places_whole_jobs_first,
 )
 from schedlab.simulators.bandwidth.workload import Workload, generate_jobs, offered_load
 from schedlab.simulators.core.invariants import InvariantError
@@ -58,9 +58,10 @@ class Point:
     information: float = 1.0
     jobs_per_cluster: int = 2000
     seed: int = 1
-    pass_order: str = "whole_first"
-    """``whole_first`` (the paper's): local and migration for every waiting job, then co-allocation;
-    ``per_job``: local, migration, co-allocation on each job before the next."""
+    pass_order: str = "as_stated"
+    """One of ``placement.PASS_ORDERS``: ``as_stated`` (the paper's text): ICS places whole jobs for every
+    waiting job, then co-allocates; the other strategies take local, migration, co-allocation on each
+    job before the next.  ``whole_first`` and ``per_job``: every strategy one way."""
     load: float | None = None
     """Offered load per cluster of the realistic stream the workload is drawn from (None: the fitted
     trace's; see ``schedlab.simulators.bandwidth.workload.generate_jobs``)."""
@@ -85,20 +86,19 @@ class Run:
 
 
 def run_workload(workload: Workload, strategy: str, topology: Topology | None = None,
-                 link_mbps: float = STAR_LINK_MBPS, pass_order: str = "whole_first") -> Run:
+                 link_mbps: float = STAR_LINK_MBPS, pass_order: str = "as_stated") -> Run:
     """Schedule ``workload`` with ``strategy`` and check the result; raises on a broken invariant."""
     topology = topology or star_4x100()
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}")
-    if pass_order not in PASS_ORDERS:
-        raise ValueError(f"pass_order must be one of {PASS_ORDERS}, got {pass_order!r}")
+    whole_first = places_whole_jobs_first(pass_order, STRATEGIES[strategy])
     capacities = topology.capacities
     subsets, subset_sizes = cluster_subsets(len(capacities))
     start, end, kind, allocation, layout, area, observed, saturated = run_kernel(
         workload.submit, workload.home, workload.nodes, workload.columns, workload.base_time, workload.ppbw,
         workload.rho, workload.exposed, capacities, float(link_mbps), STRATEGIES[strategy], LSLT_THRESHOLD,
         CHUNK_SHARE, subsets, subset_sizes, MAX_COALLOCATED, SATURATION_SHARE, SATURATION_FLOOR, SATURATION_CAP,
-        pass_order == "whole_first",
+        whole_first,
     )
     schedule = pd.DataFrame(copy=False, data={
         "job_id": np.arange(len(workload), dtype=np.int64), "home": workload.home, "submit": workload.submit,
