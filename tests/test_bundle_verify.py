@@ -208,24 +208,27 @@ def forge(root: Path, archive: Path, change) -> None:
     repack(root, archive)
 
 
-def test_a_result_deleted_with_its_manifest_line_fails_the_contents_check(bundle, tmp_path):
+def delete_metrics(metrics: Path) -> tuple[Path, str]:
+    metrics.unlink()
+    return metrics, "missing"
+
+
+def add_a_page_beside(metrics: Path) -> tuple[Path, str]:
+    page = metrics.with_name("extra-claims.csv")
+    page.write_text("claim,verdict\nall,reproduced\n")
+    return page, "not written by its task"
+
+
+@pytest.mark.parametrize("change", [delete_metrics, add_a_page_beside])
+def test_a_result_changed_with_its_manifest_line_fails_the_contents_check(bundle, tmp_path, change):
     root = extract_bundle(bundle, tmp_path / "unpacked")
     metrics = next((root / "work" / "FullReport").glob("*/metrics.csv"))
-    forge(root, tmp_path / "thinned.tar.gz", lambda _: metrics.unlink())
-    done = schedlab("bundle", "verify", str(tmp_path / "thinned.tar.gz"), cwd=tmp_path)
+    path, problem = change(metrics)
+    forge(root, tmp_path / "forged.tar.gz", lambda _: None)  # the manifest made to agree
+    done = schedlab("bundle", "verify", str(tmp_path / "forged.tar.gz"), cwd=tmp_path)
     assert done.returncode == 1
-    relative = metrics.relative_to(root).as_posix()
-    assert "contents check FAILED" in done.stderr and f"{relative}: missing" in done.stderr, done.stderr
-
-
-def test_a_result_added_with_its_manifest_line_fails_the_contents_check(bundle, tmp_path):
-    root = extract_bundle(bundle, tmp_path / "unpacked")
-    page = next((root / "work" / "FullReport").glob("*/metrics.csv")).with_name("extra-claims.csv")
-    forge(root, tmp_path / "padded.tar.gz", lambda _: page.write_text("claim,verdict\nall,reproduced\n"))
-    done = schedlab("bundle", "verify", str(tmp_path / "padded.tar.gz"), cwd=tmp_path)
-    assert done.returncode == 1
-    relative = page.relative_to(root).as_posix()
-    assert "contents check FAILED" in done.stderr and f"{relative}: not written by its task" in done.stderr, done.stderr
+    relative = path.relative_to(root).as_posix()
+    assert "contents check FAILED" in done.stderr and f"{relative}: {problem}" in done.stderr, done.stderr
 
 
 def test_a_whole_output_deleted_with_its_manifest_lines_fails_the_contents_check(bundle, tmp_path):
