@@ -48,7 +48,9 @@ from pathlib import Path
 from schedlab import DOMAIN_FOLDERS
 from schedlab.errors import SchedlabError
 from schedlab.atomic import atomic_path
-from schedlab.output_digests import DIGEST_DIFFERS, RECORD_FILE, damage, output_directories, recorded_outputs
+from schedlab.output_digests import (
+    DIGEST_DIFFERS, RECORD_FILE, damage, output_directories, recorded_outputs, sha256_of,
+)
 from schedlab.versions import dependency_versions, distribution_key
 
 BUNDLE_ROOT = "schedlab-bundle"
@@ -61,14 +63,6 @@ SOURCE_PACKAGES = (*DOMAIN_FOLDERS, "pipeline", "schedlab")
 SOURCE_FILES = ("pyproject.toml", "setup.py", "luigi.cfg", "docs/results/paper-ledger.csv")  # the last: shown by FullReport
 RUN_TIMES = "run-times.csv"
 """The work directory's log of task run times, carried along but not compared on verify."""
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def source_files(project_root: Path) -> list[Path]:
@@ -85,7 +79,7 @@ def source_files(project_root: Path) -> list[Path]:
 
 def source_hash(project_root: Path) -> str:
     """SHA-256 over the sorted (path, content hash) pairs of the source snapshot."""
-    lines = "".join(f"{path.as_posix()}  {sha256_file(project_root / path)}\n" for path in source_files(project_root))
+    lines = "".join(f"{path.as_posix()}  {sha256_of(project_root / path)}\n" for path in source_files(project_root))
     return hashlib.sha256(lines.encode()).hexdigest()
 
 
@@ -136,12 +130,13 @@ class BundleContents:
     left_out: frozenset[Path] = frozenset()
 
 
-def damaged_outputs(contents: BundleContents, digests: bool = True) -> list[str]:
-    """Each output directory to pack whose files are not those its task recorded, with what is wrong
-    (without ``digests``: files missing, of another size, or not written by the task)."""
+def misshapen_outputs(contents: BundleContents) -> list[str]:
+    """Each output directory to pack with a file missing, of another size than its task recorded, or not
+    written by its task, with what is wrong (digests are checked as the files are packed)."""
     found = []
     for directory in contents.output_dirs:
-        problems = damage(contents.work_dir / directory, recorded_outputs(contents.work_dir / directory), digests)
+        problems = damage(contents.work_dir / directory, recorded_outputs(contents.work_dir / directory),
+                          digests=False)
         if problems:
             found.append(f"{directory.as_posix()}: {'; '.join(problems)}")
     return found
@@ -199,7 +194,7 @@ def create_bundle(archive_path: Path, contents: BundleContents) -> None:
     A file whose bytes an earlier member already holds (runs that differ only in a parameter
     without effect on them, say) is stored as a hard link to it: every name is kept, and
     compared on verify, but the payload is stored once."""
-    damaged = damaged_outputs(contents, digests=False)
+    damaged = misshapen_outputs(contents)
     if damaged:
         raise _refusal(damaged)
     expected = recorded_digests(contents)
@@ -250,7 +245,7 @@ def manifest_problems(root: Path) -> list[str]:
     problems += [
         f"{name}: SHA-256 differs from the manifest (file changed)"
         for name in sorted(present & expected.keys())
-        if sha256_file(root / name) != expected[name]
+        if sha256_of(root / name) != expected[name]
     ]
     return problems
 
