@@ -44,7 +44,6 @@ from schedlab.simulators.koala.experiments import (
     Batch,
     Profile,
     batches,
-    communication_matters,
     comparisons,
     sensitivity_profiles,
 )
@@ -72,6 +71,9 @@ class KoalaRuns(SchedlabTask):
                                        description="how f(S) weighs a job's clusters (schedlab.simulators.koala.execution)")
     two_cluster_weight = luigi.FloatParameter(default=1.0, description="w_2 of f(S), 0 to 1")
     three_cluster_weight = luigi.FloatParameter(default=1.0, description="w_3 of f(S), 0 to 1")
+    scan_period = luigi.FloatParameter(default=0.0, description="seconds between scans of the placement queue "
+                                                                "(0: at every arrival and end)")
+    delft_latency_share = luigi.FloatParameter(default=1.0, description="share of Delft's extra latency, 0 to 1")
     code_modules = ("schedlab.simulators.koala.simulate",)
 
     @classmethod
@@ -197,16 +199,6 @@ class KoalaReport(SchedlabTask):
         logger.info("koala report: %s", self.output_file("index.html"))
 
 
-def _gathered_runs(tasks) -> pd.DataFrame:
-    """One row per run of ``tasks`` (each run once), job sizes joined as "8/16/32"."""
-    rows = []
-    for task in dict.fromkeys(tasks):
-        rows += [{**summary["point"], **summary["metrics"]} for summary in read_json(task.output_file("summaries.json"))]
-    runs = pd.DataFrame(rows)
-    runs["sizes"] = runs["sizes"].map(lambda sizes: "/".join(map(str, sizes)))
-    return runs
-
-
 def _wave_mean_time(config: str, communication: CommunicationModel, clusters: int) -> float:
     """Wave's mean run time over the ``clusters``-cluster sets of ``config`` (equal components), as Fig. 4 shows it."""
     times = [row["wave_run_time_s"] for row in _cluster_sets(config, communication) if row["n_clusters"] == clusters]
@@ -214,26 +206,45 @@ def _wave_mean_time(config: str, communication: CommunicationModel, clusters: in
 
 
 class KoalaSensitivity(SchedlabTask):
-    """The whole koala ledger judged under every 2-/3-cluster weight of the sweep (``sensitivity_profiles``)."""
+    """The whole koala ledger judged under every setting of the model's unknowns (``sensitivity_profiles``)."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
     code_modules = ("schedlab.reports.koala_sensitivity", "schedlab.reports.koala_claims", "schedlab.simulators.koala.metrics")
 
+    def batch_tasks(self) -> dict[Batch, KoalaRuns]:
+        return {batch: KoalaRuns.of(batch) for variant in sensitivity_profiles(PROFILES[self.profile])
+                for batch in batches(variant)}
+
     def requires(self):
-        unique = dict.fromkeys(batch for variant in sensitivity_profiles(PROFILES[self.profile])
-                               for batch in batches(variant))
-        return [KoalaRuns.of(batch) for batch in unique]
+        return list(dict.fromkeys(self.batch_tasks().values()))
 
     def run(self):
         profile = PROFILES[self.profile]
-        runs = _gathered_runs(self.requires())
-        runs["shared"] = [not communication_matters(app, policy) for app, policy in zip(runs["app"], runs["policy"])]
-        settings = [
-            {**dataclasses.asdict(variant.communication), "default": variant.communication == profile.communication,
-             "wave_two_cluster_s": _wave_mean_time(CALIBRATION["configuration"], variant.communication, 2),
-             "wave_three_cluster_s": _wave_mean_time(CALIBRATION["configuration"], variant.communication, 3)}
-            for variant in sensitivity_profiles(profile)
-        ]
+        tasks = self.batch_tasks()
+        summaries = {task: read_json(task.output_file("summaries.json")) for task in self.requires()}
+        rows, settings = [], []
+        for index, variant in enumerate(sensitivity_profiles(profile)):
+            rows += [{**summary["point"], **summary["metrics"], "setting": index}
+                     for batch in batches(variant) for summary in summaries[tasks[batch]]]
+            settings.append(setting_of(index, variant, profile))
+        runs = pd.DataFrame(rows)
+        runs["sizes"] = runs["sizes"].map(lambda sizes: "/".join(map(str, sizes)))
         with self.writing_output() as directory:
             write_sensitivity_report(directory, runs, settings, self.profile)
         logger.info("koala sensitivity: %s", self.output_file("index.html"))
+
+
+def setting_of(index: int, variant: Profile, profile: Profile) -> dict:
+    """What the sensitivity page says of one setting: which unknown it moves from ``profile``'s DEFAULT, its
+    value of every unknown, and Wave's mean time on 2 and 3 clusters under its weights."""
+    if variant.scan_period != profile.scan_period:
+        unknown = "scan period"
+    elif variant.delft_latency_share != profile.delft_latency_share:
+        unknown = "Delft latency"
+    else:
+        unknown = "2-/3-cluster weights"
+    return {"setting": index, "unknown": unknown, **dataclasses.asdict(variant.communication),
+            "scan_period": variant.scan_period, "delft_latency_share": variant.delft_latency_share,
+            "default": variant == profile,
+            "wave_two_cluster_s": _wave_mean_time(CALIBRATION["configuration"], variant.communication, 2),
+            "wave_three_cluster_s": _wave_mean_time(CALIBRATION["configuration"], variant.communication, 3)}

@@ -302,6 +302,10 @@ def setup_items(runs: pd.DataFrame, parameters: dict) -> tuple:
         for column in ("slowest_processor", "startup_overhead")
     )
     policies = ", ".join(f"{p['label']} ({p['request']} requests)" for p in parameters["policies"].values())
+    periods = sorted(runs["scan_period"].unique())
+    scans = ("at every arrival and every end" if periods == [0.0] else
+             "every " + ", ".join(f"{p:g} s" for p in periods) + " (0: at every arrival and end)")
+    delft_shares = ", ".join(f"{share:g}" for share in sorted(runs.loc[runs["config"] == "B", "delft_latency_share"].unique()))
     return (
         (f"Profile '{parameters['profile_name']}': {len(runs)} runs; seeds {', '.join(map(str, profile['seeds']))} "
          f"for every policy compared (common random numbers); {profile['hours']:g} simulated hours of Poisson "
@@ -313,14 +317,18 @@ def setup_items(runs: pd.DataFrame, parameters: dict) -> tuple:
          f"(from {offered['gap'].min():+.1f} to {offered['gap'].max():+.1f}).",),
         ("Run-time estimates: none are used, the placement policies only look at job sizes; every job runs "
          "exactly its application's modelled time on the clusters it got (exact estimates, were any needed).",),
-        (f"Policies: {policies}.",),
+        (f"Policies: {policies}. A submitted job is tried at once; the placement queue is scanned from head to "
+         f"tail, every job that fits placed, {scans} (the paper says only that KOALA 'regularly scans' its "
+         "queue; other periods: the sensitivity page).",),
         (f"Clusters (nodes): {clusters}.",),
         (f"Applications: {apps}; synthetic CCRs {', '.join(f'{c:g}' for c in profile['ccrs'])}.",),
         (f"Execution time on a cluster set S: T_comp + f(S) x T_comm, f = 1 on one cluster, with "
          f"f(S) = 1 + kappa x w_k x (sum over ordered pairs of distinct clusters c, d of S of x_c x_d L(c, d)), "
          f"L the inter-cluster latency and k = |S|; {weights_text}. f(S) depends on the "
          f"set S, and {split_sentence}. Range of f per number of clusters: {factor_text} (every set: ",
-         Link("execution_model.md", "execution_model.md"), ").",),
+         Link("execution_model.md", "execution_model.md"), "). Delft's latencies in config B: share "
+         f"{delft_shares} of the DEFAULT table's excess over the farthest Myri-10G pair (1: the table; other shares: "
+         "the sensitivity page).",),
         (f"Calibration: kappa = {model['kappa_per_ms']:.4g} per ms makes {calibration['application']} "
          f"(T1 {calibration['single_cluster_time']:g} s, CCR {calibration['ccr']:g}) take "
          f"{calibration['four_cluster_time']:g} s on the four clusters of config {calibration['configuration']} "

@@ -1,14 +1,22 @@
-"""Which koala verdicts hang on the execution times the paper lost (Sonmez, Mohamed, Epema, TPDS 2010,
-Figs. 3 and 4: only Wave's 200 s on one cluster and 750 s on four survive).
+"""Which koala verdicts hang on what the paper does not give (Sonmez, Mohamed, Epema, TPDS 2010).
 
-The execution model's 2- and 3-cluster weights (``w_2``, ``w_3`` of
-``schedlab.simulators.koala.execution``) stand for those lost values: 0 means no penalty below four
-clusters, 1 the latency form alone.  ``write_sensitivity_report(directory, runs, settings,
-profile_name)`` takes the runs of every setting of the sweep (one row per run, as the
-koala report's ``runs.csv``, with the setting's weights in its columns) and, per setting,
-the model it ran (``settings``: weights, split rule, Wave's mean time on 2 and 3 clusters,
-whether it is the profile's default).  It judges the whole claims ledger once per setting
-and writes:
+Three unknowns of the model, each swept from its DEFAULT:
+
+- the execution times the paper lost (Figs. 3 and 4: only Wave's 200 s on one cluster and
+  750 s on four survive), stood for by the 2- and 3-cluster weights (``w_2``, ``w_3`` of
+  ``schedlab.simulators.koala.execution``): 0 means no penalty below four clusters, 1 the
+  latency form alone; every pair of the profile's weights;
+- how often KOALA scans its placement queue (Sec. 3.1: "regularly", no interval given;
+  ``schedlab.simulators.koala.scheduler``): DEFAULT at every arrival and end, then each period;
+- how much latency Delft's 1 GbE adds in config B (the paper's table lost its values;
+  ``schedlab.simulators.multicluster.topology.das3``): DEFAULT the table's, then each share.
+
+``write_sensitivity_report(directory, runs, settings, profile_name)`` takes the runs of every
+setting (one row per run and setting, as the koala report's ``runs.csv`` with the setting's
+index in ``setting``: a run no unknown of the setting changes is listed under each setting
+that uses it) and each setting (``settings``: its index, the unknown it moves, its value of
+every unknown, Wave's mean time on 2 and 3 clusters, whether it is the profile's DEFAULT).
+It judges the whole claims ledger once per setting and writes:
 
 - ``sensitivity.csv/.md/.tex``: one row per simulated claim the runs measure (calibration rows
   and claims needing tables the sweep does not gather are left out), its verdict under every
@@ -35,7 +43,6 @@ from schedlab.reports.koala_claims import CLAIMS, RUNS
 from schedlab.reports.ledger import VERDICTS, ledger
 from schedlab.reports.tables import document_table, write_table
 
-WEIGHTS = ("two_cluster_weight", "three_cluster_weight")
 RUNS_FILE = "sensitivity_runs.csv"
 VERDICT_SHORT = {"reproduced": "repr.", "partial": "partial", "not_reproduced": "not repr.",
                  "inconclusive": "inconcl.", "not_attempted": "n/a"}
@@ -45,6 +52,10 @@ VERDICT_COLOURS = {"reproduced": "#4daf4a", "partial": "#ffd92f", "not_reproduce
 
 def setting_label(setting: dict) -> str:
     default = ", DEFAULT" if setting["default"] else ""
+    if setting["unknown"] == "scan period":
+        return f"scan every {setting['scan_period']:g} s"
+    if setting["unknown"] == "Delft latency":
+        return f"Delft latency share {setting['delft_latency_share']:g}"
     return (f"w2={setting['two_cluster_weight']:g} w3={setting['three_cluster_weight']:g}{default} "
             f"(Wave {setting['wave_two_cluster_s']:.0f} s / {setting['wave_three_cluster_s']:.0f} s)")
 
@@ -53,9 +64,7 @@ def verdicts_by_setting(runs: pd.DataFrame, settings: list[dict], profile_name: 
     """One row per simulated claim, one column per setting (its verdict)."""
     columns = {}
     for setting in settings:
-        # Runs a weight cannot change (WF, CCR 0) ran once, under the DEFAULT model, for every setting.
-        mine = runs[(runs[WEIGHTS[0]] == setting[WEIGHTS[0]]) & (runs[WEIGHTS[1]] == setting[WEIGHTS[1]])
-                    | runs["shared"]].drop(columns="shared")
+        mine = runs[runs["setting"] == setting["setting"]].drop(columns="setting")
         frame = ledger("koala", CLAIMS, {RUNS: mine.reset_index(drop=True)}, profile_name).set_index("claim_id")
         columns[setting_label(setting)] = frame["verdict"]
     table = pd.DataFrame(columns)
@@ -64,8 +73,8 @@ def verdicts_by_setting(runs: pd.DataFrame, settings: list[dict], profile_name: 
     simulated = [claim.claim_id for claim in CLAIMS if not claim.not_attempted and claim.basis == "result"]
     table = table.loc[simulated]
     table = table[~(table == "not_attempted").all(axis=1)]
-    table.insert(0, "depends_on_weights", table.nunique(axis=1) > 1)
-    table["reproduced_under"] = table.drop(columns="depends_on_weights").apply(
+    table.insert(0, "depends_on_unknowns", table.nunique(axis=1) > 1)
+    table["reproduced_under"] = table.drop(columns="depends_on_unknowns").apply(
         lambda row: "; ".join(label for label, verdict in row.items() if verdict == "reproduced") or "none", axis=1)
     return table.rename_axis("claim_id").reset_index()
 
@@ -82,7 +91,7 @@ def sensitivity_figure(table: pd.DataFrame, settings: list[dict]) -> Figure:
     axes.set_yticks(range(len(table)), table["claim_id"], fontsize=7)
     axes.set_xticks(range(len(labels)), [label.replace(" (", "\n(") for label in labels], rotation=60,
                     ha="right", fontsize=7)
-    axes.set_title("Verdict of each simulated claim under each 2-/3-cluster weight\n"
+    axes.set_title("Verdict of each simulated claim under each setting of the model's unknowns\n"
                    "(in brackets: Wave's mean time on 2 / 3 clusters of config A, the lost Fig. 4 values)",
                    fontsize=9)
     return figure
@@ -95,18 +104,28 @@ def write_sensitivity_report(directory, runs: pd.DataFrame, settings: list[dict]
     write_table(directory, "sensitivity", table)
     save_figure(sensitivity_figure(table, settings), directory, "sensitivity")
     default = next(setting_label(s) for s in settings if s["default"])
-    dependent = table[table["depends_on_weights"]]
+    dependent = table[table["depends_on_unknowns"]]
     counts = {setting_label(s): int((table[setting_label(s)] == "reproduced").sum()) for s in settings}
     left_out = [claim.claim_id for claim in CLAIMS
                 if not claim.not_attempted and claim.claim_id not in set(table["claim_id"])]
-    page = Document("koala: which verdicts depend on the lost 2- and 3-cluster times", (
+    by_unknown = {}
+    for setting in settings:
+        by_unknown.setdefault(setting["unknown"], []).append(setting_label(setting))
+    page = Document("koala: which verdicts depend on what the paper does not give", (
         paragraph(
-            f"Profile '{profile_name}'. The paper's Figs. 3 and 4 lost their values: of Wave's execution times only "
-            "200 s on one cluster and 750 s on four survive. The execution model's weights w_2 and w_3 stand for the "
-            "lost 2- and 3-cluster times (0: no penalty below four clusters; 1: the latency form alone). Every "
-            f"setting below ran the whole profile on the same seeds; split rule "
-            f"'{settings[0]['split_rule']}' throughout; runs that no weight can change (WF, CCR 0) are shared."),
+            f"Profile '{profile_name}'. Three things the runs need are not in the paper, and each is swept here from "
+            "its DEFAULT, the others kept at theirs. (1) The 2- and 3-cluster execution times: the paper's Figs. 3 "
+            "and 4 lost their values (of Wave's times only 200 s on one cluster and 750 s on four survive); the "
+            "execution model's weights w_2 and w_3 stand for them (0: no penalty below four clusters; 1: the "
+            "latency form alone). (2) How often KOALA scans its placement queue: the paper says only that it "
+            "'regularly scans' it (Sec. 3.1); DEFAULT at every arrival and end. (3) The latency Delft's 1 GbE "
+            "adds in config B, whose table lost its values: the share of the DEFAULT table's excess over the "
+            "farthest Myri-10G pair. Every setting ran the whole profile on the same seeds; split rule "
+            f"'{settings[0]['split_rule']}' throughout; a run that the setting's unknown cannot change (WF or "
+            "CCR 0 for the weights, config A for Delft) is the DEFAULT's run."),
         BulletList((
+            ("Settings: " + "; ".join(f"{unknown}: {', '.join(labels)}" for unknown, labels in by_unknown.items())
+             + ".",),
             (f"{len(dependent)} of {len(table)} simulated claims change verdict across the settings: "
              f"{', '.join(dependent['claim_id']) or 'none'}.",),
             ("Claims reproduced per setting: " + "; ".join(f"{label}: {n}" for label, n in counts.items()) + ".",),

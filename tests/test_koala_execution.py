@@ -74,6 +74,20 @@ def test_any_pair_with_delft_is_slower_than_any_myrinet_pair():
     assert min(with_delft) > max(without) > 1.0
 
 
+def test_delft_latency_share_moves_only_delft_pairs_between_the_farthest_myrinet_pair_and_the_table():
+    # The farthest Myri-10G pairs of the table: 0.65 ms between clusters, 0.05 ms inside one.
+    table, none, half = (das3("B", delft_latency_share=share).latency_ms for share in (1.0, 0.0, 0.5))
+    delft = das3("B").index("Delft")
+    others = [c for c in range(4) if c != delft]
+    assert table[delft, others].tolist() == [1.50, 1.60, 1.60] and table[delft, delft] == 0.15
+    assert none[delft, others].tolist() == [0.65, 0.65, 0.65] and none[delft, delft] == 0.05
+    assert half[delft, others].tolist() == pytest.approx([1.075, 1.125, 1.125])
+    assert (none[others][:, others] == table[others][:, others]).all()  # no other pair moves
+    assert (das3("A", delft_latency_share=0.0).latency_ms == das3("A").latency_ms).all()  # A holds no Delft
+    with pytest.raises(ValueError, match="delft_latency_share"):
+        das3("B", delft_latency_share=1.5)
+
+
 def test_slowest_processor_penalty_is_optional():
     placement = ((LEIDEN, 16), (UVA, 16))  # 2.6 GHz with 2.2 GHz
     assert ExecutionModel(A).run_time(application("prime"), placement) == 200.0

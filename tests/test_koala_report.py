@@ -62,6 +62,9 @@ def test_report_has_every_figure_table_and_the_ledger(tmp_path, tiny_results):
     assert (tmp_path / "runs.csv").exists() and (tmp_path / "parameters.json").exists()
     index = (tmp_path / "index.md").read_text()
     assert "Table 4" in index and "Claims ledger" in index and "Model and defaults" in index
+    # the unknowns the runs used, read from them: the scan rule and Delft's latency share
+    assert "scanned from head to tail, every job that fits placed, at every arrival and every end" in index
+    assert "Delft's latencies in config B: share 1 of the DEFAULT" in index
     assert (tmp_path / "index.html").read_text().startswith("<!DOCTYPE html>")
     assert len(claims) == len(CLAIMS) and set(claims["verdict"]) <= set(VERDICTS)
     # One seed decides nothing: every claim on the runs stays undecided or unmeasured; only the calibration

@@ -24,9 +24,9 @@ def two_clusters():
     return topology_from_pairs("two", [Cluster("P", 10), Cluster("Q", 10)], latency, dict.fromkeys(latency, 1.0))
 
 
-def run(jobs, policy=None, topology=None, **model):
+def run(jobs, policy=None, topology=None, scan_period=0.0, **model):
     topology = topology or two_clusters()
-    scheduler = KoalaScheduler(policy or FlexibleClusterMinimization(), ExecutionModel(topology, **model))
+    scheduler = KoalaScheduler(policy or FlexibleClusterMinimization(), ExecutionModel(topology, **model), scan_period)
     return MulticlusterSimulation(topology, jobs, scheduler).run()
 
 
@@ -51,6 +51,33 @@ def test_a_small_job_overtakes_a_head_job_that_does_not_fit():
     jobs = [job(1, 0.0, FlexibleRequest(18)), job(2, 1.0, FlexibleRequest(5)), job(3, 2.0, FlexibleRequest(2))]
     frame = run(jobs).jobs.set_index("job_id")
     assert frame.loc[3, "start"] == 2.0 and frame.loc[2, "start"] == 100.0
+
+
+def test_a_periodic_scan_places_queued_jobs_at_the_next_multiple_of_the_period():
+    # Period 30 s.  Job 1 (15 nodes) fits on submission at 0 and runs until 100; job 2 (12) arrives at 1
+    # and queues; job 3 (4) arrives at 2 and is placed at once (a submission tries its own placement);
+    # job 4 (3) arrives at 3 and queues (1 idle node).  Job 3 ends at 102, job 1 at 100: no scan then;
+    # the scans at 30, 60 and 90 find nothing to place, the scan at 120 places job 2 and then job 4.
+    jobs = [job(1, 0.0, FlexibleRequest(15)), job(2, 1.0, FlexibleRequest(12)), job(3, 2.0, FlexibleRequest(4)),
+            job(4, 3.0, FlexibleRequest(3))]
+    frame = run(jobs, scan_period=30.0).jobs.set_index("job_id")
+    assert frame["start"].to_dict() == {1: 0.0, 2: 120.0, 3: 2.0, 4: 120.0}
+    # At every event instead: job 2 and job 4 start when job 1 ends, at 100.
+    assert run(jobs).jobs.set_index("job_id")["start"].to_dict() == {1: 0.0, 2: 100.0, 3: 2.0, 4: 100.0}
+
+
+def test_a_periodic_scan_stops_when_the_queue_is_empty_and_never_scans_before_its_time():
+    jobs = [job(1, 0.0, FlexibleRequest(20)), job(2, 5.0, FlexibleRequest(20))]
+    topology = two_clusters()
+    scheduler = KoalaScheduler(FlexibleClusterMinimization(), ExecutionModel(topology), scan_period=45.0)
+    scans = []
+    original = scheduler._scan
+    scheduler._scan = lambda sim: (scans.append(sim.now), original(sim))
+    frame = MulticlusterSimulation(topology, jobs, scheduler).run().jobs.set_index("job_id")
+    assert frame.loc[2, "start"] == 135.0  # job 1 ends at 100; the next multiple of 45 is 135
+    assert scans == [45.0, 90.0, 135.0]  # nothing is scanned once the queue is empty
+    with pytest.raises(ValueError, match="scan_period"):
+        KoalaScheduler(FlexibleClusterMinimization(), ExecutionModel(topology), scan_period=-1.0)
 
 
 def test_placement_is_atomic_no_partial_allocation_while_waiting():

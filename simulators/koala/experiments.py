@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from schedlab.simulators.koala.execution import CommunicationModel, application
 from schedlab.simulators.koala.simulate import POLICIES, Point
+from schedlab.simulators.multicluster.topology import das3
 
 
 def _percent_grid(low: int, high: int, step: int) -> tuple[float, ...]:
@@ -39,9 +40,17 @@ class Profile:
     seeds: tuple[int, ...]
     hours: float
     communication: CommunicationModel = field(default_factory=CommunicationModel)
+    scan_period: float = 0.0
+    """Seconds between scans of the placement queue; 0 (DEFAULT): at every arrival and end."""
+    delft_latency_share: float = 1.0
+    """Share of Delft's DEFAULT extra latency in config B (``das3``)."""
     sensitivity_weights: tuple[float, ...] = (0.0, 0.5, 1.0)
     """The 2- and 3-cluster weights the sensitivity study sweeps (each, every pair): from no penalty below
     four clusters (0) to the latency form alone (1)."""
+    sensitivity_scan_periods: tuple[float, ...] = (30.0, 60.0)
+    """Scan periods the sensitivity study runs besides the DEFAULT (the other unknowns at theirs)."""
+    sensitivity_delft_latency_shares: tuple[float, ...] = (0.0, 0.5)
+    """Shares of Delft's extra latency the sensitivity study runs besides the DEFAULT 1."""
 
 
 PROFILES = {
@@ -59,16 +68,24 @@ PROFILES = {
         seeds=(1, 2, 3, 4, 5),
         hours=6.0,
         sensitivity_weights=(0.0, 1.0),
+        sensitivity_scan_periods=(60.0,),
+        sensitivity_delft_latency_shares=(0.0,),
     ),
 }
 
 def sensitivity_profiles(profile: Profile) -> list[Profile]:
-    """``profile`` under every pair of its ``sensitivity_weights`` as 2- and 3-cluster weights (split rule kept)."""
-    return [
+    """``profile`` under every pair of its ``sensitivity_weights`` as 2- and 3-cluster weights (split rule
+    kept), then under each of its other scan periods and Delft latency shares, one unknown at a time."""
+    by_weights = [
         dataclasses.replace(profile, communication=dataclasses.replace(
             profile.communication, two_cluster_weight=two, three_cluster_weight=three))
         for two in profile.sensitivity_weights for three in profile.sensitivity_weights
     ]
+    by_scan = [dataclasses.replace(profile, scan_period=period) for period in profile.sensitivity_scan_periods
+               if period != profile.scan_period]
+    by_delft = [dataclasses.replace(profile, delft_latency_share=share)
+                for share in profile.sensitivity_delft_latency_shares if share != profile.delft_latency_share]
+    return by_weights + by_scan + by_delft
 
 
 MPI_APPS = {"prime": "Prime", "poisson": "Poisson", "wave": "Wave"}
@@ -111,17 +128,24 @@ def communication_matters(app: str, policy: str) -> bool:
     return POLICIES[policy][1] != "single" and application(app).ccr > 0.0
 
 
+def delft_matters(config: str) -> bool:
+    """Whether Delft's latency can change a run: only on a configuration that holds Delft."""
+    return "Delft" in das3(config).names
+
+
 def points(profile: Profile) -> list[Point]:
     """Every simulation the profile needs, each once, in a fixed order."""
     unique: dict[Point, None] = {}
     for line in comparisons(profile):
+        delft_share = profile.delft_latency_share if delft_matters(line.config) else Profile.delft_latency_share
         for utilization in utilizations(profile, line.experiment):
             for seed in profile.seeds:
                 for policy in (line.baseline, line.treatment):
                     model = profile.communication if communication_matters(line.app, policy) else CommunicationModel()
                     point = Point(line.app, policy, utilization, seed, line.config, line.sizes, profile.hours,
                                   split_rule=model.split_rule, two_cluster_weight=model.two_cluster_weight,
-                                  three_cluster_weight=model.three_cluster_weight)
+                                  three_cluster_weight=model.three_cluster_weight, scan_period=profile.scan_period,
+                                  delft_latency_share=delft_share)
                     unique[point] = None
     return list(unique)
 

@@ -1,9 +1,12 @@
 """KOALA's placement queue (Sonmez, Mohamed, Epema, TPDS 2010, Sec. 3.1).
 
 On submission the scheduler tries to place the job with its placement policy; if the
-try fails the job joins the tail of the placement queue.  Whenever a job arrives or
-ends, the queue is scanned from head to tail and EVERY job that fits is placed, not only
-the head (so a small job may overtake a large one).  Placement is atomic: all components
+try fails the job joins the tail of the placement queue.  The paper says the scheduler
+"regularly scans" that queue from head to tail, and gives no interval (nor do the KOALA
+pages and papers we could read), so when it scans is an unknown, ``scan_period``: by
+default (0) whenever a job arrives or ends; a period P > 0 scans at the multiples of P
+while the queue holds a job (an arrival still tries its own placement at once).  A scan
+places EVERY job that fits, not only the head (so a small job may overtake a large one).  Placement is atomic: all components
 get their nodes at once (``ClusterState.allocate``), and the job starts after the
 start-up overhead.  Fixed requests go where they ask; the policy decides the others.
 
@@ -18,6 +21,7 @@ scan's decisions.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from schedlab.simulators.koala.execution import ExecutionModel
@@ -26,9 +30,13 @@ from schedlab.simulators.multicluster.system import MulticlusterSimulation
 
 
 class KoalaScheduler:
-    def __init__(self, policy, model: ExecutionModel):
+    def __init__(self, policy, model: ExecutionModel, scan_period: float = 0.0):
+        if not scan_period >= 0.0:
+            raise ValueError(f"scan_period must be >= 0 s (0: at every arrival and end), got {scan_period}")
         self.policy = policy
         self.model = model
+        self.scan_period = scan_period
+        self._next_scan: float | None = None
         self.queue: list[int] = []
         self._queued_requests: Counter = Counter()
         self._ever_fits: dict = {}
@@ -43,10 +51,26 @@ class KoalaScheduler:
         if not self._try_place(sim, job):
             self.queue.append(job)
             self._queued_requests[request] += 1
-        self._scan(sim)
+        self._scan_now_or_later(sim, t)
 
     def on_end(self, sim: MulticlusterSimulation, job: int, t: float) -> None:
+        self._scan_now_or_later(sim, t)
+
+    def on_wake(self, sim: MulticlusterSimulation, t: float) -> None:
+        self._next_scan = None
         self._scan(sim)
+        self._scan_now_or_later(sim, t)
+
+    def _scan_now_or_later(self, sim: MulticlusterSimulation, t: float) -> None:
+        """Scan now (no period), or make sure the next multiple of the period after ``t`` scans while a job waits."""
+        if not self.scan_period:
+            self._scan(sim)
+        elif self.queue and self._next_scan is None:
+            tick = math.floor(t / self.scan_period) + 1
+            while tick * self.scan_period <= t:  # t / P rounded down a whole period
+                tick += 1
+            self._next_scan = tick * self.scan_period
+            sim.wake_at(self._next_scan)
 
     def _place(self, request, idle):
         if isinstance(request, FixedRequest):

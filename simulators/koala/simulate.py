@@ -44,6 +44,10 @@ class Point:
     split_rule: str = CLUSTER_SET  # the execution model's unknowns: ``CommunicationModel``
     two_cluster_weight: float = 1.0
     three_cluster_weight: float = 1.0
+    scan_period: float = 0.0
+    """Seconds between KOALA's scans of its placement queue; 0: at every arrival and end (``KoalaScheduler``)."""
+    delft_latency_share: float = 1.0
+    """How much of Delft's extra wide-area latency config B has (``das3``): 1 the DEFAULT table, 0 none."""
 
     def communication(self) -> CommunicationModel:
         return CommunicationModel(self.split_rule, self.two_cluster_weight, self.three_cluster_weight)
@@ -53,7 +57,7 @@ def simulate(point: Point) -> tuple[MulticlusterResult, dict]:
     if point.policy not in POLICIES:
         raise ValueError(f"unknown policy {point.policy!r}; one of {sorted(POLICIES)}")
     make_policy, request_kind = POLICIES[point.policy]
-    topology = das3(point.config)
+    topology = das3(point.config, delft_latency_share=point.delft_latency_share)
     app = application(point.app)
     duration = point.hours * SECONDS_PER_HOUR
     jobs = poisson_workload(
@@ -67,7 +71,7 @@ def simulate(point: Point) -> tuple[MulticlusterResult, dict]:
     )
     model = ExecutionModel(topology, communication=point.communication(), slowest_processor=point.slowest_processor,
                            startup_overhead=point.startup_overhead)
-    result = MulticlusterSimulation(topology, jobs, KoalaScheduler(make_policy(topology), model)).run()
+    result = MulticlusterSimulation(topology, jobs, KoalaScheduler(make_policy(topology), model, point.scan_period)).run()
     summary = summarize(
         result, total_nodes=topology.total_nodes, duration=duration, single_cluster_time=app.single_cluster_time
     )

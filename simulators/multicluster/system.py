@@ -26,8 +26,9 @@ from schedlab.simulators.multicluster.invariants import check_multicluster_run
 from schedlab.simulators.multicluster.requests import Placement, Request, clusters_used, nodes_per_cluster
 from schedlab.simulators.multicluster.topology import Topology
 
-END_RANK, ARRIVAL_RANK = 0, 1
-"""At one timestamp ends come first: nodes freed at t can serve a job that arrives at t."""
+END_RANK, ARRIVAL_RANK, WAKE_RANK = 0, 1, 2
+"""At one timestamp: ends first (nodes freed at t serve a job arriving at t), then arrivals, then the
+scheduler's own wake-ups (a periodic scan at t sees every job that arrived at t)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,9 @@ class Scheduler(Protocol):
     def on_arrival(self, sim: MulticlusterSimulation, job: int, t: float) -> None: ...
 
     def on_end(self, sim: MulticlusterSimulation, job: int, t: float) -> None: ...
+
+    def on_wake(self, sim: MulticlusterSimulation, t: float) -> None:
+        """A wake-up the scheduler asked for (``MulticlusterSimulation.wake_at``)."""
 
     def waiting(self) -> int:
         """Jobs submitted and not yet started (recorded in the time series)."""
@@ -130,6 +134,11 @@ class MulticlusterSimulation:
         self._placements[job] = placement
         self._placed[job], self._start[job] = t, start
 
+    def wake_at(self, t: float) -> None:
+        """Call the scheduler's ``on_wake`` at ``t`` (not before now): for a scheduler that acts on a
+        clock of its own, not only on arrivals and ends."""
+        self.events.push(t, WAKE_RANK, "wake")
+
     def move_end(self, job: int, new_end: float) -> None:
         """Re-plan the end of a running job (its nodes stay taken until then)."""
         running = self.running[job]
@@ -145,6 +154,8 @@ class MulticlusterSimulation:
                 self.state.release(job, running.placement, t)
                 self._end[job] = t
                 self.scheduler.on_end(self, job, t)
+            elif event.kind == "wake":
+                self.scheduler.on_wake(self, t)
             else:
                 self.scheduler.on_arrival(self, job, t)
             self._series.append((t, self.scheduler.waiting(), self.state.busy))
