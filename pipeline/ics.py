@@ -8,7 +8,8 @@ wait, execution, response, slowdown) and ``summary.json`` (the point, its metric
 event count and the offered load of its workload).  ``IcsReport(profile="quick"|"paper")``
 requires every point of the profile (each figure's points once per seed of the profile)
 and writes the stage's result tables into its directory: ``runs.csv`` (one row per
-figure, group, scheme and seed), ``schemes.csv`` (each scheme and how it waits) and
+figure, group, scheme and seed), ``means_runs.csv`` (the same for the figures also run
+with the variant reading of the stated means), ``schemes.csv`` (each scheme and how it waits) and
 ``parameters.json`` (the profile and the model constants the runs used).  The page,
 figures, tables and claims ledger are then built from those files alone by
 ``schedlab.reports.ics.write_report``, which imports nothing from the simulator.
@@ -27,7 +28,16 @@ from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.report_tasks import write_csv
 from schedlab.reports import ics as report
 from schedlab.simulators.ics import kernel, metrics, network, tstable, workload
-from schedlab.simulators.ics.experiments import ALL_SCHEMES, PROFILES, Point, Profile, profile_points
+from schedlab.simulators.ics.experiments import (
+    ALL_SCHEMES,
+    DEFAULT_MEANS,
+    PROFILES,
+    VARIANT_MEANS,
+    Point,
+    Profile,
+    means_variant_points,
+    profile_points,
+)
 from schedlab.simulators.ics.run import IcsResult
 from schedlab.simulators.ics.schemes import BLOCKING, SCHEMES, SPINNING, base, boosts_a_spinner, gang, proc, spinning
 from schedlab.simulators.ics.state import CPU_CATEGORIES
@@ -65,6 +75,7 @@ class IcsPoint(SchedlabTask):
     mean_interarrival = luigi.FloatParameter(default=0.0)
     seed = luigi.IntParameter(default=1)
     boost_preempts_spinner = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
+    means = luigi.ChoiceParameter(choices=(DEFAULT_MEANS, VARIANT_MEANS), default=DEFAULT_MEANS)
     code_modules = ("schedlab.simulators.ics.experiments",)
 
     @classmethod
@@ -166,11 +177,16 @@ def point_summary(point: Point) -> tuple[dict, IcsResult]:
     return {"point": point.parameters(), "metrics": metrics}, result
 
 
-def write_results(directory, profile: Profile, runs: pd.DataFrame) -> None:
-    """The result tables the report (and its claims) read back."""
+def write_results(directory, profile: Profile, runs: pd.DataFrame, means_runs: pd.DataFrame | None = None) -> None:
+    """The result tables the report (and its claims) read back; ``means_runs`` None or empty: no figure ran with
+    the variant reading of the stated means."""
     write_csv(directory / "runs.csv", runs)
+    write_csv(directory / "means_runs.csv", runs.iloc[:0] if means_runs is None or means_runs.empty else means_runs)
     write_csv(directory / "schemes.csv", scheme_table())
-    write_json(directory / "parameters.json", {"profile": dataclasses.asdict(profile), "model": model_parameters()})
+    write_json(directory / "parameters.json", {
+        "profile": dataclasses.asdict(profile), "model": model_parameters(),
+        "means": {"default": DEFAULT_MEANS, "variant": VARIANT_MEANS},
+    })
 
 
 class IcsReport(SchedlabTask):
@@ -184,11 +200,14 @@ class IcsReport(SchedlabTask):
     )
     code_modules = ("schedlab.reports.ics", "schedlab.reports.ics_claims", "schedlab.reports.ics_causes")
 
-    def figure_tasks(self) -> dict[str, dict[tuple, IcsPoint]]:
+    def figure_tasks(self, points_of=profile_points) -> dict[str, dict[tuple, IcsPoint]]:
         return {
             figure: {key: IcsPoint.of(self.under_boost_rule(point)) for key, point in points.items()}
-            for figure, points in profile_points(PROFILES[self.profile]).items()
+            for figure, points in points_of(PROFILES[self.profile]).items()
         }
+
+    def means_variant_tasks(self) -> dict[str, dict[tuple, IcsPoint]]:
+        return self.figure_tasks(means_variant_points)
 
     def under_boost_rule(self, point: Point) -> Point:
         """The point under this report's boost rule; schemes the rule cannot change keep the default, so
@@ -198,12 +217,13 @@ class IcsReport(SchedlabTask):
         return dataclasses.replace(point, boost_preempts_spinner=self.boost_preempts_spinner)
 
     def requires(self):
-        unique = {task.task_id: task for tasks in self.figure_tasks().values() for task in tasks.values()}
+        unique = {task.task_id: task for figures in (self.figure_tasks(), self.means_variant_tasks())
+                  for tasks in figures.values() for task in tasks.values()}
         return [unique[key] for key in sorted(unique)]
 
     def run(self):
-        runs = run_rows(self.figure_tasks())
+        runs, means_runs = run_rows(self.figure_tasks()), run_rows(self.means_variant_tasks())
         with self.writing_output() as directory:
-            write_results(directory, PROFILES[self.profile], runs)
+            write_results(directory, PROFILES[self.profile], runs, means_runs)
             report.write_report(directory)
         logger.info("ics report: %s", self.output_file("index.html"))

@@ -31,6 +31,7 @@ from schedlab.reports.figures import legend_below, save_figure
 from schedlab.reports.ics_causes import causes_frame
 from schedlab.reports.ics_claims import CLAIMS
 from schedlab.reports.ledger import interval, ledger, ledger_blocks, write_ledger
+from schedlab.reports.ledger_compare import compare
 from schedlab.reports.tables import document_table, write_table
 
 if TYPE_CHECKING:
@@ -76,12 +77,12 @@ PAPER_BCR_FDR = {  # Fig. 8c is the MPL-5 column of Table 4 (same experiment)
 
 # --- result tables -----------------------------------------------------------------------
 
-RESULT_TABLES = ("runs", "schemes")
+RESULT_TABLES = ("runs", "means_runs", "schemes")
 
 
 def read_results(directory) -> tuple[dict[str, pd.DataFrame], dict]:
-    """The result tables (``runs``, ``schemes``) and ``parameters.json`` of a report directory, with
-    ``workloads``: the inputs the runs used, measured (``workload_inputs``)."""
+    """The result tables (``runs``, ``means_runs``, ``schemes``) and ``parameters.json`` of a report directory,
+    with ``workloads``: the inputs the runs used, measured (``workload_inputs``)."""
     directory = Path(directory)
     results = {name: pd.read_csv(directory / f"{name}.csv") for name in RESULT_TABLES}
     results["workloads"] = workload_inputs(results["runs"])
@@ -92,7 +93,7 @@ def read_results(directory) -> tuple[dict[str, pd.DataFrame], dict]:
 # --- the workloads the runs used, redrawn and measured ----------------------------------------
 
 WORKLOAD_FIELDS = ("family", "workload", "load", "n_jobs", "skew", "compression", "iteration_share", "simultaneous",
-                   "apps", "mean_interarrival")
+                   "apps", "mean_interarrival", "means")
 """The parameters of a point that, with its seed, fix its jobs (the scheme, nodes and MPL only run them)."""
 
 
@@ -146,9 +147,42 @@ def workload_inputs(runs: pd.DataFrame) -> pd.DataFrame:
             measured[key] = measure_workload(point.jobs(), point.nodes, point.compression)
         rows.append({"figure": figure, "group": group, "seed": int(seed), "family": first["family"],
                      "workload": first["workload"] if first["family"] == "synthetic" else f"NPB {first['apps']}",
-                     "load": first["load"], "simultaneous": bool(first["simultaneous"]),
+                     "load": first["load"], "means": first["means"], "simultaneous": bool(first["simultaneous"]),
                      "compression": float(first["compression"]), "nodes": int(first["nodes"]), **measured[key]})
     return pd.DataFrame(rows)
+
+
+def means_variant_results(results: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The results as the variant reading of the stated means gives them: the runs of the figures it ran
+    (``means_runs``) in place of the default's, and their workloads measured."""
+    variant = results["means_runs"]
+    kept = ~results["runs"]["figure"].isin(set(variant["figure"]))
+    kept_workloads = ~results["workloads"]["figure"].isin(set(variant["figure"]))
+    return {**results, "runs": pd.concat([results["runs"][kept], variant], ignore_index=True),
+            "workloads": pd.concat([results["workloads"][kept_workloads], workload_inputs(variant)], ignore_index=True)}
+
+
+def means_workloads_table(results: dict[str, pd.DataFrame], readings: dict) -> pd.DataFrame:
+    """Per figure of the variant and reading, the arriving synthetic workloads as the runs had them: mean gap,
+    mean dedicated run time and offered load, each the mean [range] over seeds (full-length seconds)."""
+    rows = []
+    for reading, workloads in ((readings["default"], results["workloads"]),
+                               (readings["variant"], workload_inputs(results["means_runs"]))):
+        for figure in dict.fromkeys(results["means_runs"]["figure"]):
+            inputs = workloads[workloads["figure"] == figure].drop_duplicates(["group", "seed"])
+            rows.append({"figure": figure, "stated means met": reading, "load": ", ".join(dict.fromkeys(inputs["load"])),
+                         "mean gap (s)": _spread_text(inputs["mean_gap_s"]),
+                         "mean dedicated run time (s)": _spread_text(inputs["mean_runtime_s"]),
+                         "offered load": _spread_text(inputs["offered_load"])})
+    return pd.DataFrame(rows)
+
+
+def means_claims_table(claims: pd.DataFrame, variant_claims: pd.DataFrame, readings: dict) -> pd.DataFrame:
+    """The claims whose measurement moves with the reading of the stated means, judged under each."""
+    labels = (readings["default"], readings["variant"])
+    table = compare(claims, variant_claims, labels)
+    moved = table[f"measured ({labels[0]})"] != table[f"measured ({labels[1]})"]
+    return table[moved].reset_index(drop=True)
 
 
 def figure_means(runs: pd.DataFrame, figure: str, scheme_order) -> pd.DataFrame:
@@ -487,6 +521,16 @@ def _setup_number(value: float) -> str:
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
+MEANS_MET = {"per_sample": "each sample's mean", "expected": "the model's expected mean"}
+"""How a workload meets the paper's stated means, by reading (``schedlab.simulators.ics.workload.MEAN_READINGS``)."""
+MEANS_EXPLAINED = {
+    "per_sample": "each sample's gaps and run times are scaled by the one constant that gives that sample the "
+                  "paper's means",
+    "expected": "gaps and run times are scaled by the constants that give the model's expectations the paper's "
+                "means, so each sample realises its own",
+}
+
+
 def _spread_text(values: pd.Series) -> str:
     """Mean [smallest-largest] over seeds, or the single value when the seeds agree."""
     low, high = values.min(), values.max()
@@ -507,8 +551,9 @@ def experiments_table(runs: pd.DataFrame, workloads: pd.DataFrame, model: dict) 
         if not arriving:
             arrivals = "all jobs at time 0"
         elif synthetic:
-            expected = model["synthetic"]["mean_interarrival_s"][first["load"]]
-            arrivals = f"Lublin-Feitelson gaps (model expectation {expected:g} s), / {first['compression']:g}"
+            stated = model["synthetic"]["mean_interarrival_s"][first["load"]]
+            arrivals = (f"Lublin-Feitelson gaps ({MEANS_MET[first['means']]} {stated:g} s), "
+                        f"/ {first['compression']:g}")
         else:
             arrivals = f"exponential gaps (parameter {first['mean_interarrival']:g} s)"
         closed = "closed batch"
@@ -551,8 +596,15 @@ def _jobs_text(workloads: pd.DataFrame, figure: str) -> str:
     return _spread_text(jobs) if len(jobs) else "no (not run)"
 
 
+def _variant_figures_text(profile: dict) -> str:
+    figures = [figure for figure in profile["means_variant_figures"] if figure in profile["figures"]]
+    if not figures:
+        return "this profile runs it for no figure"
+    return f"{', '.join(figures)} also run with it, reported beside the default below"
+
+
 def setup_blocks(parameters: dict, runs: pd.DataFrame, workloads: pd.DataFrame) -> list:
-    profile, model = parameters["profile"], parameters["model"]
+    profile, model, readings = parameters["profile"], parameters["model"], parameters["means"]
     synthetic, network, npb = model["synthetic"], model["network"], model["npb"]
     types = ", ".join(f"{name} {'/'.join(f'{100 * s:g}' for s in shares)}" for name, shares in synthetic["job_types"].items())
     mixes = ", ".join(f"{name} = {'+'.join(kinds)}" for name, kinds in synthetic["workloads"].items())
@@ -567,10 +619,13 @@ def setup_blocks(parameters: dict, runs: pd.DataFrame, workloads: pd.DataFrame) 
         "seconds; per-iteration costs, quanta and latencies kept). "
         f"Arrivals: {synthetic['arrivals']}; {synthetic['runtimes']}; sizes {synthetic['size_distribution']} "
         f"{synthetic['sizes'][0]}-{synthetic['sizes'][1]}: the Lublin-Feitelson model's shapes (fitted on logs like "
-        "the paper's SDSC SP2, which is not available here), scaled so that the model's expected gap and run time are "
-        f"the paper's means ({synthetic['mean_interarrival_s']['heavy']:g} s heavy, "
-        f"{synthetic['mean_interarrival_s']['light']:g} s light, {synthetic['mean_runtime_s']:g} s; the calibration "
-        "rows of the ledger judge what the samples reach). As the runs had them (redrawn from their parameters and "
+        "the paper's SDSC SP2, which is not available here), scaled to the paper's means "
+        f"({synthetic['mean_interarrival_s']['heavy']:g} s heavy, {synthetic['mean_interarrival_s']['light']:g} s "
+        f"light, {synthetic['mean_runtime_s']:g} s) as the reading '{readings['default']}' has it: "
+        f"{MEANS_EXPLAINED[readings['default']]} (the calibration rows of the ledger show what the workloads reach "
+        f"after rounding to whole iterations). Named variant '{readings['variant']}': "
+        f"{MEANS_EXPLAINED[readings['variant']]}; {_variant_figures_text(profile)}. "
+        "As the runs had them (redrawn from their parameters and "
         f"seeds, mean [range] over seeds, full-length seconds): {arriving_workloads_text(workloads, profile['compression'])}"
         ". Every figure's workloads are in the "
         "experiments table below and, per seed, in workloads.csv.",
@@ -669,6 +724,13 @@ def write_report(directory) -> None:
     write_ledger(directory, claims)
     causes = causes_frame(claims, results, parameters)
     write_table(directory, "causes", causes, "measured causes of the claims not reproduced")
+    if len(results["means_runs"]):
+        readings = parameters["means"]
+        tables["means_workloads"] = means_workloads_table(results, readings)
+        tables["means_claims"] = means_claims_table(
+            claims, claims_ledger(means_variant_results(results), parameters["profile"]["name"]), readings)
+        for stem in ("means_workloads", "means_claims"):
+            write_table(directory, stem, tables[stem], stem.replace("_", " "))
     events = int(runs["events"].sum())
     page = report_page(parameters, runs, results["workloads"], claims, causes, figures, tables, events)
     (directory / "index.md").write_text(render_markdown(page), encoding="utf-8")
@@ -696,9 +758,27 @@ def report_page(parameters: dict, runs: pd.DataFrame, workloads: pd.DataFrame, c
                   "conflicts and decisions per run, a series per scheme, or its seeds' spread when undecided."),
         document_table(causes),
     ]
-    for stem, frame in tables.items():
-        blocks += [Heading(stem.replace("_", " "), 3), document_table(frame, header_labels(frame.columns)),
-                   paragraph("As ", Link("CSV", f"{stem}.csv"), " and ", Link("LaTeX", f"{stem}.tex"), ".")]
+    def table_blocks(stem: str) -> list:
+        frame = tables[stem]
+        return [Heading(stem.replace("_", " "), 3), document_table(frame, header_labels(frame.columns)),
+                paragraph("As ", Link("CSV", f"{stem}.csv"), " and ", Link("LaTeX", f"{stem}.tex"), ".")]
+
+    means_stems = [stem for stem in ("means_workloads", "means_claims") if stem in tables]
+    if means_stems:
+        readings = parameters["means"]
+        blocks += [
+            Heading(f"The paper's stated means: met by each sample ('{readings['default']}', the default) or by the "
+                    f"model's expectation ('{readings['variant']}')"),
+            paragraph(f"{', '.join(dict.fromkeys(tables['means_workloads']['figure']))} ran under both readings, on "
+                      "the same seeds. The workloads each reading gave (mean [range] over seeds, full-length "
+                      "seconds), then every claim whose measurement moved, judged under each:"),
+        ]
+        for stem in means_stems:
+            blocks += table_blocks(stem)
+    blocks.append(Heading("Tables"))
+    for stem in tables:
+        if stem not in means_stems:
+            blocks += table_blocks(stem)
     blocks.append(Heading("Figures"))
     blocks += [FigureBlock(stem, caption) for stem, caption in figures]
     blocks += [Heading("Simulation speed"),

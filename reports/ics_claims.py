@@ -781,9 +781,9 @@ def _lead_measure(what: str) -> str:
     return f"{what}: 100 (1 - faster / slower), {PER_SEED}; > 0 when every faster scheme beats every slower one"
 
 
-CALIBRATION_WHY = ("the synthetic workloads' {knob} was chosen so that the Lublin-Feitelson model's expectation equals "
-                   "this number of the paper (schedlab.simulators.ics.workload); the row shows what the sampled workloads the "
-                   "runs used realise")
+CALIBRATION_WHY = ("the synthetic workloads' {knob} is chosen on this number of the paper, per sample or on the "
+                   "Lublin-Feitelson model's expectation as the setup's reading of the stated means says "
+                   "(schedlab.simulators.ics.workload); the row shows what the workloads the runs used realise")
 
 CLAIMS = (
     # --- Sect. 5.1, Figs. 7 and 8 -------------------------------------------------------

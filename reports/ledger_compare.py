@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from schedlab.reports.ledger import interval_text
 from schedlab.reports.tables import write_table
 
 STEM = "comparison"
@@ -26,7 +27,8 @@ STEM = "comparison"
 def measured(row: pd.Series) -> str:
     if pd.isna(row["ours"]):
         return ""
-    return f"{row['ours']:.4g} [{row['low']:.4g}, {row['high']:.4g}]"
+    unit = row.get("unit", "")
+    return interval_text(row["ours"], row["low"], row["high"], "" if pd.isna(unit) else unit)
 
 
 def compare(first: pd.DataFrame, second: pd.DataFrame, labels: tuple[str, str]) -> pd.DataFrame:

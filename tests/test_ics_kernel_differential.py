@@ -33,7 +33,8 @@ Three families of workloads:
   (3 to 5 jobs of 2 or more ranks on 2 to 4 nodes, submitted together).  A further 60
   examples let a job be one node wider than the cluster and draw an event limit;
 - the synthetic wl1..wl5 generator (``SyntheticSpec``, 30 examples): 1 to 4 jobs on 32 nodes,
-  compression 4e4 to 3e5, skew 0 to 0.6, either load, simultaneous or not, MPL 1-5;
+  compression 4e4 to 3e5, skew 0 to 0.6, either load, either reading of the stated means,
+  simultaneous or not, MPL 1-5;
 - the NPB generator (``NpbSpec``, 12 examples): 1 or 2 jobs of 64 ranks of up to 3
   applications, iteration share 5e-4 or 1e-3, MPL 1-3.
 
@@ -41,8 +42,8 @@ Hypothesis runs derandomized and without its example database, so CI sees the sa
 examples every time; the file takes about 30 s of CPU on one core (most of it the
 reference kernel) once numba's cache is warm.
 
-One disagreement is known and kept as a strict xfail, not fixed here: NPB jobs drawn
-without task skew (``test_compiled_kernel_equals_reference_on_unskewed_npb_jobs``).
+The NPB generator's first example without task skew found a bug (its jobs had one process,
+not 64); its minimal case is kept as a test of its own.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from schedlab.simulators.ics.schemes import SCHEMES, make_scheme
 from schedlab.simulators.ics.state import Job
 from schedlab.simulators.ics.workload import (
     MEAN_INTERARRIVAL,
+    MEAN_READINGS,
     NPB_APPS,
     NPB_NODES,
     WORKLOADS,
@@ -292,6 +294,7 @@ def test_both_kernels_fail_alike_at_an_event_limit_or_on_a_job_too_wide(case, sc
         compression=st.sampled_from((4e4, 1e5, 3e5)),
         simultaneous=st.booleans(),
         seed=st.integers(1, 10_000),
+        means=st.sampled_from(MEAN_READINGS),
     ),
     schemes,
     st.integers(1, 5),
@@ -311,7 +314,7 @@ def test_compiled_kernel_equals_reference_on_synthetic_workloads(spec, scheme, m
         apps=st.lists(st.sampled_from(sorted(NPB_APPS)), min_size=1, max_size=3, unique=True).map(tuple),
         n_jobs=st.integers(1, 2),
         iteration_share=st.sampled_from((5e-4, 1e-3)),
-        skew=st.sampled_from((0.05, 0.1)),  # not 0.0: see the xfail case below
+        skew=st.sampled_from((0.0, 0.05, 0.1)),
         mean_interarrival=st.sampled_from((0.0, 0.02)),
         seed=st.integers(1, 10_000),
     ),
@@ -323,21 +326,11 @@ def test_compiled_kernel_equals_reference_on_npb_workloads(spec, scheme, mpl):
     assert_same_runs(lambda: npb_jobs(spec), NPB_NODES, mpl, scheme)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason=(
-        "found by the generated NPB test when it drew skew 0.0 (Hypothesis's minimal example; every other "
-        "field could vary): NpbSpec(skew=0.0) makes npb_job "
-        "build compute of shape (1, 5) but io of shape (64, 5) (the unskewed compute is not broadcast to the 64 "
-        "ranks), so Job.size is 1.  The reference kernel runs it as a one-process job (6 events, 0 messages, "
-        "end 0.020955369791666668 s, where the 64 ranks were meant to exchange messages); the compiled kernel "
-        "raises ValueError: cannot reshape array of size 320 into shape (1,5) in compiled._build.  No paper "
-        "figure uses skew 0 for NPB jobs (they keep the default 0.10)."
-    ),
-)
 def test_compiled_kernel_equals_reference_on_unskewed_npb_jobs():
+    """The case the generated test found when it first drew skew 0: npb_job gave the unskewed compute one row, so
+    the job had one process instead of 64 (the reference kernel ran it so; the compiled one raised ValueError)."""
     spec = NpbSpec(apps=("BT",), n_jobs=1, iteration_share=5e-4, skew=0.0, mean_interarrival=0.0, seed=1)
+    assert [job.size for job in npb_jobs(spec)] == [NPB_NODES]
     assert_same_runs(lambda: npb_jobs(spec), NPB_NODES, 1, "BATCH")
 
 

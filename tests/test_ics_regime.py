@@ -13,6 +13,7 @@ from schedlab.simulators.ics.schemes import make_scheme
 from schedlab.simulators.ics.state import Job
 from schedlab.simulators.ics.workload import (
     MEAN_INTERARRIVAL,
+    MEAN_READINGS,
     MEAN_RUNTIME,
     MIN_ITERATIONS,
     NPB_APPS,
@@ -21,6 +22,7 @@ from schedlab.simulators.ics.workload import (
     job_attributes,
     model_means,
     npb_job,
+    scaled_to_mean,
     synthetic_jobs,
 )
 from schedlab.workloads.jobs import independent_streams
@@ -109,9 +111,35 @@ def test_reduced_npb_keeps_mg_s_all_to_all():
     assert job.iterations == 10 and job.all_to_all.sum() == 1
 
 
-def test_synthetic_attributes_meet_the_papers_means():
+def test_scaling_to_a_mean_multiplies_by_one_constant():
+    assert scaled_to_mean(np.array([1.0, 2.0, 6.0]), 6.0).tolist() == [2.0, 4.0, 12.0]
+
+
+def test_each_sample_realises_the_stated_means_by_default_and_the_expected_reading_does_not():
+    # seed 1's heavy wl4 workload of the paper profile: 160 jobs
+    by_reading = {means: job_attributes(160, "heavy", *independent_streams(1, 3), means=means)
+                  for means in MEAN_READINGS}
+    sizes, runtimes, gaps = by_reading["per_sample"]
+    assert gaps.mean() == pytest.approx(1554.42, rel=1e-12) and runtimes.mean() == pytest.approx(3228.05, rel=1e-12)
+    expected_sizes, expected_runtimes, expected_gaps = by_reading["expected"]
+    assert (expected_sizes == sizes).all()
+    # one constant apart: the same draws, scaled otherwise
+    assert np.ptp(runtimes / expected_runtimes) < 1e-9 and np.ptp(gaps / expected_gaps) < 1e-9
+    assert abs(expected_gaps.mean() - 1554.42) > 100.0
+    with pytest.raises(ValueError, match="stated means"):
+        job_attributes(10, "heavy", *independent_streams(1, 3), means="typo")
+
+
+def test_a_synthetic_workload_arrives_and_runs_at_the_stated_means():
+    jobs = synthetic_jobs(SyntheticSpec(n_jobs=160, compression=8000.0, seed=3))
+    assert jobs[-1].submit * 8000.0 / len(jobs) == pytest.approx(1554.42, rel=1e-9)
+    # whole iterations round each job's length a little, and the shortest are lengthened to two
+    assert np.mean([job.dedicated_time for job in jobs]) * 8000.0 == pytest.approx(3228.05, rel=0.02)
+
+
+def test_the_models_expectations_meet_the_papers_means():
     size_rng, runtime_rng, gap_rng = independent_streams(11, 3)
-    sizes, runtimes, gaps = job_attributes(40000, "heavy", size_rng, runtime_rng, gap_rng)
+    sizes, runtimes, gaps = job_attributes(40000, "heavy", size_rng, runtime_rng, gap_rng, means="expected")
     assert sizes.min() == 2 and sizes.max() == 32
     assert abs(sizes.mean() - 17.0) < 0.2
     assert runtimes.mean() == pytest.approx(MEAN_RUNTIME, rel=0.05)
