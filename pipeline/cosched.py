@@ -7,7 +7,8 @@
 
 ``CoschedReport(profile="quick" | "paper")`` writes ``index.md``, ``index.html``, every
 figure (PNG + SVG), the tables (CSV, Markdown, LaTeX), the per-seed ``runs.csv`` the claims
-ledger is judged on, the ledger (``claims.csv``/``.md``/``.tex``) and ``parameters.json``
+ledger is judged on, ``ratio_arrivals_runs.csv`` (the ratio series under the variant reading of
+where B's jobs arrive, judged beside it), the ledger (``claims.csv``/``.md``/``.tex``) and ``parameters.json``
 (the profile, workloads, calibrations and coscheduling rules the runs used, from which the
 page's setup is generated).  Machine A is, with ``machine_a="auto"`` (default),
 ``PUBLISHED_MACHINE_A`` (the log the published ledger used) when the trace directories hold
@@ -38,6 +39,7 @@ from schedlab.reports.cosched import (
     claims_ledger,
     coscheduling_figure,
     latex_table,
+    ratio_arrivals_table,
     report_page,
     report_tables,
     setup_items,
@@ -55,8 +57,10 @@ from schedlab.simulators.cosched.experiments import (
     PAPER_A_BASE_WAIT,
     PAPER_B_BASE_SLOWDOWN,
     PROFILES,
-    RATIO_SERIES_ARRIVALS,
+    DEFAULT_RATIO_ARRIVALS,
+    RATIO_PAIRING,
     RATIO_SERIES_LOAD,
+    VARIANT_RATIO_ARRIVALS,
     SCHEMES,
     SERIES,
     Point,
@@ -73,6 +77,7 @@ from schedlab.simulators.cosched.workloads import (
     INTREPID_LARGEST_PARTITIONS,
     INTREPID_PARTITION,
     INTREPID_PROCS,
+    RATIO_ARRIVALS,
     STANDIN_RUN_TIME_RANGE,
     intrepid_standin,
     trace_window,
@@ -226,6 +231,8 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
     scheme = luigi.ChoiceParameter(choices=SCHEMES)
     seed = luigi.IntParameter()
     release = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
+    ratio_arrivals = luigi.ChoiceParameter(choices=RATIO_ARRIVALS, default=DEFAULT_RATIO_ARRIVALS,
+                                           description="ratio series: where B's jobs arrive")
     code_modules = ("schedlab.simulators.cosched", "schedlab.simulators.cosched.experiments")  # run_point and the summary it writes
 
     def requires(self):
@@ -240,7 +247,7 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
         jobs_a = read_jobs(self.requires()["a"].output_file("jobs.parquet"))
         model = load_model(self.requires()["model"].output_file("model.json"))
         min_runtime = read_json(self.requires()["b"].output_file("machine.json"))["min_runtime"]
-        point = Point(self.series, self.x, self.scheme, self.seed, self.release)
+        point = Point(self.series, self.x, self.scheme, self.seed, self.release, self.ratio_arrivals)
         summary, schedule = run_point(point, jobs_a, machine["procs"], model, min_runtime)
         with self.writing_output() as directory:
             schedule.to_parquet(directory / "schedule.parquet", index=False, write_page_checksum=True)
@@ -249,8 +256,14 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
 
 def point_tasks(setup: dict, points) -> list[CoschedPoint]:
     return [
-        CoschedPoint(**setup, series=p.series, x=p.x, scheme=p.scheme, seed=p.seed, release=p.release) for p in points
+        CoschedPoint(**setup, series=p.series, x=p.x, scheme=p.scheme, seed=p.seed, release=p.release,
+                     ratio_arrivals=p.ratio_arrivals) for p in points
     ]
+
+
+def read_as_default(point: Point) -> bool:
+    """Whether a point is of the default reading of the ratio series' arrivals (every load-series point is)."""
+    return point.ratio_arrivals == DEFAULT_RATIO_ARRIVALS
 
 
 def runs_of(tasks, days: float) -> pd.DataFrame:
@@ -271,7 +284,8 @@ class CoschedFigure(CoschedSetup, SchedlabTask):
         return FIGURES_BY_NUMBER[int(self.figure)]
 
     def requires(self):
-        points = [p for p in grid(PROFILES[self.profile]) if p.series == self.spec().series and p.release]
+        points = [p for p in grid(PROFILES[self.profile])
+                  if p.series == self.spec().series and p.release and read_as_default(p)]
         return {"a": CoschedMachineA(**self.setup()), "points": point_tasks(self.setup(), points)}
 
     def run(self):
@@ -296,7 +310,9 @@ class CoschedReport(CoschedSetup, SchedlabTask):
             "a": CoschedMachineA(**self.setup()),
             "b": CoschedMachineB(**self.setup()),
             "figures": [CoschedFigure(**self.setup(), figure=str(spec.number)) for spec in FIGURES],
-            "points": point_tasks(self.setup(), grid(PROFILES[self.profile])),
+            "points": point_tasks(self.setup(), [p for p in grid(PROFILES[self.profile]) if read_as_default(p)]),
+            "ratio_arrivals_variant": point_tasks(self.setup(), [p for p in grid(PROFILES[self.profile])
+                                                                 if not read_as_default(p)]),
         }
 
     def parameters(self, machine: dict, machine_b: dict) -> dict:
@@ -309,7 +325,8 @@ class CoschedReport(CoschedSetup, SchedlabTask):
             "machine_b": machine_b,
             "pairing_window_seconds": PAIRING_WINDOW_SECONDS,
             "ratio_series_load": RATIO_SERIES_LOAD,
-            "ratio_series_arrivals": RATIO_SERIES_ARRIVALS,
+            "ratio_series_arrivals": {"default": DEFAULT_RATIO_ARRIVALS, "variant": VARIANT_RATIO_ARRIVALS,
+                                      "pairing": RATIO_PAIRING},
             "policy": "WFP priority + EASY backfilling, one event loop for both machines",
             "coscheduling": rules,
         }
@@ -323,16 +340,21 @@ class CoschedReport(CoschedSetup, SchedlabTask):
         with self.writing_output() as directory:
             write_json(directory / "parameters.json", self.parameters(machine, machine_b))
             write_csv(directory / "runs.csv", written_runs)
+            variant_tasks = self.requires()["ratio_arrivals_variant"]
+            write_csv(directory / "ratio_arrivals_runs.csv",
+                      runs_of(variant_tasks, profile.days) if variant_tasks else written_runs.iloc[:0])
             # The report reads back what it wrote: the page shows exactly the published tables.
             parameters = read_json(directory / "parameters.json")
             runs = pd.read_csv(directory / "runs.csv")
+            variant_runs = pd.read_csv(directory / "ratio_arrivals_runs.csv")
             claims = claims_ledger(runs, profile.name)
             write_ledger(directory, claims)
             for task in self.requires()["figures"]:
                 stem = task.spec().stem
                 for suffix in ("png", "svg"):
                     (directory / f"{stem}.{suffix}").write_bytes(task.output_file(f"{stem}.{suffix}").read_bytes())
-            tables = {**report_tables(results, runs), "causes": causes_table(claims, {"runs": runs}, parameters)}
+            tables = {**report_tables(results, runs), "causes": causes_table(claims, {"runs": runs}, parameters),
+                      "ratio_arrivals": ratio_arrivals_table(claims, runs, variant_runs, parameters)}
             for stem, (header, rows) in tables.items():
                 write_csv(directory / f"{stem}.csv", pd.DataFrame(rows, columns=header))
                 (directory / f"{stem}.md").write_text(render_markdown(Document(stem, (table(header, rows),))), encoding="utf-8")
@@ -341,6 +363,6 @@ class CoschedReport(CoschedSetup, SchedlabTask):
             page = report_page(
                 f"Coscheduling on coupled systems ({profile.name} profile)",
                 setup_items(parameters, runs), claims, tables["causes"], tables["workloads"], tables["deadlocks"],
-                list(FIGURES), tables["results"],
+                list(FIGURES), tables["results"], tables["ratio_arrivals"], parameters,
             )
             write_document(directory, "index", page)

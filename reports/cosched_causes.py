@@ -193,8 +193,8 @@ def a_sync_low_load(results: Results, parameters: dict) -> str:
 def a_sync_by_share(results: Results, parameters: dict) -> str:
     load = parameters["ratio_series_load"]
     by_load = _mean(results, "mean_wait", "load", load, "base", "B") if load in xs(results, "load") else np.nan
-    return (f"{held_sync(results, 'A', 'ratio', xs(results, 'ratio'), ('HY',))} The ratio series' B jobs are "
-            f"submitted {parameters['ratio_series_arrivals']}: without coscheduling B waits "
+    return (f"{held_sync(results, 'A', 'ratio', xs(results, 'ratio'), ('HY',))} The ratio series' B jobs "
+            f"arrive as '{parameters['ratio_series_arrivals']['default']}' reads it: without coscheduling B waits "
             f"{_mean(results, 'mean_wait', 'ratio', xs(results, 'ratio')[0], 'base', 'B') / MINUTE:.0f} min on "
             f"average there, against {by_load / MINUTE:.0f} min at the same load {load:g} in the load series.")
 

@@ -31,7 +31,7 @@ from schedlab.reports.figures import legend_below, save_figure
 from schedlab.reports.ics_causes import causes_frame
 from schedlab.reports.ics_claims import CLAIMS
 from schedlab.reports.ledger import interval, ledger, ledger_blocks, write_ledger
-from schedlab.reports.ledger_compare import compare
+from schedlab.reports.ledger_compare import moved
 from schedlab.reports.tables import document_table, write_table
 
 if TYPE_CHECKING:
@@ -175,14 +175,6 @@ def means_workloads_table(results: dict[str, pd.DataFrame], readings: dict) -> p
                          "mean dedicated run time (s)": _spread_text(inputs["mean_runtime_s"]),
                          "offered load": _spread_text(inputs["offered_load"])})
     return pd.DataFrame(rows)
-
-
-def means_claims_table(claims: pd.DataFrame, variant_claims: pd.DataFrame, readings: dict) -> pd.DataFrame:
-    """The claims whose measurement moves with the reading of the stated means, judged under each."""
-    labels = (readings["default"], readings["variant"])
-    table = compare(claims, variant_claims, labels)
-    moved = table[f"measured ({labels[0]})"] != table[f"measured ({labels[1]})"]
-    return table[moved].reset_index(drop=True)
 
 
 def figure_means(runs: pd.DataFrame, figure: str, scheme_order) -> pd.DataFrame:
@@ -727,8 +719,8 @@ def write_report(directory) -> None:
     if len(results["means_runs"]):
         readings = parameters["means"]
         tables["means_workloads"] = means_workloads_table(results, readings)
-        tables["means_claims"] = means_claims_table(
-            claims, claims_ledger(means_variant_results(results), parameters["profile"]["name"]), readings)
+        tables["means_claims"] = moved(claims, claims_ledger(means_variant_results(results), parameters["profile"]["name"]),
+                                       (readings["default"], readings["variant"]))
         for stem in ("means_workloads", "means_claims"):
             write_table(directory, stem, tables[stem], stem.replace("_", " "))
     events = int(runs["events"].sum())

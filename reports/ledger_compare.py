@@ -50,6 +50,12 @@ def compare(first: pd.DataFrame, second: pd.DataFrame, labels: tuple[str, str]) 
     return pd.DataFrame(rows)
 
 
+def moved(first: pd.DataFrame, second: pd.DataFrame, labels: tuple[str, str]) -> pd.DataFrame:
+    """``compare``'s rows whose measured value differs between the two ledgers: the claims a choice moves."""
+    table = compare(first, second, labels)
+    return table[table[f"measured ({labels[0]})"] != table[f"measured ({labels[1]})"]].reset_index(drop=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m schedlab.reports.ledger_compare", description=__doc__.splitlines()[0])
     parser.add_argument("first", type=Path, help="claims.csv of the first report")

@@ -14,7 +14,14 @@ import math
 import pandas as pd
 import pytest
 
-from schedlab.reports.cosched import FIGURES, claims_ledger, report_page, report_tables, setup_items
+from schedlab.reports.cosched import (
+    FIGURES,
+    claims_ledger,
+    ratio_arrivals_table,
+    report_page,
+    report_tables,
+    setup_items,
+)
 from schedlab.reports.cosched_causes import CAUSES, causes_table
 from schedlab.reports.cosched_claims import CALIBRATION_LOAD, CLAIMS
 from schedlab.reports.document import render_markdown
@@ -418,7 +425,8 @@ PARAMETERS = {
                   "calibrated_base_slowdown": 12.49, "calibration_seeds": [1, 2]},
     "pairing_window_seconds": 120.0,
     "ratio_series_load": 0.5,
-    "ratio_series_arrivals": "at A's submit times, one B job per A job",
+    "ratio_series_arrivals": {"default": "own_model", "variant": "at_a_submits",
+                              "pairing": {"own_model": "ratio_within_window", "at_a_submits": "ratio"}},
     "policy": "WFP priority + EASY backfilling",
     "coscheduling": {"release_period": 1200.0, "release_after": 600.0, "max_held_share": 1.0, "max_yields": None,
                      "yield_when_remote_busy": True},
@@ -430,7 +438,8 @@ def page_markdown(runs):
     tables = report_tables(confidence, runs)
     claims = claims_ledger(runs, "quick")
     page = report_page("t", setup_items(PARAMETERS, runs), claims, causes_table(claims, {"runs": runs}, PARAMETERS),
-                       tables["workloads"], tables["deadlocks"], list(FIGURES), tables["results"])
+                       tables["workloads"], tables["deadlocks"], list(FIGURES), tables["results"],
+                       ratio_arrivals_table(claims, runs, runs[runs["series"] == "ratio"], PARAMETERS), PARAMETERS)
     return render_markdown(page)
 
 
@@ -542,7 +551,7 @@ def test_sync_cause_sets_a_held_pair_beside_its_mates_wait_without_coscheduling(
     assert "B at load 0.25 waits 20 min on average, mean slowdown 5.5 (the paper's Eureka: 1.7)" in row
     # fig9-A-sync-hold: the default 10-min sync lies far below the paper's 75-88 min.
     row = causes_row(markdown, "fig9-A-sync-hold")
-    assert "submitted at A's submit times, one B job per A job: without coscheduling B waits 150 min on average " \
+    assert "arrive as 'own_model' reads it: without coscheduling B waits 150 min on average " \
            "there, against 60 min at the same load 0.5 in the load series" in row
 
 
@@ -581,3 +590,22 @@ def test_b_extra_wait_cause_splits_the_worst_scheme_at_each_load():
     assert "| not reproduced |" in row  # YH's 12 min lie above the paper's 5
     assert "Worst scheme per load: YH at B load 0.25: of B's 12.0 min extra mean wait, the 7.0 % paired jobs, each " \
            "150 min later, make 10.5 min; the unpaired jobs' mean wait changes by +1.6 min; YH at B load 0.5" in row
+
+
+def test_the_ratio_arrivals_table_judges_every_moved_claim_under_both_readings():
+    # A's sync time is 10 min shorter under local hold in the default reading's ratio series, 10 min longer in
+    # the variant's: fig9's hold-less-sync claim moves from reproduced to not reproduced; load-series claims stay.
+    def sync(sign):
+        return lambda series, x, scheme, seed, machine: {
+            "mean_sync": 60.0 * (50.0 + (sign * 10.0 if holds(scheme, machine) else 0.0) + seed)}
+
+    runs, contrary = make_runs(sync(-1)), make_runs(sync(+1))
+    claims = claims_ledger(runs, "quick")
+    header, rows = ratio_arrivals_table(claims, runs, contrary[contrary["series"] == "ratio"], PARAMETERS)
+    assert header[1:] == ["verdict (own_model)", "measured (own_model)", "verdict (at_a_submits)",
+                          "measured (at_a_submits)"]
+    moved = {row[0]: row for row in rows}
+    assert moved["fig9-A-hold-less-sync"][1] == "reproduced" and moved["fig9-A-hold-less-sync"][3] == "not_reproduced"
+    assert not any(claim.startswith(("fig3", "fig4", "fig5", "fig6")) for claim in moved)
+    assert rows[0][0] == "B's mean wait, base (over the paired shares)" and rows[0][2].endswith("]")
+    assert ratio_arrivals_table(claims, runs, runs.iloc[:0], PARAMETERS)[1] == []

@@ -25,6 +25,7 @@ from schedlab.simulators.cosched.run import baseline_metrics
 from schedlab.simulators.cosched.workloads import (
     analysis_by_load,
     analysis_like,
+    analysis_stream,
     INTREPID_PROCS,
     intrepid_standin,
     trace_window,
@@ -70,8 +71,8 @@ def test_paper_grid_counts():
     paper = PROFILES["paper"]
     points = grid(paper)
     # (3 loads + 5 ratios) x (4 combinations + baseline) x 20 seeds, + (3 loads + 5 ratios) x 20 hold-hold
-    # release-off runs
-    assert len(points) == 8 * 5 * 20 + 8 * 20
+    # release-off runs, + the 5 ratios x 5 x 20 of the variant reading of B's arrivals
+    assert len(points) == 8 * 5 * 20 + 8 * 20 + 5 * 5 * 20
     assert len(set(points)) == len(points)
 
 
@@ -130,11 +131,19 @@ def test_a_calibration_that_cannot_reach_its_target_stops_the_stage_naming_targe
         calibrate_min_runtime(model, month, seeds=(1,), target_slowdown=1e6)
 
 
-def test_analysis_like_keeps_count_span_and_load():
+@pytest.mark.parametrize("arrivals", ["own_model", "at_a_submits"])
+def test_analysis_like_keeps_count_span_and_load(arrivals):
     reference = pd.DataFrame({"submit_time": [1000.0, 1000.0 + 30 * 86400]})
     reference = pd.concat([reference] * 300, ignore_index=True).sort_values("submit_time", ignore_index=True)
-    jobs = analysis_like(builtin_lublin_feitelson_model(), 100, 0.5, reference, seed=3)
-    assert (jobs["submit_time"].to_numpy() == reference["submit_time"].to_numpy()).all()
+    model = builtin_lublin_feitelson_model()
+    jobs = analysis_like(model, 100, 0.5, reference, seed=3, arrivals=arrivals)
+    if arrivals == "at_a_submits":
+        assert (jobs["submit_time"].to_numpy() == reference["submit_time"].to_numpy()).all()
+    else:
+        # the model's own stream, its gaps stretched by one constant onto A's span (to the second)
+        stream = analysis_stream(model, 100, len(reference), 3, 0.0)["submit_time"].to_numpy(dtype=float)
+        offsets, own = jobs["submit_time"].to_numpy() - 1000.0, stream - stream[0]
+        assert offsets == pytest.approx(own * (30 * 86400 / own[-1]), abs=0.5)
     assert len(jobs) == len(reference)
     assert jobs["submit_time"].min() == 1000.0
     assert jobs["submit_time"].max() == pytest.approx(1000.0 + 30 * 86400, abs=1.0)

@@ -1,11 +1,11 @@
-"""Pairing jobs of two workloads: window mode (nearest first) and ratio mode."""
+"""Pairing jobs of two workloads: window mode (nearest first), ratio mode, and ratio within the window."""
 
 import numpy as np
 import pytest
 
 from schedlab.parsers.schema import as_job_table
 from schedlab.errors import SchedlabError
-from schedlab.workloads.pairing import pair_by_ratio, pair_by_window
+from schedlab.workloads.pairing import pair_by_ratio, pair_by_ratio_within_window, pair_by_window
 
 
 def workload(submits, first_id=1):
@@ -97,3 +97,27 @@ def test_bad_ratios_are_refused(ratio):
 def test_negative_window_is_refused():
     with pytest.raises(SchedlabError, match="window"):
         pair_by_window(workload([1.0]), workload([1.0]), -1)
+
+
+def test_ratio_within_the_window_spreads_ratio_modes_count_over_the_jobs_with_a_mate_in_reach():
+    a = workload([0, 100, 200, 300, 400, 500, 600, 700, 800, 900])  # ids 1-10
+    b = workload([30, 110, 115, 470, 2000, 2100, 2200, 2300, 2400, 2500], first_id=11)  # ids 11-20
+    # within 60 s: job 1 has 11 (30 s); job 2 has 12 (10 s) and 13 (15 s); job 6 has 14 (30 s); no other job of A
+    # has anyone.  Ratio 0.5 asks for 5 pairs (ranks 1, 3, 5, 7, 9); only those 3 jobs can pair: all of them do.
+    assert pairs_of(pair_by_ratio_within_window(a, b, 0.5, 60)) == [(1, 11), (2, 12), (6, 14)]
+    # ratio 0.2 asks for 2 (ranks 4, 9): spread over the 3 at positions 0.75 and 2.25 -> the first and the third
+    pairing = pair_by_ratio_within_window(a, b, 0.2, 60)
+    assert pairs_of(pairing) == [(1, 11), (6, 14)] and pairing.pairs["submit_gap"].tolist() == [30, -30]
+    # equal ranks (ratio mode) would pair 5 with 15 and 10 with 20, 1,600 s apart
+    assert pairs_of(pair_by_ratio(a, b, 0.2)) == [(5, 15), (10, 20)]
+
+
+def test_ratio_within_the_window_never_gives_one_job_of_b_twice():
+    a = workload([0, 10])
+    b = workload([5], first_id=11)
+    # one pair wanted (ranks below min(2, 1)); both jobs of A have 11 in reach; the spread picks the second
+    assert pairs_of(pair_by_ratio_within_window(a, b, 1.0, 60)) == [(2, 11)]
+    a = workload([0, 10, 20])
+    b = workload([5, 6], first_id=11)
+    # two wanted: jobs 1 and 3; 1 takes 11 (5 s), so 3 takes 12, the one left
+    assert pairs_of(pair_by_ratio_within_window(a, b, 1.0, 60)) == [(1, 11), (3, 12)]

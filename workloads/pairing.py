@@ -19,6 +19,13 @@ Ratio mode (:func:`pair_by_ratio`)
     exceeds it, there is none at all.  The paper uses B workloads with the same job
     count and span as A, where this pairs close to ``ratio`` of each side.
 
+Ratio within the window (:func:`pair_by_ratio_within_window`)
+    A fixed share of jobs, for workloads whose arrivals are independent (a B drawn at
+    its own model's pace): as many pairs as ratio mode would make, spread evenly by
+    submit-order rank over the jobs of A that have a job of B within the window; each
+    of them, in submit order, takes the nearest job of B within the window not yet
+    taken (the earlier one on a tie), or none if every one is taken.
+
 Either way the result lists the pairs (job ids, submit times, B's submit minus A's) and
 the share of each workload's jobs that got a mate.
 """
@@ -84,12 +91,10 @@ def _pairing(a: pd.DataFrame, b: pd.DataFrame, rank_a: np.ndarray, rank_b: np.nd
 
 def pair_by_window(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, window_seconds: float = DEFAULT_WINDOW_SECONDS) -> Pairing:
     """One-to-one pairs of jobs submitted at most ``window_seconds`` apart, nearest first."""
-    if not (np.isfinite(window_seconds) and window_seconds >= 0):
-        raise SchedlabError(f"the pairing window must be >= 0 seconds, got {window_seconds}")
+    _check_window(window_seconds)
     a, b = _in_submit_order(jobs_a), _in_submit_order(jobs_b)
     submit_a, submit_b = a["submit_time"].to_numpy(float), b["submit_time"].to_numpy(float)
-    first = np.searchsorted(submit_b, submit_a - window_seconds, side="left")
-    last = np.searchsorted(submit_b, submit_a + window_seconds, side="right")
+    first, last = _window_bounds(submit_a, submit_b, window_seconds)
     counts = last - first
     candidate_a = np.repeat(np.arange(len(a)), counts)
     candidate_b = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(first, counts)
@@ -106,11 +111,50 @@ def pair_by_window(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, window_seconds: f
     return _pairing(a, b, np.array(chosen_a, dtype=np.int64), np.array(chosen_b, dtype=np.int64))
 
 
-def pair_by_ratio(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, ratio: float) -> Pairing:
-    """Pair every k-th job (k = round(1/ratio)) of A and B by submit-order rank."""
+def _ratio_ranks(ratio: float, count: int) -> np.ndarray:
+    """Ranks k - 1, 2k - 1, ... below ``count``, k = round(1/ratio) (halves up)."""
     if not (np.isfinite(ratio) and 0 < ratio <= 1):
         raise SchedlabError(f"the pairing ratio must lie in (0, 1], got {ratio}")
-    a, b = _in_submit_order(jobs_a), _in_submit_order(jobs_b)
     k = int(np.floor(1 / ratio + 0.5))
-    ranks = np.arange(k - 1, min(len(a), len(b)), k)
+    return np.arange(k - 1, count, k)
+
+
+def _check_window(window_seconds: float) -> None:
+    if not (np.isfinite(window_seconds) and window_seconds >= 0):
+        raise SchedlabError(f"the pairing window must be >= 0 seconds, got {window_seconds}")
+
+
+def _window_bounds(submit_a: np.ndarray, submit_b: np.ndarray, window_seconds: float) -> tuple[np.ndarray, np.ndarray]:
+    """For each job of A, the first and one-past-last rank of B's jobs submitted within the window."""
+    return (np.searchsorted(submit_b, submit_a - window_seconds, side="left"),
+            np.searchsorted(submit_b, submit_a + window_seconds, side="right"))
+
+
+def pair_by_ratio(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, ratio: float) -> Pairing:
+    """Pair every k-th job (k = round(1/ratio)) of A and B by submit-order rank."""
+    a, b = _in_submit_order(jobs_a), _in_submit_order(jobs_b)
+    ranks = _ratio_ranks(ratio, min(len(a), len(b)))
     return _pairing(a, b, ranks, ranks)
+
+
+def pair_by_ratio_within_window(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, ratio: float,
+                                window_seconds: float = DEFAULT_WINDOW_SECONDS) -> Pairing:
+    """Ratio mode's number of pairs, each job of A taking the nearest free job of B within the window."""
+    _check_window(window_seconds)
+    a, b = _in_submit_order(jobs_a), _in_submit_order(jobs_b)
+    submit_a, submit_b = a["submit_time"].to_numpy(float), b["submit_time"].to_numpy(float)
+    first, last = _window_bounds(submit_a, submit_b, window_seconds)
+    candidates = np.flatnonzero(last > first)
+    count = min(len(_ratio_ranks(ratio, min(len(a), len(b)))), len(candidates))
+    spread = ((np.arange(count) + 0.5) * len(candidates) / count).astype(np.int64) if count else np.zeros(0, np.int64)
+    taken = np.zeros(len(b), dtype=bool)
+    chosen_a, chosen_b = [], []
+    for job_a in candidates[spread]:
+        options = np.arange(first[job_a], last[job_a])
+        options = options[~taken[options]]
+        if options.size:
+            job_b = options[np.argmin(np.abs(submit_b[options] - submit_a[job_a]))]
+            taken[job_b] = True
+            chosen_a.append(job_a)
+            chosen_b.append(job_b)
+    return _pairing(a, b, np.array(chosen_a, dtype=np.int64), np.array(chosen_b, dtype=np.int64))

@@ -6,7 +6,8 @@ Two series, as in the paper:
     B's utilization 0.25 / 0.50 / 0.75 (Figs. 3-6); pairs by a 2-minute submit window.
 ``ratio``
     2.5 / 5 / 10 / 20 / 33 % of the jobs paired (Figs. 7-10), with a B workload of A's
-    job count and span at utilization 0.5.
+    job count and span at utilization 0.5, arriving at its model's pace (the variant
+    reading, B at A's submit times, runs beside it: ``RATIO_ARRIVALS``).
 
 Each point runs one scheme combination (HH, HY, YH, YY) or the baseline without
 coscheduling (``base``) for one replication seed; the seed drives B's synthesis (hence
@@ -32,6 +33,7 @@ from schedlab.simulators.cosched.coscheduler import HOLD, YIELD, CoschedSettings
 from schedlab.simulators.cosched.run import MACHINE_NAMES, SECONDS_PER_HOUR, baseline_metrics, cosimulate
 from schedlab.simulators.cosched.workloads import (
     INTREPID_PROCS,
+    RATIO_ARRIVALS,
     SECONDS_PER_DAY,
     analysis_by_load,
     analysis_like,
@@ -46,8 +48,10 @@ SCHEMES = (*COMBINATIONS, BASELINE)
 SERIES = ("load", "ratio")
 PAIRING_WINDOW_SECONDS = 120.0
 RATIO_SERIES_LOAD = 0.5
-RATIO_SERIES_ARRIVALS = "at A's submit times, one B job per A job"
+DEFAULT_RATIO_ARRIVALS, VARIANT_RATIO_ARRIVALS = RATIO_ARRIVALS
 """How ``analysis_like`` times the ratio series' B jobs (the paper asks only for A's job count and span)."""
+RATIO_PAIRING = {"own_model": "ratio_within_window", "at_a_submits": "ratio"}
+"""How each reading pairs: independent arrivals within the submit window; A's own submit times by equal rank."""
 ANALYSIS_PROCS = 100
 
 
@@ -58,10 +62,16 @@ class Point:
     scheme: str  # HH, HY, YH, YY or base
     seed: int
     release: bool = True
+    ratio_arrivals: str = DEFAULT_RATIO_ARRIVALS
+    """Ratio series only: where B's jobs arrive (``RATIO_ARRIVALS``)."""
 
     def __post_init__(self):
         if self.series not in SERIES:
             raise SchedlabError(f"series must be one of {SERIES}, got {self.series!r}")
+        if self.ratio_arrivals not in RATIO_ARRIVALS:
+            raise SchedlabError(f"ratio_arrivals must be one of {RATIO_ARRIVALS}, got {self.ratio_arrivals!r}")
+        if self.series == "load" and self.ratio_arrivals != DEFAULT_RATIO_ARRIVALS:
+            raise SchedlabError("ratio_arrivals applies to the ratio series only")
         if self.scheme not in SCHEMES:
             raise SchedlabError(f"scheme must be one of {SCHEMES}, got {self.scheme!r}")
 
@@ -76,6 +86,8 @@ class Profile:
     ratios: tuple[float, ...]
     seeds: tuple[int, ...]
     deadlock_seeds: tuple[int, ...]  # replications of the release-off hold-hold runs (load and ratio series)
+    ratio_arrivals_variant: bool = True
+    """Also run the ratio series (every scheme and the baseline, release on) with ``VARIANT_RATIO_ARRIVALS``."""
 
 
 DEADLOCK_SCHEME = "HH"
@@ -113,13 +125,16 @@ def grid(profile: Profile) -> list[Point]:
         for x in values
         for seed in profile.deadlock_seeds
     ]
+    if profile.ratio_arrivals_variant:
+        points += [Point("ratio", x, scheme, seed, ratio_arrivals=VARIANT_RATIO_ARRIVALS)
+                   for x in profile.ratios for scheme in SCHEMES for seed in profile.seeds]
     return points
 
 
 def analysis_workload(point: Point, model: dict, jobs_a: pd.DataFrame, min_runtime: float) -> pd.DataFrame:
     if point.series == "load":
         return analysis_by_load(model, ANALYSIS_PROCS, point.x, jobs_a, point.seed, min_runtime)
-    return analysis_like(model, ANALYSIS_PROCS, RATIO_SERIES_LOAD, jobs_a, point.seed, min_runtime)
+    return analysis_like(model, ANALYSIS_PROCS, RATIO_SERIES_LOAD, jobs_a, point.seed, min_runtime, point.ratio_arrivals)
 
 
 # --- calibration on the baselines only (no coscheduling run ever chooses a constant) ------
@@ -216,7 +231,7 @@ def run_point(point: Point, jobs_a: pd.DataFrame, procs_a: int, model: dict,
     if point.series == "load":
         pairing = make_pairs(jobs_a, jobs_b, "window", PAIRING_WINDOW_SECONDS)
     else:
-        pairing = make_pairs(jobs_a, jobs_b, "ratio", point.x)
+        pairing = make_pairs(jobs_a, jobs_b, RATIO_PAIRING[point.ratio_arrivals], point.x, PAIRING_WINDOW_SECONDS)
     settings = None
     if point.scheme != BASELINE:
         settings = CoschedSettings(COMBINATIONS[point.scheme], release_period=None if not point.release else 1200.0)

@@ -13,21 +13,23 @@ model fitted on a real trace of a machine that size
     (the shape of the arrival process kept).
 ``analysis_like``
     the paper's "special workload" for the runs by paired proportion: the same job
-    count and the same span as A at about the target utilization.  Job shapes (sizes,
-    run and requested times) are drawn from the model; the k-th job is submitted at
-    the time of A's k-th job (DEFAULT: the paper does not say how its arrivals were
-    placed; this way a ratio pair, made of equal ranks, is submitted together, as a
-    window pair is within 2 minutes); run and requested times are then multiplied by
-    one constant that makes the load the target.  Pairing equal ranks of independent
-    arrival processes instead would leave paired jobs hours apart, so that a holding
-    job would mostly wait for a mate not yet submitted.
+    count and the same span as A at the target utilization (Sect. V-B says no more).
+    Job shapes (sizes, run and requested times) are drawn from the model, and run and
+    requested times multiplied by one constant that makes the load the target.  Where
+    the jobs arrive is a reading (``RATIO_ARRIVALS``): by default (``own_model``) as
+    the model's arrival process has them, its gaps stretched by one constant to A's
+    span, so B's queue is the load series' queue at that load, and pairs are made
+    within the 2-minute window (``make_pairs`` mode ``ratio_within_window``); the
+    variant (``at_a_submits``) submits the k-th job at A's k-th submit time and pairs
+    equal ranks, which bunches B's arrivals as A's are bunched.
 
 Both take ``min_runtime``: B's jobs shorter than it are left out of the stream (B's
 baseline calibration, ``schedlab.simulators.cosched.experiments.calibrate_min_runtime``).
 ``widths_on_intrepid`` is A's load knob (its baseline calibration): A runs on Intrepid's
 40,960 nodes whatever log its jobs come from.
 
-Pairs come from ``schedlab.workloads.pairing``: by submit-time window (2 minutes) or by ratio.
+Pairs come from ``schedlab.workloads.pairing``: by submit-time window (2 minutes), by ratio, or by
+ratio within the window.
 """
 
 from __future__ import annotations
@@ -36,12 +38,20 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
-from schedlab.workloads.pairing import Pairing, pair_by_ratio, pair_by_window
+from schedlab.workloads.pairing import (
+    DEFAULT_WINDOW_SECONDS,
+    Pairing,
+    pair_by_ratio,
+    pair_by_ratio_within_window,
+    pair_by_window,
+)
 from schedlab.workloads.jobs import independent_streams, synthetic_job_table
 from schedlab.workloads.synthesis import requested_times, synthesize
 
 SECONDS_PER_DAY = 86_400.0
-PAIRING_MODES = ("window", "ratio")
+PAIRING_MODES = ("window", "ratio", "ratio_within_window")
+RATIO_ARRIVALS = ("own_model", "at_a_submits")
+"""Where the ratio series' B jobs arrive: at B's model's own pace over A's span (default), or at A's submit times."""
 BUSIEST = "busiest"
 
 
@@ -122,9 +132,10 @@ def analysis_by_load(
 
 
 def analysis_like(
-    model: dict, machine_procs: int, load: float, reference: pd.DataFrame, seed: int, min_runtime: float = 0.0
+    model: dict, machine_procs: int, load: float, reference: pd.DataFrame, seed: int, min_runtime: float = 0.0,
+    arrivals: str = "own_model",
 ) -> pd.DataFrame:
-    """As many jobs as ``reference``, submitted at its submit times, offering ``load``."""
+    """As many jobs as ``reference`` over its span, offering ``load``, arriving as ``arrivals`` says."""
     n_jobs = len(reference)
     while len(jobs := analysis_stream(model, machine_procs, n_jobs, seed, min_runtime)) < len(reference):
         n_jobs *= 2
@@ -133,7 +144,13 @@ def analysis_like(
     work = float((jobs["allocated_procs"] * jobs["run_time"]).sum())
     scale = load * machine_procs * span / work
     scaled = jobs.copy()
-    scaled["submit_time"] = np.sort(reference["submit_time"].to_numpy(dtype=float))
+    if arrivals == "own_model":
+        offsets = jobs["submit_time"].to_numpy(dtype=float) - float(jobs["submit_time"].iloc[0])
+        scaled["submit_time"] = start + np.round(offsets * (span / offsets[-1]))
+    elif arrivals == "at_a_submits":
+        scaled["submit_time"] = np.sort(reference["submit_time"].to_numpy(dtype=float))
+    else:
+        raise SchedlabError(f"ratio-series arrivals must be one of {', '.join(RATIO_ARRIVALS)}, got {arrivals!r}")
     for column in ("run_time", "requested_time"):
         scaled[column] = np.maximum(np.round(jobs[column].to_numpy(dtype=float) * scale), 1.0)
     scaled["requested_time"] = np.maximum(scaled["requested_time"], scaled["run_time"])
@@ -168,12 +185,16 @@ def widths_on_intrepid(jobs: pd.DataFrame, source_procs: int, factor: float) -> 
     return mapped
 
 
-def make_pairs(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, mode: str, value: float) -> Pairing:
-    """``mode="window"``: ``value`` seconds; ``mode="ratio"``: ``value`` is the paired share (0-1)."""
+def make_pairs(jobs_a: pd.DataFrame, jobs_b: pd.DataFrame, mode: str, value: float,
+               window_seconds: float = DEFAULT_WINDOW_SECONDS) -> Pairing:
+    """``mode="window"``: ``value`` seconds; ``mode="ratio"``: ``value`` is the paired share (0-1);
+    ``mode="ratio_within_window"``: that share, each pair within ``window_seconds``."""
     if mode == "window":
         return pair_by_window(jobs_a, jobs_b, value)
     if mode == "ratio":
         return pair_by_ratio(jobs_a, jobs_b, value)
+    if mode == "ratio_within_window":
+        return pair_by_ratio_within_window(jobs_a, jobs_b, value, window_seconds)
     raise SchedlabError(f"pairing mode must be one of {', '.join(PAIRING_MODES)}, got {mode!r}")
 
 
