@@ -425,7 +425,7 @@ PARAMETERS = {
                   "calibrated_base_slowdown": 12.49, "calibration_seeds": [1, 2]},
     "pairing_window_seconds": 120.0,
     "ratio_series_load": 0.5,
-    "ratio_series_arrivals": {"default": "own_model", "variant": "at_a_submits",
+    "ratio_series_arrivals": {"default": "at_a_submits", "variant": "own_model",
                               "pairing": {"own_model": "ratio_within_window", "at_a_submits": "ratio"}},
     "policy": "WFP priority + EASY backfilling",
     "coscheduling": {"release_period": 1200.0, "release_after": 600.0, "max_held_share": 1.0, "max_yields": None,
@@ -551,7 +551,7 @@ def test_sync_cause_sets_a_held_pair_beside_its_mates_wait_without_coscheduling(
     assert "B at load 0.25 waits 20 min on average, mean slowdown 5.5 (the paper's Eureka: 1.7)" in row
     # fig9-A-sync-hold: the default 10-min sync lies far below the paper's 75-88 min.
     row = causes_row(markdown, "fig9-A-sync-hold")
-    assert "arrive as 'own_model' reads it: without coscheduling B waits 150 min on average " \
+    assert "arrive as 'at_a_submits' reads it: without coscheduling B waits 150 min on average " \
            "there, against 60 min at the same load 0.5 in the load series" in row
 
 
@@ -602,8 +602,8 @@ def test_the_ratio_arrivals_table_judges_every_moved_claim_under_both_readings()
     runs, contrary = make_runs(sync(-1)), make_runs(sync(+1))
     claims = claims_ledger(runs, "quick")
     header, rows = ratio_arrivals_table(claims, runs, contrary[contrary["series"] == "ratio"], PARAMETERS)
-    assert header[1:] == ["verdict (own_model)", "measured (own_model)", "verdict (at_a_submits)",
-                          "measured (at_a_submits)"]
+    assert header[1:] == ["verdict (at_a_submits)", "measured (at_a_submits)", "verdict (own_model)",
+                          "measured (own_model)"]
     moved = {row[0]: row for row in rows}
     assert moved["fig9-A-hold-less-sync"][1] == "reproduced" and moved["fig9-A-hold-less-sync"][3] == "not_reproduced"
     assert not any(claim.startswith(("fig3", "fig4", "fig5", "fig6")) for claim in moved)

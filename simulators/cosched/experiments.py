@@ -6,8 +6,8 @@ Two series, as in the paper:
     B's utilization 0.25 / 0.50 / 0.75 (Figs. 3-6); pairs by a 2-minute submit window.
 ``ratio``
     2.5 / 5 / 10 / 20 / 33 % of the jobs paired (Figs. 7-10), with a B workload of A's
-    job count and span at utilization 0.5, arriving at its model's pace (the variant
-    reading, B at A's submit times, runs beside it: ``RATIO_ARRIVALS``).
+    job count and span at utilization 0.5, submitted at A's submit times (the variant
+    reading, B at its model's own pace, runs beside it: ``RATIO_ARRIVALS``).
 
 Each point runs one scheme combination (HH, HY, YH, YY) or the baseline without
 coscheduling (``base``) for one replication seed; the seed drives B's synthesis (hence
