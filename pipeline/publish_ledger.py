@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gzip
 import os
 import platform
 import shlex
@@ -238,13 +239,30 @@ def times_page(run: TimedRun) -> Document:
     ))
 
 
+MAX_PUBLISHED_BYTES = 2 * 1024 * 1024
+"""A file of a published page larger than this is committed gzip-compressed (``<name>.gz``): the repository keeps
+no file over 2 MiB."""
+
+
 def publish_directory(source: Path, target: Path) -> None:
-    """Replace ``target`` by a copy of the files of ``source`` (a task's output directory, task.json aside)."""
+    """Replace ``target`` by a copy of the files of ``source`` (a task's output directory, task.json aside); a file
+    over ``MAX_PUBLISHED_BYTES`` is copied gzip-compressed, and the pages' links to it name the compressed copy."""
     staging = target.with_name(f".{target.name}.tmp")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    for path in sorted(source.iterdir()):
-        if path.is_file() and path.name != "task.json":
+    files = [path for path in sorted(source.iterdir()) if path.is_file() and path.name != "task.json"]
+    compressed = {path.name for path in files if path.stat().st_size > MAX_PUBLISHED_BYTES}
+    for path in files:
+        if path.name in compressed:
+            with path.open("rb") as raw, (staging / f"{path.name}.gz").open("wb") as packed:
+                with gzip.GzipFile(fileobj=packed, mode="wb", mtime=0, filename="") as stream:  # same bytes every run
+                    shutil.copyfileobj(raw, stream)
+        elif path.suffix in (".md", ".html") and compressed:
+            text = path.read_text(encoding="utf-8")
+            for name in compressed:
+                text = text.replace(f"]({name})", f"]({name}.gz)").replace(f'href="{name}"', f'href="{name}.gz"')
+            (staging / path.name).write_text(text, encoding="utf-8")
+        else:
             shutil.copy2(path, staging / path.name)
     shutil.rmtree(target, ignore_errors=True)
     os.replace(staging, target)

@@ -94,3 +94,26 @@ def test_tasks_a_build_found_complete_are_counted_as_reused():
     groups = group_times(times, {"a1": "a", "a2": "a", "a3": "a", "b1": "b"}, ["a", "b"], started=99.0)
     assert groups.set_index("group")["tasks_reused"].to_dict() == {"a": 2, "b": 1}
 
+
+
+def test_a_published_file_over_the_size_limit_is_compressed_and_the_pages_link_to_it(tmp_path, monkeypatch):
+    import gzip
+
+    from pipeline import publish_ledger
+
+    monkeypatch.setattr(publish_ledger, "MAX_PUBLISHED_BYTES", 100)
+    source = tmp_path / "task"
+    source.mkdir()
+    (source / "runs.csv").write_text("a,b\n" + "1,2\n" * 50)
+    (source / "index.md").write_text("Files: [runs.csv](runs.csv), [small](small.csv).\n")
+    (source / "index.html").write_text('<a href="runs.csv">runs</a> <a href="small.csv">small</a>')
+    (source / "small.csv").write_text("a\n1\n")
+    (source / "task.json").write_text("{}")
+    for target in (tmp_path / "one", tmp_path / "two"):
+        publish_ledger.publish_directory(source, target)
+    target = tmp_path / "one"
+    assert sorted(p.name for p in target.iterdir()) == ["index.html", "index.md", "runs.csv.gz", "small.csv"]
+    assert gzip.decompress((target / "runs.csv.gz").read_bytes()) == (source / "runs.csv").read_bytes()
+    assert (target / "runs.csv.gz").read_bytes() == (tmp_path / "two" / "runs.csv.gz").read_bytes()
+    assert (target / "index.md").read_text() == "Files: [runs.csv](runs.csv.gz), [small](small.csv).\n"
+    assert (target / "index.html").read_text() == '<a href="runs.csv.gz">runs</a> <a href="small.csv">small</a>'
