@@ -32,7 +32,7 @@ from schedlab.simulators.cosy.experiment import (
     BASELINE_WAIT_READING,
     EXPERIMENT_POLICIES,
     CIRNE_BERMAN,
-    CIRNE_BERMAN_MODEL,
+    CIRNE_BERMAN_MODELS,
     LOG_UNIFORM_MODELS,
     LUBLIN_FEITELSON,
     MACHINE_NODES,
@@ -204,7 +204,7 @@ def report_parameters(profile, selections: list[dict], missing_regime_traces=())
     """What the report needs to know about the runs, as plain data (``parameters.json``).
 
     The ledger judges the paper's setting: the profile's workload (by default the
-    Cirne-Berman-like model standing in for the paper's) at its first workload size, 100 jobs as
+    Cirne-Berman model after its published description) at its first workload size, 100 jobs as
     in the paper, under the profile's first W reading; paper rows are compared at our measured n.
     """
     return {
@@ -214,7 +214,8 @@ def report_parameters(profile, selections: list[dict], missing_regime_traces=())
         "utilization_tolerance": UTILIZATION_TOLERANCE,
         "policies": {"oracle": ORACLE, "requeue": REQUEUE, "node_bound": NODE_BOUND},
         "workload_models": {
-            CIRNE_BERMAN: {"family": "cirne-berman", "module": "workloads/cirne_berman.py", **CIRNE_BERMAN_MODEL},
+            **{name: {"family": "cirne-berman", "module": "workloads/cirne_berman.py", **model.describe()}
+               for name, model in CIRNE_BERMAN_MODELS.items()},
             LUBLIN_FEITELSON: {"family": "Lublin-Feitelson", "module": "workloads/lublin.py"},
             **{name: {"family": "log-uniform", "module": "workloads/log_uniform.py", **model}
                for name, model in LOG_UNIFORM_MODELS.items()},

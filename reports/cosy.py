@@ -21,8 +21,9 @@ labels, each workload's selection and where its run-time estimates come from), `
 ``starvation``, ``regime_q`` and ``fig2_q_<reading>`` for each reading the ledger does not
 use (PNG and SVG), the tables ``readings``, ``table1`` (and ``table1_<jobs>``
 for larger workloads), ``single_workload``, ``adaptive``, ``oracle``, ``requeue``,
-``node_bound``, ``workloads``, ``workload_regime`` and ``sensitivity`` (every claim under
-each workload and W reading) (CSV, Markdown, LaTeX; the
+``node_bound``, ``workloads``, ``workload_regime``, ``sensitivity`` (every claim under
+each workload and W reading) and ``causes`` (each claim not reproduced with what the runs
+measure behind it, ``schedlab.reports.cosy_causes``) (CSV, Markdown, LaTeX; the
 diagnostic ones only when their policy ran), ``summary.csv`` (every point of the ledger's
 workload model) and ``regime_summary.csv`` (the other workloads).
 """
@@ -38,11 +39,14 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
-from schedlab.reports.cosy_claims import CLAIMS, PAPER_BASELINE_UTILIZATION, PAPER_TABLE1, crossing_factors, nearest_measured_n
+from schedlab.reports.cosy_claims import (
+    CLAIMS, PAPER_BASELINE_UTILIZATION, PAPER_TABLE1, crossing_factors, nearest_measured_n, share_percent,
+)
+from schedlab.reports.cosy_causes import causes_frame
 from schedlab.reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
 from schedlab.reports.figures import legend_below, save_figure
 from schedlab.reports.ledger import interval, ledger, ledger_blocks, write_ledger
-from schedlab.reports.tables import write_table
+from schedlab.reports.tables import document_table, write_table
 
 PAPER = "cosy"
 SHARE_COLORS = {5: "tab:blue", 10: "tab:orange", 15: "tab:green", 20: "tab:red"}
@@ -51,10 +55,6 @@ POINT_METRICS = (
     "rejected_work_share", "notice_wait", "fixed_point_converged",
 )
 """The per-run metrics summarized per point."""
-
-
-def _percent(share: float) -> int:
-    return int(round(100 * share))
 
 
 def finite_interval(values) -> tuple[float, float, float]:
@@ -112,7 +112,7 @@ def nearest_point(summary: pd.DataFrame, jobs: int, percent: int, n: float) -> p
     """Our fixed-policy point of share ``percent`` whose mean measured n (wa / wq) is closest to
     the paper's ``n``, as the ledger compares them (None if no point at that share measured n)."""
     rows = _fixed(summary, jobs)
-    nearest = nearest_measured_n(rows[rows["share"].map(_percent) == percent]["measured_notice"], n)
+    nearest = nearest_measured_n(rows[rows["share"].map(share_percent) == percent]["measured_notice"], n)
     return None if nearest is None else rows.loc[nearest]
 
 
@@ -154,7 +154,7 @@ def adaptive_table(summary: pd.DataFrame) -> pd.DataFrame:
         fixed_one = group[(group["policy"] == "fixed") & (group["factor"] == 1.0)]
         rows.append(
             {
-                "jobs": int(jobs), "p %": _percent(share),
+                "jobs": int(jobs), "p %": share_percent(share),
                 "adaptive q": _cell(adaptive, "q"),
                 "adaptive u %": _cell(adaptive, "utilization", 100, 1),
                 "adaptive r %": _cell(adaptive, "rejection_rate", 100, 1),
@@ -172,7 +172,7 @@ def diagnostic_table(summary: pd.DataFrame, policy: str) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {
-                "jobs": int(row["jobs_per_workload"]), "p %": _percent(row["share"]), "n": f"{row['factor']:g}",
+                "jobs": int(row["jobs_per_workload"]), "p %": share_percent(row["share"]), "n": f"{row['factor']:g}",
                 "q": _cell(row, "q"), "q, same jobs": _cell(row, "q_matched"), "measured n": _cell(row, "measured_notice"),
                 "u %": _cell(row, "utilization", 100, 1), "r %": _cell(row, "rejection_rate", 100, 1),
                 "dropped work %": _cell(row, "rejected_work_share", 100, 1),
@@ -218,7 +218,7 @@ def regime_table(regime: pd.DataFrame, policies: dict) -> pd.DataFrame:
         oracle = group[group["policy"] == policies["oracle"]].iloc[0]
         rows.append(
             {
-                "workload model": workload, "jobs": int(jobs), "p %": _percent(share), "n": f"{factor:g}",
+                "workload model": workload, "jobs": int(jobs), "p %": share_percent(share), "n": f"{factor:g}",
                 "q (refusals dropped)": _cell(fixed, "q"),
                 "measured n": _cell(fixed, "measured_notice"),
                 "r %": _cell(fixed, "rejection_rate", 100, 1),
@@ -240,11 +240,11 @@ class RegimePoints:
         self.workload, self.jobs = workload, jobs
         self.points = regime[(regime["workload"] == workload) & (regime["jobs_per_workload"] == jobs)]
         self.low_n = self.points["factor"].min()
-        self.percents = sorted(_percent(s) for s in self.points["share"].unique())
+        self.percents = sorted(share_percent(s) for s in self.points["share"].unique())
 
     def row(self, policy: str, percent: int, factor: float) -> pd.Series:
         chosen = self.points[(self.points["policy"] == policy) & (self.points["factor"] == factor)]
-        return chosen[[_percent(s) == percent for s in chosen["share"]]].iloc[0]
+        return chosen[[share_percent(s) == percent for s in chosen["share"]]].iloc[0]
 
 
 def describe_ranges(name: str, model: dict) -> str:
@@ -258,8 +258,14 @@ def describe_workload(name: str, parameters: dict) -> str:
     if model["family"] == "log-uniform":
         return describe_ranges(name, model) + " (log-uniform, Poisson arrivals)"
     if model["family"] == "cirne-berman":
+        times = ("the drawn times are the requests, which the jobs run for" if model["times_drawn"] == "requested"
+                 else f"the drawn times are run times, each request longer by a run/request ratio drawn from "
+                      f"{len(model['accuracy_quantiles'])} quantiles of an Argonne log's (median "
+                      f"{np.median(model['accuracy_quantiles']):.2f}) and at most {_duration(model['longest_request'])}, "
+                      f"and the jobs run for their requests")
+        chosen = f"; {model['chosen_on_results']}" if model["chosen_on_results"] else ""
         return (describe_ranges(name, model) + f" (log-uniform, {100 * model['power_of_two_share']:g} % rounded "
-                f"to powers of two, arrivals on an Argonne weekly cycle; {model['module']})")
+                f"to powers of two, arrivals on an Argonne weekly cycle; {times}{chosen}; {model['module']})")
     return f"{name}: the {model['family']} model ({model['module']})"
 
 
@@ -325,7 +331,7 @@ def metric_figure(summary, variants, metric: str, paper_column: int | None, titl
     percents = set()
     for axis, jobs in zip(axes, variants):
         for share, group in _fixed(summary, jobs).groupby("share"):
-            percent = _percent(share)
+            percent = share_percent(share)
             percents.add(percent)
             color = SHARE_COLORS.get(percent)
             x = group["measured_notice"].to_numpy()
@@ -413,7 +419,7 @@ def chosen_n_figure(runs: pd.DataFrame, variants):
         results = {"runs": runs[runs["jobs_per_workload"] == jobs]}
         fixed = results["runs"][results["runs"]["policy"] == "fixed"]
         factors = sorted(fixed["factor"].unique())
-        percents = sorted({_percent(s) for s in fixed["share"]})
+        percents = sorted({share_percent(s) for s in fixed["share"]})
         crossings = {p: crossing_factors(results, p) for p in percents}
         summaries = np.clip([crossing_summary(crossings[p]) for p in percents], factors[0], factors[-1])
         middle = summaries[:, 0]
@@ -445,7 +451,7 @@ def single_workload_patterns(runs: pd.DataFrame, jobs: int, factor: float) -> pd
     q = chosen.pivot(index="seed", columns="share", values="q").sort_index(axis=1)
     above = q > 1
     rising = (q.diff(axis=1).iloc[:, 1:] > 0).all(axis=1)
-    rows = [{"p %": _percent(share), "workloads with q > 1 (%)": f"{100 * above[share].mean():.0f}"} for share in q.columns]
+    rows = [{"p %": share_percent(share), "workloads with q > 1 (%)": f"{100 * above[share].mean():.0f}"} for share in q.columns]
     rows.append({"p %": "all, rising", "workloads with q > 1 (%)": f"{100 * (above.all(axis=1) & rising).mean():.0f}"})
     return pd.DataFrame(rows)
 
@@ -545,10 +551,10 @@ def readings_table(summary: pd.DataFrame) -> pd.DataFrame:
     rows = []
     fixed = summary[summary["policy"] == "fixed"]
     for (workload, jobs, reading, share), group in fixed.groupby(["workload", "jobs_per_workload", "reading", "share"], sort=True):
-        near_one = nearest_point(group, jobs, _percent(share), 1.0)
+        near_one = nearest_point(group, jobs, share_percent(share), 1.0)
         largest = group.loc[group["factor"].idxmax()]
         converged = group["fixed_point_converged"].mean()
-        row = {"workload": workload, "jobs": int(jobs), "W reading": reading, "p %": _percent(share)}
+        row = {"workload": workload, "jobs": int(jobs), "W reading": reading, "p %": share_percent(share)}
         for label, point in (("n ~ 1", near_one), ("largest n", largest)):
             row[f"policy n ({label})"] = f"{point['factor']:g}" if point is not None else "n/a"
             row[f"measured n ({label})"] = _cell(point, "measured_notice") if point is not None else "n/a"
@@ -704,9 +710,11 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
     runs.to_csv(directory / "runs.csv", index=False, lineterminator="\n")
     baselines.to_csv(directory / "baselines.csv", index=False, lineterminator="\n")
     scope, policies, profile = parameters["ledger"], parameters["policies"], parameters["profile"]
-    claims = ledger(PAPER, CLAIMS, ledger_results(directory, scope["workload"], scope["jobs"], scope["reading"]),
-                    profile["name"])
+    results = ledger_results(directory, scope["workload"], scope["jobs"], scope["reading"])
+    claims = ledger(PAPER, CLAIMS, results, profile["name"])
     write_ledger(directory, claims, "COSY claims ledger")
+    causes = causes_frame(claims, results, parameters)
+    write_table(directory, "causes", causes, "What does not reproduce, and the measured cause")
 
     reading_blocks = readings_section(runs, directory, parameters)
     sensitivity_blocks = sensitivity_section(sensitivity_table(runs, baselines, profile["name"]), directory, scope,
@@ -767,6 +775,13 @@ def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines
             "reservation started exactly at its start time."
         ),
         *ledger_blocks(claims),
+        Heading("What does not reproduce, and the measured cause"),
+        paragraph("Each claim not reproduced, with what the ledger's runs measure behind it (means over the "
+                  "workloads; ", Link("causes.csv", "causes.csv"), "): the queue jobs' wait beside the two diagnostics "
+                  "(refused reservations run as queue jobs; reservations asking for submit + n x wq0), the work refused "
+                  "reservations took off the machine, the notice against the run window, the refused requests at "
+                  "each n; an undecided claim's seeds' spread first."),
+        document_table(causes),
         *sensitivity_blocks,
         paragraph("The ledger as ", Link("CSV", "claims.csv"), ", ", Link("Markdown", "claims.md"), " and ",
                   Link("LaTeX", "claims.tex"), "; the runs it reads: ", Link("runs.csv", "runs.csv"), ", ",

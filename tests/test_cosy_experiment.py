@@ -152,9 +152,9 @@ def _q(summary, share, factor):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="not reproduced: with the Cirne-Berman-like workloads (as with the Lublin-Feitelson ones) and refused "
-    "reservations dropped, q < 1 at n ~ 1 for "
-    "every p (see the COSY report, and the steady-workload test below)",
+    reason="not reproduced: with the Cirne-Berman workloads (as with the Lublin-Feitelson ones) and refused "
+    "reservations dropped, q < 1 at n ~ 1 for every p (quick profile, running-mean W: 0.93, 0.94, 0.91, 0.80 at "
+    "p = 5-20 %; see the COSY report, and the steady-workload test below)",
 )
 def test_paper_trend_queue_wait_grows_at_n_one_and_with_p(quick_summary):
     shares = PROFILES["quick"].shares
@@ -177,6 +177,12 @@ def test_steady_log_uniform_workloads_slow_the_queue_when_refusals_are_requeued(
     assert all(a < b for a, b in zip(qs, qs[1:]))
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="not reproduced: with the Cirne-Berman workloads, refused reservations dropped and W the running mean, "
+    "q rises with n toward 1 (quick profile, p = 5 %: 0.93 at n = 1, 1.00 at n = 6) "
+    "while r falls from 1.6 to 0.4 % of all jobs",
+)
 def test_paper_trend_queue_wait_falls_with_notice(quick_summary):
     factors = PROFILES["quick"].factors
     for share in PROFILES["quick"].shares:

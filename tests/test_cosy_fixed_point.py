@@ -47,7 +47,7 @@ def test_the_start_must_be_a_wait():
 @pytest.fixture(scope="module")
 def workloads():
     # Lublin-Feitelson workloads, on which the search converges at n = 1 and 3 for most seeds; on the
-    # Cirne-Berman-like ones 81-92 % of searches converge per share p (the report's readings table), too few
+    # burst Cirne-Berman ones (cirne-berman-burst) 81-92 % of searches converged per share p (the report's readings table), too few
     # for three seeds to test the identity on.
     chosen, _ = select_workloads(3, 100, 32, workload="lublin-feitelson")
     return chosen

@@ -1,4 +1,4 @@
-"""The Cirne-Berman-like workload: typical days, the measured Argonne cycle, the generator."""
+"""The Cirne-Berman workload: typical days, the measured Argonne cycle, the sizes and ratios of an Argonne log, the generator."""
 
 from __future__ import annotations
 
@@ -7,11 +7,19 @@ import pytest
 
 from tests.conftest import shared_path
 from schedlab.workloads.cirne_berman import (
+    ANL_ACCURACY_QUANTILES,
     ANL_DAY_WEIGHTS,
     ANL_HOUR_WEIGHTS,
-    SIZE_RANGE,
+    ANL_LONGEST_REQUEST,
+    ANL_POWER_OF_TWO_SHARE,
+    BURST,
+    DEFAULT,
+    RUN_TIMES,
+    CirneBermanModel,
+    accuracy_quantiles,
     arrival_cycle_weights,
     cirne_berman_jobs,
+    power_of_two_share,
     typical_days,
 )
 from schedlab.workloads.cycle import SECONDS_PER_DAY, SECONDS_PER_HOUR
@@ -57,14 +65,65 @@ def test_the_argonne_constants_are_measured_on_theta():
     assert (kept, spanned) == (110, 136)
     np.testing.assert_allclose(hours, ANL_HOUR_WEIGHTS, atol=5e-4)
     np.testing.assert_allclose(days, ANL_DAY_WEIGHTS, atol=5e-4)
+    assert power_of_two_share(jobs["allocated_procs"]) == pytest.approx(ANL_POWER_OF_TWO_SHARE, abs=5e-5)
+    np.testing.assert_allclose(accuracy_quantiles(jobs["run_time"], jobs["requested_time"]), ANL_ACCURACY_QUANTILES)
+    assert jobs["requested_time"].max() == ANL_LONGEST_REQUEST
 
 
-def test_jobs_have_the_model_sizes_run_their_request_and_are_reproducible():
-    jobs = cirne_berman_jobs(2_000, 32, seed=3, target_utilization=0.8)
+def test_power_of_two_share_by_hand():
+    # 1, 2, 4 and 8 are powers of two (1 = 2 ** 0); 3 and 6 are not.
+    assert power_of_two_share([1, 2, 3, 4, 6, 8]) == pytest.approx(4 / 6)
+
+
+def test_accuracy_quantiles_by_hand():
+    # Ratios 0.1, 0.5, 1 (a run over its request counts as 1); a job without a request is left out.
+    quantiles = accuracy_quantiles([10, 50, 200, 30], [100, 100, 100, -1], count=2)
+    np.testing.assert_allclose(quantiles, np.quantile([0.1, 0.5, 1.0], [0.25, 0.75]))
+
+
+def test_the_default_spans_the_machine_with_the_power_of_two_lean():
+    jobs = cirne_berman_jobs(20_000, 32, seed=3, target_utilization=0.8)
     sizes = jobs["allocated_procs"].to_numpy()
-    assert sizes.min() >= SIZE_RANGE[0] and sizes.max() <= SIZE_RANGE[1]
-    assert (jobs["run_time"] == jobs["requested_time"]).all()
-    assert jobs.equals(cirne_berman_jobs(2_000, 32, seed=3, target_utilization=0.8))
+    assert sizes.min() == 1 and sizes.max() == 32  # no size floor
+    # x = log2(size) uniform on [0, 5]; the lean's jobs take 2 ** round(x), the others ceil(2 ** x), itself a power
+    # of two 2 ** k when 2 ** x lies in (2 ** k - 1, 2 ** k]: x in (0, 1], (log2 3, 2], (log2 7, 3], (log2 15, 4],
+    # (log2 31, 5], together 1 + 2 + 3 + 4 + 5 - log2(3 * 7 * 15 * 31) of the 5.
+    by_ceiling = (15 - np.log2(3 * 7 * 15 * 31)) / 5
+    expected = ANL_POWER_OF_TWO_SHARE + (1 - ANL_POWER_OF_TWO_SHARE) * by_ceiling
+    assert power_of_two_share(sizes) == pytest.approx(expected, abs=0.006)
+    times = jobs["run_time"].to_numpy()
+    assert times.min() >= DEFAULT.time_range[0] - 1 and times.max() <= DEFAULT.time_range[1] + 1
+
+
+def test_jobs_run_their_request_and_are_reproducible():
+    for model in (DEFAULT, RUN_TIMES, BURST):
+        jobs = cirne_berman_jobs(2_000, 32, seed=3, target_utilization=0.8, model=model)
+        assert (jobs["run_time"] == jobs["requested_time"]).all()
+        assert jobs.equals(cirne_berman_jobs(2_000, 32, seed=3, target_utilization=0.8, model=model))
+    burst = cirne_berman_jobs(2_000, 32, seed=3, model=BURST)["allocated_procs"]
+    assert burst.min() >= 15
+
+
+def test_the_run_time_reading_lengthens_each_time_by_a_drawn_ratio_within_the_longest_request():
+    # Same seed, same streams: the run-times reading divides each drawn time by one of the Argonne ratios.
+    drawn = cirne_berman_jobs(5_000, 32, seed=4)["run_time"].to_numpy()
+    requested = cirne_berman_jobs(5_000, 32, seed=4, model=RUN_TIMES)["run_time"].to_numpy()
+    ratios = drawn / requested
+    capped = requested == ANL_LONGEST_REQUEST
+    assert capped.any() and (requested <= ANL_LONGEST_REQUEST).all()
+    uncapped = ~capped
+    # ceil() to whole seconds: each ratio sits just under one of the table's values.
+    table = np.asarray(ANL_ACCURACY_QUANTILES)
+    nearest = table[np.abs(ratios[uncapped, None] - table[None, :]).argmin(axis=1)]
+    assert np.all(np.abs(ratios[uncapped] - nearest) <= nearest / drawn[uncapped] + 1e-9)
+    assert np.mean(ratios == 1.0) == pytest.approx(6 / 20, abs=0.02)  # 6 of the 20 quantiles are 1
+
+
+def test_an_unknown_reading_of_the_times_is_refused():
+    from schedlab.errors import SchedlabError
+
+    with pytest.raises(SchedlabError, match="requested, run"):
+        cirne_berman_jobs(10, 32, seed=1, model=CirneBermanModel((1, 32), 0.5, (60.0, 600.0), "wall"))
 
 
 def test_arrivals_follow_the_argonne_day():

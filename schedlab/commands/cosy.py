@@ -26,7 +26,7 @@ def register(subparsers) -> None:
         "cosy",
         help=HELP,
         description=(
-            "Tune the k-th workload of the paper's experiment (Cirne-Berman-like, Lublin-Feitelson or log-uniform jobs, or a slice of a "
+            "Tune the k-th workload of the paper's experiment (Cirne-Berman, Lublin-Feitelson or log-uniform jobs, or a slice of a "
             "real trace, on 32 nodes, baseline utilization 74 %), turn a share of its jobs into advance reservations "
             "under a notice policy and print q, u, r and the other metrics; or, with --regime, the diagnostic grid "
             "over several workloads. The full grid and report: "
