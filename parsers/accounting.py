@@ -1,0 +1,327 @@
+"""Slurm and PBS/Torque accounting logs as SWF 2.2 job tables (``schedlab convert``).
+
+Today's clusters log with Slurm (``sacct``) or PBS/Torque, not SWF.  Both converters give a
+canonical job table (``schedlab.parsers.schema``) in submit order, jobs numbered 1, 2, ...,
+times in seconds from the first submission, and an SWF header saying where it came from; the
+field mapping is in ``docs/convert.md``.  Lines that are not jobs (job steps, jobs still
+pending or running, array ranges not yet started) are skipped and counted; a line that
+cannot be read stops the conversion naming its file and line, or, with ``strict=False``, is
+skipped and counted with its line number.
+
+Slurm: ``sacct --parsable2`` output, ``|``-separated with a header line.  Needed fields
+(``SACCT_REQUIRED``): JobID, Submit, Start, End, State, AllocCPUS, Timelimit; used when
+present: User, Group, Partition, JobName, ReqCPUS, Elapsed.  Timestamps are read in
+``time_zone`` (sacct prints the cluster's local time).
+
+PBS/Torque: the server's accounting files (``server_priv/accounting/YYYYMMDD``), lines
+``date;type;job id;key=value ...``.  A job is taken from its ``E`` (ended) record; a ``D``
+(deleted) record before it marks it cancelled; a job deleted before it ever started has no
+``E`` record, no start and no end, and is counted as skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import numpy as np
+import pandas as pd
+
+from schedlab.errors import SchedlabError
+from schedlab.parsers.header import SwfHeader
+from schedlab.parsers.schema import as_job_table
+
+COMPLETED, FAILED, CANCELLED = 1, 0, 5  # SWF field 11
+SACCT_REQUIRED = ("JobID", "Submit", "Start", "End", "State", "AllocCPUS", "Timelimit")
+SACCT_STATES = {
+    "COMPLETED": COMPLETED,
+    "FAILED": FAILED, "NODE_FAIL": FAILED, "BOOT_FAIL": FAILED, "OUT_OF_MEMORY": FAILED, "TIMEOUT": FAILED,
+    "DEADLINE": FAILED, "PREEMPTED": FAILED,
+    "CANCELLED": CANCELLED,
+}
+"""Final Slurm states and their SWF status; every other state (PENDING, RUNNING, REQUEUED, ...) is a job not
+finished, skipped."""
+UNKNOWN_TIMES = {"", "Unknown", "None", "N/A"}
+UNLIMITED = {"UNLIMITED", "Partition_Limit", "INVALID", ""}
+SLURM_DURATION = re.compile(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?")
+EXAMPLES_KEPT = 5  # line numbers listed per skip reason
+
+
+@dataclass
+class Conversion:
+    """A converted log: its job table, SWF header and what was skipped (reason -> count, first line numbers)."""
+
+    jobs: pd.DataFrame
+    header: SwfHeader
+    skipped: Counter = field(default_factory=Counter)
+    skipped_lines: dict[str, list[int]] = field(default_factory=dict)
+
+    def skip_summary(self) -> list[str]:
+        return [f"{count:,} {reason}" + (f" ({'line' if count == 1 else 'lines'} {', '.join(map(str, self.skipped_lines[reason]))}"
+                                         f"{', ...' if count > len(self.skipped_lines[reason]) else ''})"
+                                         if self.skipped_lines.get(reason) else "")
+                for reason, count in self.skipped.most_common()]
+
+
+class _Skips:
+    """Skipped lines by reason; an unreadable line stops a strict conversion."""
+
+    def __init__(self, path: str, strict: bool):
+        self.path, self.strict = path, strict
+        self.counts: Counter = Counter()
+        self.lines: dict[str, list[int]] = defaultdict(list)
+
+    def skip(self, number: int, reason: str, listed: bool = True) -> None:
+        self.counts[reason] += 1
+        if listed and len(self.lines[reason]) < EXAMPLES_KEPT:
+            self.lines[reason].append(number)
+
+    def unreadable(self, number: int, problem: str) -> None:
+        if self.strict:
+            raise SchedlabError(f"{self.path}:{number}: {problem}")
+        self.skip(number, "unreadable lines")
+
+
+class _Names:
+    """Strings numbered 1, 2, ... in order of first appearance; '' is unknown (-1)."""
+
+    def __init__(self):
+        self.numbers: dict[str, int] = {}
+
+    def __call__(self, name: str) -> int:
+        if not name:
+            return -1
+        return self.numbers.setdefault(name, len(self.numbers) + 1)
+
+
+def slurm_duration(text: str) -> float | None:
+    """Seconds of a Slurm time: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS; None if unlimited."""
+    text = text.strip()
+    if text in UNLIMITED:
+        return None
+    match = SLURM_DURATION.fullmatch(text)
+    if not match:
+        raise ValueError(f"not a Slurm time: {text!r}")
+    days, first, second, third = match.groups()
+    parts = [int(p) for p in (first, second, third) if p is not None]
+    if days is not None:  # D-HH[:MM[:SS]]
+        hours, minutes, seconds = (parts + [0, 0])[:3]
+        return float(((int(days) * 24 + hours) * 60 + minutes) * 60 + seconds)
+    if len(parts) == 1:  # minutes
+        return 60.0 * parts[0]
+    if len(parts) == 2:  # MM:SS
+        return 60.0 * parts[0] + parts[1]
+    return 3600.0 * parts[0] + 60.0 * parts[1] + parts[2]
+
+
+def _zone(time_zone: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise SchedlabError(f"unknown time zone {time_zone!r} (an IANA name such as Europe/Paris)") from None
+
+
+def _table(rows: list[dict], path: str, source: str, time_zone: str | None, machine_procs: int | None,
+           skips: _Skips, computer: str | None) -> Conversion:
+    """The job table in submit order, times from the first submission, and its header."""
+    if not rows:
+        raise SchedlabError(f"{path}: no finished job to convert" + (
+            f" ({'; '.join(f'{n:,} {reason}' for reason, n in skips.counts.most_common())})" if skips.counts else ""))
+    frame = pd.DataFrame(rows).sort_values(["submit", "line"], kind="stable").reset_index(drop=True)
+    start = int(frame["submit"].iloc[0])
+    known_start = frame["start"].notna()
+    wait = np.where(known_start, frame["start"] - frame["submit"], -1.0)
+    run = np.where(known_start & frame["end"].notna(), frame["end"] - frame["start"], -1.0)
+    jobs = as_job_table({
+        "job_id": np.arange(1, len(frame) + 1),
+        "submit_time": (frame["submit"] - start).to_numpy(float),
+        "wait_time": wait, "run_time": run,
+        "allocated_procs": frame["procs"].to_numpy(np.int64),
+        "requested_procs": frame["requested_procs"].to_numpy(np.int64),
+        "requested_time": frame["requested_time"].to_numpy(float),
+        "status": frame["status"].to_numpy(np.int64),
+        "user_id": frame["user"].to_numpy(np.int64), "group_id": frame["group"].to_numpy(np.int64),
+        "executable_id": frame["executable"].to_numpy(np.int64), "queue_id": frame["queue"].to_numpy(np.int64),
+    })
+    largest = int(max(frame["procs"].max(), frame["requested_procs"].max()))
+    procs = machine_procs or largest
+    last = int(frame["submit"].max())
+    utc = ZoneInfo("UTC")
+    conversion = Conversion(jobs, SwfHeader(), skips.counts, dict(skips.lines))
+    conversion.header = SwfHeader(
+        version="2.2", computer=computer, max_jobs=len(jobs), max_records=len(jobs), max_procs=procs,
+        unix_start_time=start, time_zone_string=time_zone,
+        start_time=datetime.fromtimestamp(start, tz=utc).strftime("%a %b %d %H:%M:%S UTC %Y"),
+        end_time=datetime.fromtimestamp(last, tz=utc).strftime("%a %b %d %H:%M:%S UTC %Y"),
+        other={"Conversion": f"schedlab convert from {source} ({Path(path).name}); field mapping in docs/convert.md"},
+        notes=[
+            "user, group, executable (job name) and queue (partition) ids number the log's names in order of "
+            "first appearance",
+            f"MaxProcs {'given on the command line' if machine_procs else 'is the largest job seen, not the machine size'}",
+            *(f"skipped {line}" for line in conversion.skip_summary()),
+        ],
+    )
+    return conversion
+
+
+def read_sacct(path, time_zone: str = "UTC", machine_procs: int | None = None, strict: bool = True,
+               computer: str | None = None) -> Conversion:
+    """Convert ``sacct --parsable2`` output (see the module docstring)."""
+    zone, path = _zone(time_zone), str(path)
+    skips = _Skips(path, strict)
+    names = {key: _Names() for key in ("user", "group", "executable", "queue")}
+    rows = []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        header_line = handle.readline().rstrip("\n")
+        columns = header_line.split("|")
+        missing = [name for name in SACCT_REQUIRED if name not in columns]
+        if missing:
+            raise SchedlabError(f"{path}:1: not sacct --parsable2 output with the fields convert needs: missing "
+                                f"{', '.join(missing)} (see docs/convert.md for the sacct command)")
+        index = {name: i for i, name in enumerate(columns)}
+
+        def timestamp(text: str) -> float | None:
+            if text in UNKNOWN_TIMES:
+                return None
+            return datetime.fromisoformat(text).replace(tzinfo=zone).timestamp()
+
+        for number, raw in enumerate(handle, start=2):
+            line = raw.rstrip("\n")
+            if not line.strip():
+                continue
+            values = line.split("|")
+            if len(values) != len(columns):
+                skips.unreadable(number, f"{len(values)} fields, the header has {len(columns)}")
+                continue
+            get = {name: values[i].strip() for name, i in index.items()}
+            job_id = get["JobID"]
+            if "." in job_id:
+                skips.skip(number, "job steps (not jobs)", listed=False)
+                continue
+            if "[" in job_id:
+                skips.skip(number, "array tasks not yet started")
+                continue
+            state = get["State"].split()[0] if get["State"] else ""
+            if state not in SACCT_STATES:
+                skips.skip(number, f"jobs not finished ({state or 'no state'})")
+                continue
+            try:
+                submit, start, end = (timestamp(get[key]) for key in ("Submit", "Start", "End"))
+                limit = slurm_duration(get["Timelimit"])
+                procs = int(get["AllocCPUS"] or 0)
+                requested = int(get.get("ReqCPUS") or 0) or procs
+            except ValueError as error:
+                skips.unreadable(number, str(error))
+                continue
+            if submit is None:
+                skips.unreadable(number, "no submit time")
+                continue
+            if start is not None and end is not None and end < start:
+                skips.unreadable(number, f"ends before it starts ({get['Start']} > {get['End']})")
+                continue
+            rows.append({
+                "line": number, "submit": submit, "start": start, "end": end,
+                "procs": procs if procs > 0 else -1, "requested_procs": requested if requested > 0 else -1,
+                "requested_time": -1.0 if limit is None else limit, "status": SACCT_STATES[state],
+                "user": names["user"](get.get("User", "")), "group": names["group"](get.get("Group", "")),
+                "executable": names["executable"](get.get("JobName", "")),
+                "queue": names["queue"](get.get("Partition", "")),
+            })
+    return _table(rows, path, "sacct --parsable2", time_zone, machine_procs, skips, computer)
+
+
+def _pbs_duration(text: str) -> float:
+    parts = [int(p) for p in text.split(":")]
+    if not 1 <= len(parts) <= 3:
+        raise ValueError(f"not a PBS time: {text!r}")
+    seconds = 0
+    for part in parts:
+        seconds = seconds * 60 + part
+    return float(seconds)
+
+
+def pbs_processors(attributes: dict[str, str]) -> int:
+    """Processors of a PBS job: counted from exec_host (``n1/0+n1/1`` one each; PBS Pro's ``n1/0*4`` four),
+    else Resource_List.ncpus, else nodes x ppn of Resource_List.nodes (``2:ppn=4``); -1 if none says."""
+    hosts = attributes.get("exec_host", "")
+    if hosts:
+        return sum(int(entry.split("*")[1]) if "*" in entry else 1 for entry in hosts.split("+"))
+    if attributes.get("Resource_List.ncpus"):
+        return int(attributes["Resource_List.ncpus"])
+    nodes = attributes.get("Resource_List.nodes", "")
+    if nodes:
+        count, _, rest = nodes.partition(":")
+        ppn = re.search(r"ppn=(\d+)", rest)
+        return (int(count) if count.isdigit() else 1) * (int(ppn.group(1)) if ppn else 1)
+    return -1
+
+
+def read_pbs(path, machine_procs: int | None = None, strict: bool = True, computer: str | None = None) -> Conversion:
+    """Convert a PBS/Torque accounting log (see the module docstring)."""
+    path = str(path)
+    skips = _Skips(path, strict)
+    names = {key: _Names() for key in ("user", "group", "executable", "queue")}
+    deleted: set[str] = set()
+    ended: dict[str, tuple[int, dict[str, str]]] = {}
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, raw in enumerate(handle, start=1):
+            line = raw.rstrip("\n")
+            if not line.strip():
+                continue
+            parts = line.split(";", 3)
+            if len(parts) != 4:
+                skips.unreadable(number, "not 'date;type;job id;attributes'")
+                continue
+            _, record, job_id, message = parts
+            if record == "D":
+                deleted.add(job_id)
+            elif record == "E":
+                attributes = dict(item.split("=", 1) for item in message.split() if "=" in item)
+                ended[job_id] = (number, attributes)
+            else:
+                skips.skip(number, f"records of type {record or '?'} (only E and D are read)", listed=False)
+    rows = []
+    for job_id, (number, attributes) in ended.items():
+        try:
+            submit = float(attributes.get("qtime") or attributes["ctime"])
+            start = float(attributes["start"]) if attributes.get("start") else None
+            end = float(attributes["end"]) if attributes.get("end") else None
+            procs = pbs_processors(attributes)
+            walltime = attributes.get("Resource_List.walltime")
+            limit = _pbs_duration(walltime) if walltime else -1.0
+            exit_status = int(attributes.get("Exit_status", "0"))
+        except (KeyError, ValueError) as error:
+            skips.unreadable(number, f"job {job_id}: {error}")
+            continue
+        if start is not None and end is not None and end < start:
+            skips.unreadable(number, f"job {job_id} ends before it starts")
+            continue
+        status = CANCELLED if job_id in deleted else (COMPLETED if exit_status == 0 else FAILED)
+        queue = attributes.get("queue", "")
+        rows.append({
+            "line": number, "submit": submit, "start": start, "end": end, "procs": procs, "requested_procs": procs,
+            "requested_time": limit, "status": status,
+            "user": names["user"](attributes.get("user", "")), "group": names["group"](attributes.get("group", "")),
+            "executable": names["executable"](attributes.get("jobname", "")), "queue": names["queue"](queue),
+        })
+    never_started = len(deleted - set(ended))
+    if never_started:
+        skips.counts["jobs deleted before they started (no E record)"] += never_started
+    return _table(rows, path, "PBS/Torque accounting", None, machine_procs, skips, computer)
+
+
+def detect_format(path) -> str:
+    """``sacct`` when the first line is a ``|``-separated header naming JobID, ``pbs`` when it looks like
+    ``date;type;id;...``; raises otherwise."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        first = handle.readline()
+    if "|" in first and "JobID" in first.split("|"):
+        return "sacct"
+    if re.match(r"\d\d/\d\d/\d{4} \d\d:\d\d:\d\d;[A-Z];", first):
+        return "pbs"
+    raise SchedlabError(f"{path}:1: neither sacct --parsable2 output (a header line with JobID) nor a PBS "
+                        "accounting log (date;type;job id;...): give --format")

@@ -1,0 +1,114 @@
+"""Slurm and PBS/Torque accounting logs to SWF: the hand-written logs of tests/data, field by field,
+a round trip through the SWF writer and reader, unreadable lines, and the command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from schedlab.errors import SchedlabError
+from schedlab.parsers.accounting import detect_format, pbs_processors, read_pbs, read_sacct, slurm_duration
+from schedlab.parsers.swf import read_swf, write_swf
+
+DATA = Path(__file__).parent / "data"
+FIELDS = ["job_id", "submit_time", "wait_time", "run_time", "allocated_procs", "requested_procs", "requested_time",
+          "status", "user_id", "group_id", "executable_id", "queue_id"]
+
+
+def test_slurm_durations():
+    assert slurm_duration("5") == 300 and slurm_duration("30:00") == 1800 and slurm_duration("02:00:00") == 7200
+    assert slurm_duration("1-00:00:00") == 86_400 and slurm_duration("2-03") == 2 * 86_400 + 3 * 3600
+    assert slurm_duration("1-02:03") == 86_400 + 2 * 3600 + 3 * 60
+    assert slurm_duration("UNLIMITED") is None and slurm_duration("Partition_Limit") is None
+    with pytest.raises(ValueError):
+        slurm_duration("soon")
+
+
+def test_sacct_jobs_field_by_field():
+    conversion = read_sacct(DATA / "sacct_small.txt", time_zone="Europe/Paris", machine_procs=64)
+    rows = conversion.jobs[FIELDS].astype(int).values.tolist()
+    # In submit order: 1002 at 08:30 local (07:30 UTC, time 0), 1001 at 09:00, the array tasks 1003_1 and 1003_2 at
+    # 09:10, 1004 at 11:00. Users alice 1, bob 2, carol 3 (first appearance); groups chem 1, phys 2; job names
+    # relax 1, scf 2, sweep 3, md 4; partitions batch 1, debug 2.
+    assert rows == [
+        [1, 0, 10, 900, 4, 4, 1800, 0, 2, 2, 2, 2],  # FAILED -> 0, limit 30:00
+        [2, 1800, 300, 3600, 32, 32, 7200, 1, 1, 1, 1, 1],  # COMPLETED -> 1
+        [3, 2400, 600, 86_400, 16, 16, 86_400, 0, 1, 1, 3, 1],  # TIMEOUT -> 0 (killed at its limit)
+        [4, 2400, 900, 60, 16, 16, 86_400, 5, 1, 1, 3, 1],  # CANCELLED by 1234 -> 5
+        [5, 9000, -1, -1, -1, 8, -1, 5, 3, 2, 4, 1],  # cancelled before it started: no start, no CPUs, UNLIMITED
+    ]
+    header = conversion.header
+    assert header.unix_start_time == 1_709_278_200 and header.time_zone_string == "Europe/Paris"
+    assert header.max_procs == 64 and header.max_jobs == 5 and header.version == "2.2"
+    assert conversion.skip_summary() == ["2 job steps (not jobs)", "1 array tasks not yet started (line 8)",
+                                         "1 jobs not finished (RUNNING) (line 10)"]
+
+
+def test_pbs_jobs_field_by_field():
+    conversion = read_pbs(DATA / "pbs_small.log")
+    rows = conversion.jobs[FIELDS].astype(int).values.tolist()
+    assert rows == [
+        [1, 0, 10, 900, 4, 4, 1800, 0, 2, 2, 2, 2],  # Exit_status 1 -> failed; exec_host n3/0*4: 4 CPUs
+        [2, 1800, 300, 3600, 4, 4, 7200, 1, 1, 1, 1, 1],  # exec_host of four entries
+        [3, 2400, 600, 1260, 2, 2, 86_400, 5, 1, 1, 3, 1],  # an array task deleted while running: cancelled
+    ]
+    assert conversion.header.max_procs == 4  # the largest job, said so in a note
+    assert any("largest job seen" in note for note in conversion.header.notes)
+    assert "1 jobs deleted before they started (no E record)" in conversion.skip_summary()
+
+
+def test_pbs_processor_counts():
+    assert pbs_processors({"exec_host": "n1/0+n1/1+n2/0"}) == 3
+    assert pbs_processors({"exec_host": "n1/0*8+n2/0*8"}) == 16
+    assert pbs_processors({"Resource_List.ncpus": "12"}) == 12
+    assert pbs_processors({"Resource_List.nodes": "3:ppn=4"}) == 12
+    assert pbs_processors({}) == -1
+
+
+@pytest.mark.parametrize("convert", [lambda: read_sacct(DATA / "sacct_small.txt", "Europe/Paris", 64),
+                                     lambda: read_pbs(DATA / "pbs_small.log")])
+def test_round_trip_through_the_swf_writer(tmp_path, convert):
+    conversion = convert()
+    write_swf(tmp_path / "log.swf", conversion.jobs, conversion.header)
+    trace = read_swf(tmp_path / "log.swf")
+    assert trace.jobs[FIELDS].equals(conversion.jobs[FIELDS])
+    assert trace.header == conversion.header
+
+
+def test_unreadable_lines_name_file_and_line_or_are_counted(tmp_path):
+    log = tmp_path / "bad.txt"
+    lines = (DATA / "sacct_small.txt").read_text().splitlines()
+    lines[1] = lines[1].replace("2024-03-01T09:05:00", "yesterday")
+    lines.insert(3, "1009|x|y")
+    log.write_text("\n".join(lines) + "\n")
+    with pytest.raises(SchedlabError, match=r"bad.txt:2: .*yesterday"):
+        read_sacct(log)
+    lenient = read_sacct(log, strict=False)
+    assert "2 unreadable lines (lines 2, 4)" in lenient.skip_summary()
+    assert len(lenient.jobs) == 4
+
+
+def test_a_log_without_the_needed_fields_or_format_is_refused(tmp_path):
+    missing = tmp_path / "short.txt"
+    missing.write_text("JobID|Submit|State\n1|2024-03-01T09:00:00|COMPLETED\n")
+    with pytest.raises(SchedlabError, match="missing Start, End, AllocCPUS, Timelimit"):
+        read_sacct(missing)
+    other = tmp_path / "other.txt"
+    other.write_text("hello\n")
+    with pytest.raises(SchedlabError, match="give --format"):
+        detect_format(other)
+    assert detect_format(DATA / "sacct_small.txt") == "sacct" and detect_format(DATA / "pbs_small.log") == "pbs"
+    with pytest.raises(SchedlabError, match="unknown time zone"):
+        read_sacct(DATA / "sacct_small.txt", time_zone="Mars/Olympus")
+
+
+def test_the_command_writes_swf_and_counts_skips(tmp_path, capsys):
+    from schedlab.cli import main
+
+    assert main(["convert", str(DATA / "sacct_small.txt"), "-o", str(tmp_path / "s.swf"), "--procs", "64"]) == 0
+    out, err = capsys.readouterr()
+    assert "5 jobs written" in out and "skipped 2 job steps (not jobs)" in err
+    assert len(read_swf(tmp_path / "s.swf").jobs) == 5
+    assert main(["convert", str(DATA / "pbs_small.log"), "-o", str(tmp_path / "p.swf.gz")]) == 0
+    assert len(read_swf(tmp_path / "p.swf.gz").jobs) == 3
