@@ -8,7 +8,7 @@ from pathlib import Path
 
 from schedlab import __version__
 from schedlab.errors import UsageError
-from schedlab.options import COUNT
+from schedlab.options import COUNT, DURATION
 
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "simulate a trace under FCFS, EASY, conservative backfilling or your own policy"
@@ -46,6 +46,13 @@ def register(subparsers) -> None:
     parser.add_argument("--passes", choices=PASS_MODES, help="override: when the scheduler runs")
     parser.add_argument("--no-clean", action="store_true", help="do not run the cleaning filters first")
     parser.add_argument("--lenient", action="store_true", help="skip malformed lines instead of stopping")
+    parser.add_argument("--feedback", action="store_true",
+                        help="closed-loop: a user's dependent session arrives its think time after the sessions it "
+                        "waited for end in this replay (docs/sessions.md); on the reference engine")
+    parser.add_argument("--delimit", choices=("arrival", "termination"), default="arrival",
+                        help="with --feedback: how sessions are cut (default: arrival)")
+    parser.add_argument("--threshold", type=DURATION, default=60.0,
+                        help="with --feedback: gap that starts a new session, minutes (default: 60)")
     parser.add_argument("--out", help="write the schedule to this file")
     parser.add_argument("--format", choices=FORMATS,
                         help="format of --out: swf (the input's fields with simulated waits), batsim "
@@ -83,6 +90,13 @@ def run(args) -> int:
         estimates = "actual"
         print("note: no job has a requested time (field 9): the scheduler's estimates are the run times "
               "(estimates=actual)", file=sys.stderr)
+    sessions = None
+    if args.feedback:
+        if args.conventions != "default" or args.no_clean:
+            raise UsageError("--feedback replays a cleaned trace under the default conventions")
+        from schedlab.workloads.sessions import find_sessions
+
+        sessions = find_sessions(jobs, args.delimit, 60.0 * args.threshold, Path(args.trace).name)
     began = time.perf_counter()
     quiet = getattr(args, "quiet", False)
     job_count = len(jobs["job_id"])
@@ -90,6 +104,7 @@ def run(args) -> int:
         result = replay(
             jobs, procs, policy=args.policy, order=args.order, estimates=estimates,
             conventions=args.conventions, same_time=args.same_time, passes=args.passes, progress=advance,
+            sessions=sessions,
         )
     elapsed = time.perf_counter() - began
     print(result.settings())

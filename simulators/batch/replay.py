@@ -71,6 +71,7 @@ def replay(
     passes: str | None = None,
     engine: str | None = None,
     progress=None,
+    sessions=None,
 ) -> ReplayResult:
     """Simulate ``jobs`` (a canonical job table, or its columns as numpy arrays) on
     ``machine_procs`` processors.
@@ -83,13 +84,20 @@ def replay(
     and orders only; the default for them) or ``reference`` (the interpreted engine
     every policy runs on; the default for your own); both give the same schedule.
     ``progress(jobs ended, jobs)``, if given, is called now and then during the run.
+    ``sessions`` (``schedlab.workloads.sessions.Sessions`` of ``jobs``) replays closed-loop: a
+    dependent session arrives its think time after its predecessors end in this run
+    (``schedlab.simulators.batch.feedback``), on the reference engine; without it, open-loop.
     The schedule is checked against the invariants before it is returned; times are
     float64 seconds.
     """
     policy_name = canonical_name(policy, BUILT_IN_POLICIES, "policy")
     order_name = canonical_name(order, BUILT_IN_ORDERS, "queue order")
     built_in = policy_name in BUILT_IN_POLICIES and order_name in BUILT_IN_ORDERS
-    engine = _choice("engine", engine or ("compiled" if built_in and compiled.available() else "reference"), ENGINES)
+    fast = built_in and compiled.available() and sessions is None
+    engine = _choice("engine", engine or ("compiled" if fast else "reference"), ENGINES)
+    if engine == "compiled" and sessions is not None:
+        raise SchedlabError("closed-loop replay runs on the reference engine: the compiled event loop reads every "
+                            "submit time up front; use engine='reference'")
     if engine == "compiled" and not built_in:
         raise SchedlabError("the compiled engine runs the built-in policies and orders only; use engine='reference'")
     if engine == "compiled" and not compiled.available():
@@ -104,8 +112,10 @@ def replay(
     batch = profile.prepare(jobs, int(machine_procs), estimates)
     if engine == "compiled":
         start, promised, series = _run_compiled(batch, int(machine_procs), policy_name, order_name, event_order, progress)
+        submit = batch.submit
     else:
-        start, promised, series = _run_reference(batch, int(machine_procs), policy, order, event_order, progress)
+        start, promised, series, submit = _run_reference(batch, int(machine_procs), policy, order, event_order,
+                                                         progress, sessions)
 
     end = start + batch.actual
     if not built_in:
@@ -114,7 +124,7 @@ def replay(
         machine=MACHINE_NAME,
         capacity=int(machine_procs),
         job_id=batch.job_id,
-        submit=batch.submit,
+        submit=submit,
         start=start,
         end=end,
         actual=batch.actual,
@@ -123,7 +133,7 @@ def replay(
     )
     schedule = {
         "job_id": batch.job_id,
-        "submit": batch.submit,
+        "submit": submit,
         "start": start,
         "end": end,
         "procs": batch.procs,
@@ -133,7 +143,7 @@ def replay(
     }
     queue_length = series["queue_length"]
     max_queue = int(queue_length.max()) if len(queue_length) else 0
-    metrics = schedule_metrics(batch.submit, start, end, batch.procs, int(machine_procs), max_queue)
+    metrics = schedule_metrics(submit, start, end, batch.procs, int(machine_procs), max_queue)
     parameters = {
         "machine_procs": int(machine_procs),
         "policy": policy_name,
@@ -142,6 +152,8 @@ def replay(
         "conventions": conventions,
         "same_time": event_order.same_time,
         "passes": event_order.passes,
+        "arrivals": "open-loop" if sessions is None else
+                    f"closed-loop ({sessions.delimitation} sessions, threshold {sessions.threshold:g} s)",
     }
     return ReplayResult(schedule_columns=schedule, metrics=metrics, series_columns=series, parameters=parameters)
 
@@ -183,16 +195,25 @@ MACHINE_NAME = "machine"
 SERIES_COLUMNS = ["time", "queue_length", "busy_procs"]
 
 
-def _run_reference(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):
-    """The interpreted engine: any policy, the readable reference for the compiled one."""
+def _run_reference(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None,
+                   sessions=None):
+    """The interpreted engine: any policy, the readable reference for the compiled one; closed-loop
+    with ``sessions``.  Also returns the submit times the run used."""
     from schedlab.simulators.core.machine import Machine  # numba's import is slow: the compiled path does without
 
-    machine = Machine(MACHINE_NAME, capacity, batch, load_policy(policy)(load_order(order)))
-    engine = Engine([machine], event_order)
+    scheduler = load_policy(policy)(load_order(order))
+    if sessions is None:
+        machine = Machine(MACHINE_NAME, capacity, batch, scheduler)
+        engine = Engine([machine], event_order)
+    else:
+        from schedlab.simulators.batch.feedback import FeedbackEngine, FeedbackMachine, SessionArrivals
+
+        machine = FeedbackMachine(MACHINE_NAME, capacity, batch, scheduler)
+        engine = FeedbackEngine(machine, event_order, SessionArrivals(sessions, batch.job_id))
     engine.run(None if progress is None else lambda ended: progress(ended, len(batch)))
     series = np.array(engine.trace[machine.name], dtype=compiled.SERIES_DTYPE)
     return (np.array(machine.start_time, dtype=np.float64), np.array(machine.promised, dtype=np.float64),
-            _columns(series))
+            _columns(series), np.array(machine.submit, dtype=np.float64))
 
 
 def _run_compiled(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):

@@ -1,0 +1,107 @@
+"""Closed-loop replay: the log's own waits regenerate the log's submit times, a faster machine never
+delays a session, a hand-worked three-user case, and the command's one-line refusal."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from schedlab.errors import SchedlabError
+from schedlab.simulators.batch.replay import replay
+from schedlab.workloads.sessions import find_sessions
+from tests.test_workloads_sessions import JOBS, _jobs
+
+BIG = 10**6  # processors: no job ever waits for room
+
+
+class RecordedWaits:
+    """Starts every job its logged wait after it arrives (``waits`` by batch index, set by the test)."""
+
+    waits: dict[int, float] = {}
+
+    def __init__(self, order):
+        self.order = order
+
+    def schedule(self, machine, t: float, submitted, ended) -> None:
+        for job in submitted:
+            machine.engine.schedule_pass(machine, machine.submit[job] + self.waits[job])
+        for job in list(machine.queue):
+            if machine.submit[job] + self.waits[job] <= t:
+                machine.start(job, t)
+
+
+def _batch_waits(jobs) -> dict[int, float]:
+    """Logged waits by batch index: the batch is the jobs in stable submit order."""
+    order = np.argsort(jobs["submit_time"].to_numpy(), kind="stable")
+    return dict(enumerate(jobs["wait_time"].to_numpy(dtype=float)[order]))
+
+
+def test_the_logs_own_waits_and_run_times_regenerate_its_submit_times():
+    from schedlab.parsers.cleaning import clean
+    from schedlab.parsers.swf import read_swf
+    from tests.conftest import shared_path
+
+    trace = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf"))
+    jobs, _ = clean(trace.jobs, trace.machine_procs)
+    jobs = jobs.iloc[:4000].copy()  # a few weeks: the check is per job, the size only costs time
+    # The engine kills a job at its request; the log let some run past it, and their ends are the log's.
+    jobs["requested_time"] = np.maximum(jobs["requested_time"], jobs["run_time"])
+    sessions = find_sessions(jobs)
+    RecordedWaits.waits = _batch_waits(jobs)
+    result = replay(jobs, BIG, policy=f"{__name__}:RecordedWaits", estimates="actual", sessions=sessions)
+    schedule = result.schedule.set_index("job_id")
+    logged = jobs.set_index("job_id")["submit_time"]
+    dependent_sessions = sessions.sessions.loc[sessions.dependent, "session_id"]
+    assert sessions.jobs["session_id"].isin(dependent_sessions).sum() > 1000  # jobs whose arrival the replay decides
+    np.testing.assert_allclose(schedule.loc[logged.index, "submit"], logged, rtol=0, atol=1e-6)
+    assert result.parameters["arrivals"].startswith("closed-loop")
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy"])
+def test_a_uniformly_faster_machine_never_delays_a_session(policy):
+    jobs = _jobs()
+    sessions = find_sessions(jobs)
+    slow = replay(jobs, BIG, policy=policy, sessions=sessions).schedule.set_index("job_id")
+    faster = jobs.assign(run_time=jobs["run_time"] / 2, requested_time=jobs["run_time"] / 2)
+    fast = replay(faster, BIG, policy=policy, sessions=find_sessions(jobs)).schedule.set_index("job_id")
+    assert (fast["submit"] <= slow["submit"]).all()
+    assert (fast["submit"] < slow["submit"]).any()
+
+
+def test_three_users_by_hand():
+    # On a machine with room for everything no job waits, so each ends its run after it arrives. User 3's second
+    # session (logged at 8000, think time 8000 - 260) now follows an end at 200 + 50 = 250: it arrives at 7990 and
+    # ends at 8040; its third (think time 20000 - 8050) arrives at 8040 + 11950 = 19990. User 1's second session
+    # (think 7000 after 2000) and user 2's third (9500 after 20500) keep their logged times: nothing they waited
+    # for ended at another time. Independent sessions keep theirs.
+    jobs = _jobs()
+    schedule = replay(jobs, BIG, policy="fcfs", sessions=find_sessions(jobs)).schedule.set_index("job_id")
+    expected = {job: submit for job, (_, submit, _, _) in JOBS.items()}
+    expected.update({9: 7990.0, 10: 19990.0})
+    assert schedule["submit"].to_dict() == expected
+    assert (schedule["start"] == schedule["submit"]).all()
+
+
+def test_a_one_processor_machine_pushes_sessions_later():
+    # One processor, FCFS, by hand: job 1 runs 0-100, 7 100-110, 8 200-250, 4 500-20500, then the queued 2
+    # 20500-20700 and 5 20700-20800. User 3's second session (job 9, think 7740 after 250) arrives at 7990 and runs
+    # 20800-20850; user 1's second (job 3, think 7000) arrives when its first ends, 20700, plus 7000 = 27700; user 3's
+    # third (job 10, think 11950) at 20850 + 11950 = 32800; user 2's third (job 6, think 9500) after both earlier
+    # sessions, the later ending at 20800: 30300.
+    jobs = _jobs()
+    schedule = replay(jobs, 1, policy="fcfs", sessions=find_sessions(jobs)).schedule.set_index("job_id")
+    assert schedule.loc[[9, 3, 10, 6], "submit"].tolist() == [7990.0, 27700.0, 32800.0, 30300.0]
+    assert schedule.loc[[4, 2, 5, 9], "end"].tolist() == [20500.0, 20700.0, 20800.0, 20850.0]
+
+
+def test_the_compiled_engine_is_refused_with_the_reason():
+    jobs = _jobs()
+    with pytest.raises(SchedlabError, match="reads every submit time up front"):
+        replay(jobs, BIG, sessions=find_sessions(jobs), engine="compiled")
+
+
+def test_open_loop_stays_the_default_and_says_so():
+    jobs = _jobs()
+    result = replay(jobs, BIG)
+    assert result.parameters["arrivals"] == "open-loop"
+    assert "arrivals=open-loop" in result.settings()
