@@ -22,6 +22,7 @@ import pandas as pd
 from pipeline import settings
 from pipeline.base import PROJECT_ROOT, SchedlabTask, read_json
 from pipeline.cleanup import point_latest
+from pipeline.replay_tasks import DEFAULT_RESAMPLE_MAX_JOBS, DEFAULT_RESAMPLES
 from pipeline.report_tasks import ReplayChoices, TraceReport, write_csv, write_document
 from pipeline.stages import STAGE_NAMES, STAGE_PROFILES, missing_traces, stage
 from pipeline.synthetic_tasks import SyntheticWorkload
@@ -33,7 +34,7 @@ from schedlab.reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger
 from schedlab.reports.metrics import combined_metrics_table
 from schedlab.reports.pages import index_page
 from schedlab.reports.stage_index import left_out_paragraphs, provenance_table, stages_section
-from schedlab.options import COUNT, SEED, WORKLOAD_JOBS, one_of
+from schedlab.options import COUNT, SEED, WORKLOAD_JOBS, one_of, whole_number
 from schedlab.errors import SchedlabError
 from schedlab.progress import progress
 
@@ -104,12 +105,17 @@ class FullReport(ReplayChoices, SchedlabTask):
 
     parameter_ranges = {
         **ReplayChoices.parameter_ranges, "synthetic_machine_procs": COUNT, "synthetic_jobs": WORKLOAD_JOBS,
-        "synthetic_seed": SEED, "stages": one_of(STAGE_NAMES),
+        "synthetic_seed": SEED, "stages": one_of(STAGE_NAMES), "resamples": whole_number(0),
+        "resample_max_jobs": COUNT,
     }
     nonempty_parameters = (*ReplayChoices.nonempty_parameters, "synthetic_machine_procs")
     synthetic_machine_procs = luigi.ListParameter(default=(128, 256))
     synthetic_jobs = luigi.IntParameter(default=3000)
     synthetic_seed = luigi.IntParameter(default=1)
+    resamples = luigi.IntParameter(default=DEFAULT_RESAMPLES, description="trace pages: the policies compared over "
+                                   "this many user-based resamples, open- and closed-loop (0: none)")
+    resample_max_jobs = luigi.IntParameter(default=DEFAULT_RESAMPLE_MAX_JOBS,
+                                           description="trace pages: the largest trace (jobs) resampled")
     stage_profile = luigi.ChoiceParameter(choices=STAGE_PROFILES, default="quick")
     stages = luigi.OptionalListParameter(
         default=None, description="simulator stages to include; default: every stage whose traces are found"
@@ -153,7 +159,8 @@ class FullReport(ReplayChoices, SchedlabTask):
 
     def workload_reports(self) -> list[TraceReport]:
         return [
-            TraceReport(trace=name, policies=self.policies, order=self.order, estimates=self.estimates)
+            TraceReport(trace=name, policies=self.policies, order=self.order, estimates=self.estimates,
+                        resamples=self.resamples, resample_max_jobs=self.resample_max_jobs)
             for name in self.workload_names()
         ]
 

@@ -15,7 +15,15 @@ import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
-from pipeline.replay_tasks import OrderParameter, ReplayTrace, workload_task
+from pipeline.synthetic_tasks import SyntheticWorkload
+from pipeline.replay_tasks import (
+    DEFAULT_RESAMPLE_MAX_JOBS,
+    DEFAULT_RESAMPLES,
+    OrderParameter,
+    ReplayTrace,
+    ResampledReplays,
+    workload_task,
+)
 from schedlab.reports.document import Document, render_html, render_markdown, table
 from schedlab.reports.figures import (
     recorded_waits,
@@ -75,20 +83,29 @@ class TraceReport(ReplayChoices, SchedlabTask):
     """
 
     trace = luigi.Parameter(description="workload: a trace name or a synthetic workload name")
-    code_modules = ("schedlab.reports.pages", "schedlab.reports.figures")
+    resamples = luigi.IntParameter(default=DEFAULT_RESAMPLES,
+                                   description="policies compared over this many user-based resamples (0: none)")
+    resample_max_jobs = luigi.IntParameter(default=DEFAULT_RESAMPLE_MAX_JOBS,
+                                           description="largest trace (jobs) the resampled comparison runs on")
+    code_modules = ("schedlab.reports.pages", "schedlab.reports.figures", "schedlab.reports.resampled")
 
     def label(self) -> str:
         """The workload's name alone: the replay choices are usually the defaults."""
         return self.trace
 
     def requires(self):
-        return {
+        required = {
             "workload": workload_task(self.trace),
             "replays": [
                 ReplayTrace(trace=self.trace, policy=policy, order=self.order, estimates=self.estimates)
                 for policy in self.policies
             ],
         }
+        if self.resampled():
+            required["resampled"] = ResampledReplays(trace=self.trace, policies=self.policies, order=self.order,
+                                                     estimates=self.estimates, resamples=self.resamples,
+                                                     max_jobs=self.resample_max_jobs)
+        return required
 
     def run(self):
         source = self.requires()["workload"]
@@ -119,7 +136,8 @@ class TraceReport(ReplayChoices, SchedlabTask):
                 ("utilization", "Busy processors and queued jobs over time, one colour per policy"),
             ]
             comparison = recorded_wait_comparison(schedules)
-            page = trace_page(workload, metrics, self.replay_settings(), cleaning, figures, comparison)
+            resampled = self.resampled_comparison(directory, name)
+            page = trace_page(workload, metrics, self.replay_settings(), cleaning, figures, comparison, resampled)
             write_document(directory, "report", page)
             write_csv(directory / "metrics.csv", metrics)
             write_csv(directory / "recorded_waits.csv", comparison)
@@ -127,3 +145,25 @@ class TraceReport(ReplayChoices, SchedlabTask):
             metrics_page = Document(f"Metrics of {name}", (table(header, rows, range(1, len(header))),))
             (directory / "metrics.md").write_text(render_markdown(metrics_page), encoding="utf-8")
             write_json(directory / "workload.json", workload)
+
+    def resampled(self) -> bool:
+        """Whether the page compares the policies over resamples: of a trace (a synthetic workload has no users)."""
+        return self.resamples > 0 and SyntheticWorkload.from_name(self.trace) is None
+
+    def resampled_comparison(self, directory: Path, name: str) -> dict | None:
+        """The resampled comparison's status, with its paired table and figure written beside the page."""
+        if not self.resampled():
+            return None
+        from schedlab.reports.resampled import paired_table, resampled_figure
+
+        task = self.requires()["resampled"]
+        status = read_json(task.output_file("resampled.json"))
+        if not status["ran"]:
+            return status
+        runs = pd.read_csv(task.output_file("runs.csv"))
+        paired = paired_table(runs)
+        write_csv(directory / "resampled_runs.csv", runs)
+        write_csv(directory / "resampled_paired.csv", paired)
+        save_figure(resampled_figure(runs, f"Mean wait over {len(status['seeds'])} resamples of {name}"), directory,
+                    "resampled_wait")
+        return {**status, "paired": paired}

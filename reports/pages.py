@@ -122,13 +122,16 @@ def trace_page(
     cleaning: Mapping | None,
     figures: Sequence[tuple[str, str]],
     recorded_waits: pd.DataFrame,
+    resampled: Mapping | None = None,
 ) -> Document:
     """The report page of one workload replayed under several policies.
 
     ``metrics`` is a ``schedlab.reports.metrics.metrics_table``; ``settings`` holds ``policies``,
     ``order`` and ``estimates``; ``cleaning`` is ``None`` for a synthetic workload;
     ``figures`` are (stem, caption) pairs of figures saved next to the page;
-    ``recorded_waits`` is a ``schedlab.reports.metrics.recorded_wait_comparison``.
+    ``recorded_waits`` is a ``schedlab.reports.metrics.recorded_wait_comparison``; ``resampled``, when
+    given, the status of the comparison over resampled workloads with its ``paired`` table
+    (``schedlab.reports.resampled``), or the reason it did not run.
     """
     header, rows = metrics_by_policy(metrics)
     return Document(
@@ -144,12 +147,42 @@ def trace_page(
             *_recorded_wait_blocks(recorded_waits),
             Heading("Figures"),
             *(Figure(stem, caption) for stem, caption in figures),
+            *_resampled_blocks(resampled),
             Heading("Cleaning"),
             *_cleaning_blocks(cleaning),
             Heading("Trace warnings"),
             *_warning_blocks(workload["source"].get("warnings", [])),
         ),
     )
+
+
+def _resampled_blocks(resampled: Mapping | None) -> list:
+    if resampled is None:
+        return []
+    blocks = [Heading("Policies over resampled workloads, open- and closed-loop")]
+    if not resampled["ran"]:
+        return blocks + [paragraph(f"Not run: {resampled['reason']}.")]
+    paired = resampled["paired"]
+    seeds = len(resampled["seeds"])
+    rows = [
+        (row.arrivals, row.metric, f"{row.policy} - {row.baseline}", f"{row.policy_mean:.3g}", f"{row.baseline_mean:.3g}",
+         f"{row.difference:.3g} [{row.low:.3g}, {row.high:.3g}]", row.verdict)
+        for row in paired.itertuples(index=False)
+    ]
+    return blocks + [
+        paragraph(
+            f"The same policies on {seeds} user-based resamples of this trace (seeds "
+            f"{', '.join(map(str, resampled['seeds']))}; docs/sessions.md): long-term users kept with their weeks "
+            "shuffled, temporary users drawn anew, the offered load the trace's within 2 %. Each replays open-loop "
+            "(the resample's submit times) and closed-loop (a dependent session arrives its think time after the "
+            "sessions it waited for end in the replay). Each policy against the first on the same resamples: the "
+            "mean per-seed difference with its 95 % Student-t interval; 'inconclusive' where the interval holds 0 (",
+            Link("resampled_paired.csv", "resampled_paired.csv"), ", runs ", Link("resampled_runs.csv",
+                                                                                  "resampled_runs.csv"), ")."),
+        table(("arrivals", "metric", "difference of", "policy mean", "baseline mean", "paired difference [95 %]",
+               "verdict"), rows),
+        Figure("resampled_wait", "Mean wait per policy over the resamples, open- and closed-loop (95 % intervals)"),
+    ]
 
 
 def _inputs_blocks(entries: Sequence[tuple[Mapping, str]], searched_dirs: Sequence[str] | None) -> list:

@@ -215,6 +215,7 @@ def test_only_tasks_depending_on_a_change_rerun_real_trace(tmp_path, ran, monkey
             "LocateTrace": 1,
             "ParseTrace": 1,
             "ReplayTrace": 2,
+            "ResampledReplays": 1,
             "TraceReport": 1,
         }
         assert build_counting(report, ran, "first build") == every_task
@@ -224,6 +225,7 @@ def test_only_tasks_depending_on_a_change_rerun_real_trace(tmp_path, ran, monkey
                 "CleanTrace": 1,
                 "FullReport": 1,
                 "ReplayTrace": 2,
+                "ResampledReplays": 1,
                 "TraceReport": 1,
             }
         with monkeypatch.context() as patch:
@@ -233,6 +235,7 @@ def test_only_tasks_depending_on_a_change_rerun_real_trace(tmp_path, ran, monkey
                 "FullReport": 1,
                 "ParseTrace": 1,
                 "ReplayTrace": 2,
+                "ResampledReplays": 1,
                 "TraceReport": 1,
             }
 
