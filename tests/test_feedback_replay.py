@@ -105,3 +105,23 @@ def test_open_loop_stays_the_default_and_says_so():
     result = replay(jobs, BIG)
     assert result.parameters["arrivals"] == "open-loop"
     assert "arrivals=open-loop" in result.settings()
+
+
+def test_a_session_kept_to_its_time_of_day_never_starts_earlier_in_its_day():
+    from schedlab.simulators.batch.feedback import SessionArrivals
+    from schedlab.workloads.sessions import keeping_time_of_day
+
+    jobs = _jobs()
+    kept = keeping_time_of_day(find_sessions(jobs))  # no Unix start time: time 0 is a midnight
+    assert kept.day_clock == 0
+    # Ample processors: user 3's second session would arrive at 7990 (see the hand-worked case), earlier in the
+    # day than its logged 8000, so it waits for 8000; it ends at 8050 and the third arrives 11950 later, at 20000,
+    # its logged time of day too. The others arrive when they did before.
+    schedule = replay(jobs, BIG, policy="fcfs", sessions=kept).schedule.set_index("job_id")
+    assert schedule.loc[[9, 10, 3, 6], "submit"].tolist() == [8000.0, 20000.0, 9000.0, 30000.0]
+    # Ready later in the day than logged: kept; ready the next day earlier than logged: moved to the logged time.
+    arrivals = SessionArrivals(kept, np.array(sorted(JOBS)))
+    session = int(kept.jobs.set_index("job_id").loc[9, "session_id"])
+    assert arrivals.first_arrival(session, 9_000.0) == 9_000.0
+    assert arrivals.first_arrival(session, 86_400.0 + 3_600.0) == 86_400.0 + 8_000.0
+    assert "never earlier in the day than logged" in replay(jobs, BIG, sessions=kept).settings()

@@ -27,6 +27,11 @@ Dependencies
     its first submission.  Sessions without predecessors are independent: their submit
     times are the log's.
 
+Time of day
+    ``keeping_time_of_day`` marks the sessions so that a closed-loop replay never starts a
+    dependent session earlier in its day than the log did (a user who came in at 9:00 does not
+    come at 3:00 because the night's jobs ended early): an option, off by default.
+
 Recorded dependencies
     SWF fields 17 and 18 (preceding job, think time) say it directly where a log has them:
     ``recorded_sessions`` makes each job its own session, dependent on its recorded
@@ -67,6 +72,7 @@ class Sessions:
     predecessors: pd.DataFrame
     delimitation: str
     threshold: float
+    day_clock: float | None = None  # set by keeping_time_of_day: trace time + this = seconds after a local midnight
 
     @property
     def dependent(self) -> np.ndarray:
@@ -161,6 +167,19 @@ def find_sessions(jobs: pd.DataFrame, delimitation: str = "arrival", threshold: 
                              "end": session_end, "think_time": think}).sort_values("session_id").reset_index(drop=True)
     predecessors = pd.DataFrame(sorted(pairs), columns=["session_id", "predecessor_id"], dtype=np.int64)
     return Sessions(jobs_out, sessions, predecessors, delimitation, float(threshold))
+
+
+def keeping_time_of_day(sessions: Sessions, unix_start_time=None, time_zone=None) -> Sessions:
+    """The same sessions, marked so that a closed-loop replay never starts a dependent session earlier in
+    its day than the log did (``schedlab.simulators.batch.feedback``): days in the trace header's time zone
+    (UTC, or the trace's own clock from time 0, where the header does not say)."""
+    from dataclasses import replace
+
+    from schedlab.workloads.fitting import local_week_seconds
+
+    first = sessions.sessions["first_submit"].to_numpy(dtype=float)
+    local = local_week_seconds(first[:1], unix_start_time, time_zone)
+    return replace(sessions, day_clock=float((local[0] - first[0]) % 86_400))
 
 
 def has_recorded_dependencies(jobs: pd.DataFrame) -> bool:

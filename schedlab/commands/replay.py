@@ -53,6 +53,8 @@ def register(subparsers) -> None:
                         help="with --feedback: how sessions are cut (default: arrival)")
     parser.add_argument("--threshold", type=DURATION, default=60.0,
                         help="with --feedback: gap that starts a new session, minutes (default: 60)")
+    parser.add_argument("--keep-time-of-day", action="store_true",
+                        help="with --feedback: a dependent session never starts earlier in its day than logged")
     parser.add_argument("--out", help="write the schedule to this file")
     parser.add_argument("--format", choices=FORMATS,
                         help="format of --out: swf (the input's fields with simulated waits), batsim "
@@ -94,9 +96,14 @@ def run(args) -> int:
     if args.feedback:
         if args.conventions != "default" or args.no_clean:
             raise UsageError("--feedback replays a cleaned trace under the default conventions")
-        from schedlab.workloads.sessions import find_sessions
+        from schedlab.workloads.fitting import header_clock
+        from schedlab.workloads.sessions import find_sessions, keeping_time_of_day
 
         sessions = find_sessions(jobs, args.delimit, 60.0 * args.threshold, Path(args.trace).name)
+        if args.keep_time_of_day:
+            sessions = keeping_time_of_day(sessions, *header_clock(trace.header))
+    elif args.keep_time_of_day:
+        raise UsageError("--keep-time-of-day is an option of closed-loop replay: give --feedback too")
     began = time.perf_counter()
     quiet = getattr(args, "quiet", False)
     job_count = len(jobs["job_id"])

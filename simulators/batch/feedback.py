@@ -15,6 +15,10 @@ the machine reports each end.  The compiled event loop reads every submit time u
 from one sorted array, so closed-loop replays run on the interpreted reference engine
 (which gives the same schedules in open loop).
 
+With sessions marked by ``schedlab.workloads.sessions.keeping_time_of_day`` (an option, off by
+default), a dependent session never starts earlier in its day than the log's did: an arrival
+that would come earlier in the day waits for the logged time of day.
+
 Sessions none of whose jobs is in the replay (all cleaned away) count as having ended at
 their logged end.  A policy sees a released job as any other submission: policies,
 orders, invariants and exports work unchanged, and the schedule's ``submit`` column holds
@@ -31,6 +35,8 @@ import numpy as np
 
 from schedlab.simulators.core.engine import _SUBMIT, Engine
 from schedlab.simulators.core.machine import Machine
+
+DAY = 86_400.0
 
 
 class SessionArrivals:
@@ -63,6 +69,17 @@ class SessionArrivals:
             else:
                 self.predecessors_end[session] = max(self.predecessors_end[session], float(logged_end[predecessor]))
         self.held = {session for session in self.jobs_of if not math.isnan(self.think[session])}
+        self.day_clock = sessions.day_clock
+        self.time_of_day = ({} if self.day_clock is None else
+                            {session: (first + self.day_clock) % DAY for session, first in table["first_submit"].items()})
+
+    def first_arrival(self, session: int, ready: float) -> float:
+        """``ready`` (predecessors' end plus think time), moved on to the session's logged time of day that
+        day when the sessions keep their time of day and ``ready`` comes earlier in the day."""
+        if self.day_clock is None:
+            return ready
+        clock = (ready + self.day_clock) % DAY
+        return ready + max(self.time_of_day[session] - clock, 0.0)
 
     def held_jobs(self) -> set[int]:
         """Batch indices whose submission waits for the simulation."""
@@ -70,7 +87,7 @@ class SessionArrivals:
 
     def ready_at_start(self) -> list[tuple[int, float]]:
         """Dependent sessions all of whose predecessors are outside the replay: (session, arrival)."""
-        return [(session, self.predecessors_end[session] + self.think[session])
+        return [(session, self.first_arrival(session, self.predecessors_end[session] + self.think[session]))
                 for session in sorted(self.held) if self.waiting_for[session] == 0]
 
     def job_ended(self, index: int, t: float) -> list[tuple[int, float]]:
@@ -87,7 +104,8 @@ class SessionArrivals:
             self.predecessors_end[dependent] = max(self.predecessors_end[dependent], self.ended_at[session])
             self.waiting_for[dependent] -= 1
             if self.waiting_for[dependent] == 0:
-                released.append((dependent, self.predecessors_end[dependent] + self.think[dependent]))
+                released.append((dependent, self.first_arrival(
+                    dependent, self.predecessors_end[dependent] + self.think[dependent])))
         return released
 
 

@@ -153,7 +153,8 @@ def replay(
         "same_time": event_order.same_time,
         "passes": event_order.passes,
         "arrivals": "open-loop" if sessions is None else
-                    f"closed-loop ({sessions.delimitation} sessions, threshold {sessions.threshold:g} s)",
+                    f"closed-loop ({sessions.delimitation} sessions, threshold {sessions.threshold:g} s"
+                    + (", never earlier in the day than logged)" if sessions.day_clock is not None else ")"),
     }
     return ReplayResult(schedule_columns=schedule, metrics=metrics, series_columns=series, parameters=parameters)
 
