@@ -160,7 +160,7 @@ class FullReport(ReplayChoices, SchedlabTask):
     def workload_reports(self) -> list[TraceReport]:
         return [
             TraceReport(trace=name, policies=self.policies, order=self.order, estimates=self.estimates,
-                        resamples=self.resamples, resample_max_jobs=self.resample_max_jobs)
+                        feedback=self.feedback, resamples=self.resamples, resample_max_jobs=self.resample_max_jobs)
             for name in self.workload_names()
         ]
 

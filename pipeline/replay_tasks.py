@@ -64,6 +64,9 @@ class ReplayTrace(SchedlabTask):
     )
     order = OrderParameter(default="fcfs", description="fcfs, wfp, sjf, or a reference to an order function")
     estimates = luigi.ChoiceParameter(choices=ESTIMATES, default="requested")
+    feedback = luigi.BoolParameter(default=False, parsing=luigi.BoolParameter.EXPLICIT_PARSING,
+                                   description="closed-loop: users' dependent sessions arrive after the sessions "
+                                   "they waited for end (docs/sessions.md); open-loop where the trace has no users")
 
     @property
     def code_modules(self) -> tuple[str, ...]:
@@ -72,13 +75,14 @@ class ReplayTrace(SchedlabTask):
         references = (policy_reference(self.policy), order_reference(self.order))
         for reference in references:
             make_importable(reference)
-        return ("schedlab.simulators.batch.replay", "schedlab.reports.exports", *(reference.module for reference in references))
+        return ("schedlab.simulators.batch.replay", "schedlab.simulators.batch.feedback", "schedlab.workloads.sessions",
+                "schedlab.reports.exports", *(reference.module for reference in references))
 
     def label(self) -> str:
         """Trace, policy, order and estimates, a policy or order of one's own by its name alone
         (its path would crowd out the rest; the key tells files apart)."""
         policy, order = (value.rpartition(":")[2] for value in (self.policy, self.order))
-        return "_".join((self.trace, policy, order, self.estimates))
+        return "_".join((self.trace, policy, order, self.estimates, *(("closed-loop",) if self.feedback else ())))
 
     def requires(self):
         return workload_task(self.trace)
@@ -87,10 +91,13 @@ class ReplayTrace(SchedlabTask):
         workload = read_json(self.requires().output_file("workload.json"))
         jobs = read_jobs(self.requires().output_file("jobs.parquet"))
         self.set_status_message(f"replaying {len(jobs):,} jobs of {self.trace} under {self.policy}")
+        sessions, refused = self.sessions(workload, jobs)
         result = replay(
             jobs, workload["machine_procs"], policy=self.policy, order=self.order, estimates=self.estimates,
-            progress=reporter("replay"),
+            progress=reporter("replay"), sessions=sessions,
         )
+        if refused:
+            result.parameters["arrivals"] = f"open-loop (closed-loop asked for, but {refused})"
         with self.writing_output() as directory:
             result.schedule.to_parquet(directory / "schedule.parquet", index=False, write_page_checksum=True)
             for name, fmt in (("schedule.swf", "swf"), ("batsim_jobs.csv", "batsim")):
@@ -103,6 +110,21 @@ class ReplayTrace(SchedlabTask):
                 directory / "summary.json",
                 {"workload": self.trace, "parameters": result.parameters, "metrics": result.metrics},
             )
+
+
+    def sessions(self, workload: dict, jobs):
+        """The sessions a closed-loop replay needs, or why there are none (then it runs open-loop)."""
+        if not self.feedback:
+            return None, ""
+        if workload["source"]["kind"] != "trace":
+            return None, "a synthetic workload has no users"
+        from schedlab.errors import SchedlabError
+        from schedlab.workloads.sessions import find_sessions
+
+        try:
+            return find_sessions(jobs, source=self.trace), ""
+        except SchedlabError as refused:
+            return None, str(refused)
 
 
 DEFAULT_RESAMPLES = 5

@@ -68,6 +68,8 @@ class ReplayChoices:
     policies = PoliciesParameter(default=DEFAULT_POLICIES)
     order = OrderParameter(default="fcfs")
     estimates = luigi.Parameter(default="requested")
+    feedback = luigi.BoolParameter(default=False, parsing=luigi.BoolParameter.EXPLICIT_PARSING,
+                                   description="replay closed-loop where a trace has users (docs/sessions.md)")
 
     def replay_settings(self) -> dict:
         """The choices as pages show them: each policy by its ``policy_label``."""
@@ -97,7 +99,8 @@ class TraceReport(ReplayChoices, SchedlabTask):
         required = {
             "workload": workload_task(self.trace),
             "replays": [
-                ReplayTrace(trace=self.trace, policy=policy, order=self.order, estimates=self.estimates)
+                ReplayTrace(trace=self.trace, policy=policy, order=self.order, estimates=self.estimates,
+                            feedback=self.feedback)
                 for policy in self.policies
             ],
         }
@@ -113,7 +116,9 @@ class TraceReport(ReplayChoices, SchedlabTask):
         cleaning_file = source.output_file("cleaning.json")
         cleaning = read_json(cleaning_file) if cleaning_file.exists() else None
         replays = {policy_label(task.policy): task for task in self.requires()["replays"]}
-        summaries = {policy: read_json(task.output_file("summary.json"))["metrics"] for policy, task in replays.items()}
+        read = {policy: read_json(task.output_file("summary.json")) for policy, task in replays.items()}
+        summaries = {policy: summary["metrics"] for policy, summary in read.items()}
+        arrivals = next(iter(read.values()))["parameters"]["arrivals"]
         metrics = metrics_table(summaries)
         name = workload["name"]
 
@@ -137,7 +142,8 @@ class TraceReport(ReplayChoices, SchedlabTask):
             ]
             comparison = recorded_wait_comparison(schedules)
             resampled = self.resampled_comparison(directory, name)
-            page = trace_page(workload, metrics, self.replay_settings(), cleaning, figures, comparison, resampled)
+            settings = {**self.replay_settings(), "arrivals": arrivals}
+            page = trace_page(workload, metrics, settings, cleaning, figures, comparison, resampled)
             write_document(directory, "report", page)
             write_csv(directory / "metrics.csv", metrics)
             write_csv(directory / "recorded_waits.csv", comparison)

@@ -44,7 +44,8 @@ def _settings_sentence(settings: Mapping[str, object]) -> str:
     return (
         f"Policies replayed: {policies}; queue order {settings['order']}; "
         f"run-time estimates: {settings['estimates']}"
-        + (" (where each workload's requested times come from: see its input)." if settings["estimates"] == "requested" else ".")
+        + (" (where each workload's requested times come from: see its input)" if settings["estimates"] == "requested" else "")
+        + (f"; arrivals: {settings['arrivals']}" if settings.get("arrivals") else "") + "."
     )
 
 

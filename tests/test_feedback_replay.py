@@ -125,3 +125,33 @@ def test_a_session_kept_to_its_time_of_day_never_starts_earlier_in_its_day():
     assert arrivals.first_arrival(session, 9_000.0) == 9_000.0
     assert arrivals.first_arrival(session, 86_400.0 + 3_600.0) == 86_400.0 + 8_000.0
     assert "never earlier in the day than logged" in replay(jobs, BIG, sessions=kept).settings()
+
+
+def _write_swf(path, users: bool) -> None:
+    from schedlab.parsers.header import SwfHeader
+    from schedlab.parsers.swf import write_swf
+
+    jobs = _jobs()
+    write_swf(path, jobs.assign(requested_time=jobs["run_time"], user_id=jobs["user_id"] if users else -1),
+              SwfHeader(version="2.2", max_procs=4))
+
+
+def test_a_closed_loop_report_says_which_mode_each_trace_ran_in(tmp_path):
+    import luigi
+
+    from pipeline import settings
+    from pipeline.replay_tasks import ReplayTrace
+    from pipeline.base import read_json
+
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    _write_swf(traces / "users.swf", users=True)
+    _write_swf(traces / "anonymous.swf", users=False)
+    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[str(traces)]):
+        tasks = {name: ReplayTrace(trace=name, policy="fcfs", feedback=True) for name in ("users", "anonymous")}
+        assert luigi.build(list(tasks.values()), local_scheduler=True, workers=1)
+        arrivals = {name: read_json(task.output_file("summary.json"))["parameters"]["arrivals"]
+                    for name, task in tasks.items()}
+    assert arrivals["users"] == "closed-loop (arrival sessions, threshold 3600 s)"
+    assert arrivals["anonymous"] == ("open-loop (closed-loop asked for, but anonymous: no user ids (SWF field 12 "
+                                     "is -1 for every job), so no sessions to find)")
