@@ -21,6 +21,7 @@ from schedlab.reports.causes import Cause, measured_causes
 from schedlab.reports.cosched_claims import (
     CALIBRATION_LOAD,
     CLAIMS,
+    HIGH_RATIOS,
     LOADS,
     LOW_RATIOS,
     MINUTE,
@@ -62,7 +63,7 @@ def slowdown_split(results: Results, machine: str, series: str, x: float, scheme
     return (f"the shortest tenth of {machine}'s jobs (run times up to "
             f"{_mean(results, 'shortest_tenth_max_run_time', series, x, scheme, machine):.0f} s) make "
             f"{100 * share:.0f} % of its mean slowdown {_mean(results, 'mean_slowdown', series, x, scheme, machine):.1f} "
-            f"at {point(series, x)}; the other nine tenths average "
+            f"{'' if scheme == 'base' else f'under {scheme} '}at {point(series, x)}; the other nine tenths average "
             f"{_mean(results, 'slowdown_other_nine_tenths', series, x, scheme, machine):.1f}")
 
 
@@ -178,10 +179,6 @@ def held_sync(results: Results, holder: str, series: str, x_values, schemes) -> 
     return f"A held pair's sync time on {holder} is the time {other} takes to pick its mate: {parts}."
 
 
-def b_sync_low_shares(results: Results, parameters: dict) -> str:
-    return held_sync(results, "B", "ratio", xs(results, "ratio"), ("HH",))
-
-
 def a_sync_low_load(results: Results, parameters: dict) -> str:
     x = LOADS[0]
     return (f"{held_sync(results, 'A', 'load', (x,), local_hold('A'))} Without coscheduling B at load {x:g} waits "
@@ -197,6 +194,21 @@ def a_sync_by_share(results: Results, parameters: dict) -> str:
             f"arrive as '{parameters['ratio_series_arrivals']['default']}' reads it: without coscheduling B waits "
             f"{_mean(results, 'mean_wait', 'ratio', xs(results, 'ratio')[0], 'base', 'B') / MINUTE:.0f} min on "
             f"average there, against {by_load / MINUTE:.0f} min at the same load {load:g} in the load series.")
+
+
+def slowdown_at_high_shares(machine: str, schemes) -> Cause:
+    """At 20 and 33 % paired: how much of ``machine``'s mean slowdown its shortest tenth of jobs makes,
+    without coscheduling and under each of ``schemes``."""
+    def cause(results: Results, parameters: dict) -> str:
+        return "; ".join(slowdown_split(results, machine, "ratio", x, scheme)
+                         for x in HIGH_RATIOS for scheme in ("base", *schemes)) + "."
+    return cause
+
+
+def held_sync_by_share(holder: str, schemes) -> Cause:
+    def cause(results: Results, parameters: dict) -> str:
+        return held_sync(results, holder, "ratio", xs(results, "ratio"), schemes)
+    return cause
 
 
 def yield_extra_wait_by_share(results: Results, parameters: dict) -> str:
@@ -284,11 +296,15 @@ CAUSES: dict[str, Cause] = {
     "fig7-A-yield-33-like-20": yield_extra_wait_by_share,
     "fig8-hold-worse-slowdown": hold_yield_slowdown,
     "fig8-A-slowdown-le10": a_slowdown_low_shares,
+    "fig8-A-slowdown-20-33": slowdown_at_high_shares("A", ("HY", "YH", "YY")),
+    "fig8-B-extra-20-33": slowdown_at_high_shares("B", ("HH",)),
+    "fig9-A-sync-hh": held_sync_by_share("A", ("HH",)),
+    "fig9-B-sync-rises": held_sync_by_share("B", local_hold("B")),
     "fig5-A-sync-025": a_sync_low_load,
     "fig9-A-hold-less-sync": hold_yield_sync("A"),
     "fig9-B-hold-less-sync": hold_yield_sync("B"),
     "fig9-A-sync-hold": a_sync_by_share,
-    "fig9-B-sync-hold": b_sync_low_shares,
+    "fig9-B-sync-hold": held_sync_by_share("B", ("HH",)),
     **{f"fig10-{machine}-loss-{end}": losses(machine, "ratio")
        for machine in ("A", "B") for end in ("low", "high", "under-10")},
     "sec5b-no-release-deadlocks": deadlock,
