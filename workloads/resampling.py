@@ -15,8 +15,11 @@ user does within a week intact.  Per resample, over the log's weeks (7 days from
   random temporary user of the log (with replacement) whose whole activity is copied from
   that week on, at the same times of week, cut at the resample's end.
 * **Load.** Temporary users are then added (at random weeks) or removed (random ones of
-  those drawn) one at a time until the resample's offered load is within ``load_tolerance``
-  of the target (by default the log's own).
+  those drawn) one at a time until the resample's offered load over its whole weeks (work over
+  the machine's capacity for that many weeks, ``weekly_load``) is within ``load_tolerance`` of
+  the target, by default the log's own over its weeks.  Over whole weeks, not from the first to
+  the last submission: shuffling a long-term user's weeks can move its first or last job and
+  stretch the span, which would otherwise read as a lower load and draw in users to fill it.
 
 Every job keeps its time of week, so the daily and weekly cycles are the log's; sizes, run
 and requested times are the log's jobs'.  Jobs are renumbered 1, 2, ... in submit order, and
@@ -32,7 +35,6 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
-from schedlab.workloads.load import offered_load
 from schedlab.workloads.sessions import check_users
 
 SECONDS_PER_WEEK = 7 * 86_400.0
@@ -128,21 +130,23 @@ def _temporary_part(activity: UserActivity, user, start_week: int, weeks: int) -
     return _Part.of(activity, rows, own_weeks - own_weeks.min() + start_week, weeks)
 
 
-def _load(parts: list[_Part], machine_procs: int) -> float:
-    span = max(p.last for p in parts) - min(p.first for p in parts)
-    return sum(p.work for p in parts) / (machine_procs * span) if span > 0 else np.inf
+def weekly_load(work: float, machine_procs: int, weeks: int) -> float:
+    """Offered load over whole weeks: work over the capacity of ``weeks`` weeks of the machine."""
+    return work / (machine_procs * weeks * SECONDS_PER_WEEK)
 
 
 def resample(activity: UserActivity, machine_procs: int, seed: int, weeks: int | None = None,
              target_load: float | None = None, load_tolerance: float = DEFAULT_LOAD_TOLERANCE) -> pd.DataFrame:
     """One resampled workload of ``weeks`` weeks (the log's by default) as a canonical job table in submit
-    order, offering ``target_load`` (the log's by default) within ``load_tolerance``; see the module docstring.
+    order, offering ``target_load`` over its whole weeks (the log's by default) within ``load_tolerance``; see
+    the module docstring.
     Its submit times count from the Monday 00:00 that starts week 0, so each is the log's time of week."""
     weeks = weeks or activity.weeks
     if not len(activity.temporary):
         raise SchedlabError("the log has no temporary users to resample (every user is long-term)")
     rng = np.random.default_rng([seed, 2013])
-    target = offered_load(activity.jobs, machine_procs) if target_load is None else target_load
+    target = (weekly_load(float(activity.work.sum()), machine_procs, activity.weeks) if target_load is None
+              else target_load)
     fixed = _long_term_parts(activity, rng, weeks)
 
     def temporary(week: int) -> _Part:
@@ -151,7 +155,7 @@ def resample(activity: UserActivity, machine_procs: int, seed: int, weeks: int |
     drawn = [temporary(week) for week in range(weeks) for _ in range(rng.poisson(activity.new_temporary_per_week))]
     low, high = target * (1 - load_tolerance), target * (1 + load_tolerance)
     for _ in range(MAX_LOAD_STEPS):
-        load = _load(fixed + drawn, machine_procs)
+        load = weekly_load(sum(part.work for part in fixed + drawn), machine_procs, weeks)
         if low <= load <= high:
             break
         if load < low:
