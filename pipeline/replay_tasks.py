@@ -111,7 +111,6 @@ class ReplayTrace(SchedlabTask):
                 {"workload": self.trace, "parameters": result.parameters, "metrics": result.metrics},
             )
 
-
     def sessions(self, workload: dict, jobs):
         """The sessions a closed-loop replay needs, or why there are none (then it runs open-loop)."""
         if not self.feedback:

@@ -85,21 +85,17 @@ def user_activity(jobs: pd.DataFrame, week_seconds: np.ndarray | None = None,
 
 @dataclass
 class _Part:
-    """Some of the log's rows placed in the resample's weeks, with their work and first and last submission."""
+    """Some of the log's rows placed in the resample's weeks (those before its end), with their work."""
 
     rows: np.ndarray
     weeks: np.ndarray
     work: float
-    first: float
-    last: float
 
     @classmethod
     def of(cls, activity: UserActivity, rows: np.ndarray, new_weeks: np.ndarray, weeks: int) -> _Part:
         inside = new_weeks < weeks
         rows, new_weeks = rows[inside], new_weeks[inside]
-        submits = new_weeks * SECONDS_PER_WEEK + activity.week_offset[rows]
-        return cls(rows, new_weeks, float(activity.work[rows].sum()),
-                   submits.min() if len(rows) else np.inf, submits.max() if len(rows) else -np.inf)
+        return cls(rows, new_weeks, float(activity.work[rows].sum()))
 
 
 def _long_term_parts(activity: UserActivity, rng: np.random.Generator, weeks: int) -> list[_Part]:

@@ -119,7 +119,7 @@ def replay(
 
     end = start + batch.actual
     if not built_in:
-        _check_policy_rules(policy_name, batch, start, promised)
+        _check_policy_rules(policy_name, batch, submit, start, promised)
     check_batch_schedule(
         machine=MACHINE_NAME,
         capacity=int(machine_procs),
@@ -172,15 +172,15 @@ class PolicyRuleError(SchedlabError):
     naming the policy, the rule, the first job and time, and the fix (``docs/policies.md``)."""
 
 
-def _check_policy_rules(policy: str, batch, start: np.ndarray, promised: np.ndarray) -> None:
+def _check_policy_rules(policy: str, batch, submit: np.ndarray, start: np.ndarray, promised: np.ndarray) -> None:
     """The rules of ``docs/policies.md`` that a policy can break, checked before the engine's own
     invariants (which would call a broken one an internal error)."""
     never = np.flatnonzero(np.isnan(start))
     if never.size:
-        first = never[np.argmin(batch.submit[never])]
+        first = never[np.argmin(submit[never])]
         raise PolicyRuleError(
             f"policy {policy} broke the rule 'every job starts': {never.size} job(s) never started, the first "
-            f"submitted job {batch.job_id[first]} (submitted at t={batch.submit[first]:g} s); a policy must start "
+            f"submitted job {batch.job_id[first]} (submitted at t={submit[first]:g} s); a policy must start "
             "every waiting job eventually (docs/policies.md, 'What the engine checks')")
     late = np.flatnonzero(start > promised)
     if late.size:
