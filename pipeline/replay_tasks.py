@@ -1,4 +1,5 @@
-"""Replay one workload under one batch policy: ReplayTrace.
+"""Replay one workload under one batch policy (ReplayTrace), its users' sessions (TraceSessions) and
+its policies over resampled workloads (ResampledReplays).
 
 A workload is named either by a trace name (``CleanTrace``) or by a synthetic workload
 name (``SyntheticWorkload``); ``workload_task`` tells which.  Both write
@@ -31,6 +32,50 @@ from schedlab.simulators.batch.replay import replay
 def workload_task(name: str) -> SchedlabTask:
     """The task producing workload ``name``: a synthetic one if the name says so, else a trace."""
     return SyntheticWorkload.from_name(name) or CleanTrace(trace=name)
+
+
+SYNTHETIC_HAS_NO_USERS = "a synthetic workload has no users"
+
+
+class TraceSessions(SchedlabTask):
+    """A workload's user sessions and which wait for which (``schedlab.workloads.sessions.sessions_of``):
+    the three tables ``session_*.parquet`` with ``sessions_found.json``, and ``sessions.json`` (whether
+    sessions were found, else why not in one line; the summary ``schedlab sessions`` prints)."""
+
+    trace = luigi.Parameter(description="workload: a trace name or a synthetic workload name")
+    code_modules = ("schedlab.workloads.sessions",)
+
+    def requires(self):
+        return workload_task(self.trace)
+
+    def run(self):
+        from schedlab.errors import SchedlabError
+        from schedlab.workloads.sessions import sessions_of, summarize_sessions, write_sessions
+
+        workload = read_json(self.requires().output_file("workload.json"))
+        status, sessions = {"found": False}, None
+        if workload["source"]["kind"] != "trace":
+            status["reason"] = SYNTHETIC_HAS_NO_USERS
+        else:
+            jobs = read_jobs(self.requires().output_file("jobs.parquet"))
+            try:
+                sessions = sessions_of(jobs, source=self.trace)
+                header = workload["source"]["header"]
+                status = {"found": True, "summary": summarize_sessions(
+                    sessions, header.get("unix_start_time"), header.get("time_zone_string") or header.get("time_zone"))}
+            except SchedlabError as refused:
+                status["reason"] = str(refused)
+        with self.writing_output() as directory:
+            if sessions is not None:
+                write_sessions(sessions, directory)
+            write_json(directory / "sessions.json", status)
+
+    def sessions(self):
+        """The sessions, or None and the reason there are none."""
+        from schedlab.workloads.sessions import read_sessions
+
+        status = read_json(self.output_file("sessions.json"))
+        return (read_sessions(self.output_dir()), "") if status["found"] else (None, status["reason"])
 
 
 class PolicyParameter(luigi.Parameter):
@@ -75,7 +120,7 @@ class ReplayTrace(SchedlabTask):
         references = (policy_reference(self.policy), order_reference(self.order))
         for reference in references:
             make_importable(reference)
-        return ("schedlab.simulators.batch.replay", "schedlab.simulators.batch.feedback", "schedlab.workloads.sessions",
+        return ("schedlab.simulators.batch.replay", "schedlab.simulators.batch.feedback",
                 "schedlab.reports.exports", *(reference.module for reference in references))
 
     def label(self) -> str:
@@ -85,13 +130,14 @@ class ReplayTrace(SchedlabTask):
         return "_".join((self.trace, policy, order, self.estimates, *(("closed-loop",) if self.feedback else ())))
 
     def requires(self):
-        return workload_task(self.trace)
+        return {"workload": workload_task(self.trace), **({"sessions": TraceSessions(trace=self.trace)}
+                                                           if self.feedback else {})}
 
     def run(self):
-        workload = read_json(self.requires().output_file("workload.json"))
-        jobs = read_jobs(self.requires().output_file("jobs.parquet"))
+        workload = read_json(self.requires()["workload"].output_file("workload.json"))
+        jobs = read_jobs(self.requires()["workload"].output_file("jobs.parquet"))
         self.set_status_message(f"replaying {len(jobs):,} jobs of {self.trace} under {self.policy}")
-        sessions, refused = self.sessions(workload, jobs)
+        sessions, refused = self.requires()["sessions"].sessions() if self.feedback else (None, "")
         result = replay(
             jobs, workload["machine_procs"], policy=self.policy, order=self.order, estimates=self.estimates,
             progress=reporter("replay"), sessions=sessions,
@@ -111,23 +157,9 @@ class ReplayTrace(SchedlabTask):
                 {"workload": self.trace, "parameters": result.parameters, "metrics": result.metrics},
             )
 
-    def sessions(self, workload: dict, jobs):
-        """The sessions a closed-loop replay needs, or why there are none (then it runs open-loop)."""
-        if not self.feedback:
-            return None, ""
-        if workload["source"]["kind"] != "trace":
-            return None, "a synthetic workload has no users"
-        from schedlab.errors import SchedlabError
-        from schedlab.workloads.sessions import find_sessions
-
-        try:
-            return find_sessions(jobs, source=self.trace), ""
-        except SchedlabError as refused:
-            return None, str(refused)
-
 
 DEFAULT_RESAMPLES = 5
-DEFAULT_RESAMPLE_MAX_JOBS = 5_000
+DEFAULT_RESAMPLE_MAX_JOBS = 400_000  # every shared trace; CEA-Curie's 295,540 jobs take about a minute
 
 
 class ResampledReplays(SchedlabTask):
@@ -135,9 +167,8 @@ class ResampledReplays(SchedlabTask):
     (``schedlab.simulators.batch.resampled``): ``runs.csv`` (one row per seed, policy and arrivals
     mode) and ``resampled.json`` (whether it ran, and if not, why in one line).
 
-    Runs only on a trace with user ids and at most ``max_jobs`` jobs after cleaning: closed-loop
-    replays run on the reference engine (about 14 s per resample of KTH-SP2's 28,481 jobs under
-    three policies, open and closed), so a larger trace gets the reason instead.
+    Runs only on a trace with user ids and at most ``max_jobs`` jobs after cleaning; a larger trace
+    gets the reason instead (the time grows with the jobs: see ``docs/sessions.md``).
     """
 
     trace = luigi.Parameter(description="workload: a trace name or a synthetic workload name")
@@ -165,11 +196,11 @@ class ResampledReplays(SchedlabTask):
         status = {"seeds": seeds, "policies": list(self.policies), "max_jobs": self.max_jobs, "ran": False}
         runs = None
         if workload["source"]["kind"] != "trace":
-            status["reason"] = "a synthetic workload has no users to resample"
+            status["reason"] = SYNTHETIC_HAS_NO_USERS
         elif len(jobs) > self.max_jobs:
             status["reason"] = (f"{len(jobs):,} jobs, over the {self.max_jobs:,} set for this report (FullReport "
-                                "--resample-max-jobs): closed-loop replays run on the reference engine; "
-                                f"'schedlab resample' writes the resamples of {self.trace} for a run of one's own")
+                                f"--resample-max-jobs); 'schedlab resample' writes the resamples of {self.trace} "
+                                "for a run of one's own")
         else:
             header = workload["source"]["header"]
             clock = local_week_seconds(jobs["submit_time"].to_numpy(float), header.get("unix_start_time"),

@@ -43,6 +43,22 @@ def make_jobs(rows):
     )
 
 
+def both_engines(jobs, capacity, **options):
+    """One replay on the compiled event loop and the same on the reference engine."""
+    from schedlab.simulators.batch.replay import replay
+
+    compiled = replay(jobs, capacity, engine="compiled", **options)
+    reference = replay(jobs, capacity, engine="reference", **options)
+    return compiled, reference
+
+
+def assert_same_run(compiled, reference):
+    assert compiled.schedule.equals(reference.schedule)
+    assert compiled.series.equals(reference.series)
+    assert compiled.metrics == reference.metrics
+    assert compiled.parameters == reference.parameters
+
+
 def layout_faults(figure) -> list[str]:
     """What a reader cannot see whole, once drawn: a legend over an axes (its title and tick labels
     included) or over the figure's title, and a title cut by the figure's edge."""

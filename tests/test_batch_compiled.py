@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from schedlab.parsers.swf import read_swf
 from schedlab.errors import SchedlabError
 from schedlab.simulators.batch.replay import replay
-from tests.conftest import make_jobs, shared_path
+from tests.conftest import assert_same_run, both_engines, make_jobs, shared_path
 
 CAPACITY = 8
 
@@ -30,19 +30,6 @@ tied_rows = st.lists(
     min_size=1,
     max_size=40,
 )
-
-
-def both_engines(jobs, capacity, **options):
-    compiled = replay(jobs, capacity, engine="compiled", **options)
-    reference = replay(jobs, capacity, engine="reference", **options)
-    return compiled, reference
-
-
-def assert_same_run(compiled, reference):
-    assert compiled.schedule.equals(reference.schedule)
-    assert compiled.series.equals(reference.series)
-    assert compiled.metrics == reference.metrics
-    assert compiled.parameters == reference.parameters
 
 
 @settings(max_examples=150, deadline=None)

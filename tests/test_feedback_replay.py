@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from schedlab.errors import SchedlabError
+from schedlab.parsers.schema import as_job_table
 from schedlab.simulators.batch.replay import replay
 from schedlab.workloads.sessions import find_sessions
+from tests.conftest import assert_same_run, both_engines
 from tests.test_workloads_sessions import JOBS, _jobs
 
 BIG = 10**6  # processors: no job ever waits for room
@@ -94,10 +97,62 @@ def test_a_one_processor_machine_pushes_sessions_later():
     assert schedule.loc[[4, 2, 5, 9], "end"].tolist() == [20500.0, 20700.0, 20800.0, 20850.0]
 
 
-def test_the_compiled_engine_is_refused_with_the_reason():
-    jobs = _jobs()
-    with pytest.raises(SchedlabError, match="reads every submit time up front"):
-        replay(jobs, BIG, sessions=find_sessions(jobs), engine="compiled")
+user_rows = st.lists(
+    st.tuples(
+        st.integers(1, 3),  # user
+        st.sampled_from([0, 0, 5, 10, 10, 30, 60, 200, 400]),  # submit: many ties, and gaps that cut sessions
+        st.integers(1, 4),  # procs
+        st.sampled_from([10, 20, 40, 60]),  # requested
+        st.sampled_from([5, 10, 20, 40, 60, 90]),  # run: often shorter than requested
+        st.sampled_from([0, 0, 15, 100]),  # logged wait: the log's ends decide which sessions depend
+    ),
+    min_size=1,
+    max_size=40,
+)
+
+
+def _user_jobs(rows):
+    rows = [*rows, (4, 0, 1, 10, 10, 0)]  # a second user whatever was drawn: one user has no sessions to tell apart
+    user, submit, procs, requested, run, wait = (np.array(column) for column in zip(*rows))
+    return as_job_table({"job_id": np.arange(1, len(rows) + 1), "user_id": user, "submit_time": submit,
+                         "wait_time": wait, "run_time": run, "requested_time": requested,
+                         "allocated_procs": procs, "requested_procs": procs})
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    user_rows,
+    st.sampled_from(["fcfs", "easy", "conservative"]),
+    st.sampled_from(["fcfs", "wfp", "sjf"]),
+    st.sampled_from(["default", "pyss"]),
+    st.sampled_from(["arrival", "termination"]),
+    st.sampled_from([20.0, 90.0]),
+    st.booleans(),
+)
+def test_the_compiled_closed_loop_equals_the_reference_one(rows, policy, order, conventions, delimitation,
+                                                          threshold, keep_time_of_day):
+    from schedlab.workloads.sessions import keeping_time_of_day
+
+    jobs = _user_jobs(rows)
+    sessions = find_sessions(jobs, delimitation, threshold)
+    if keep_time_of_day:
+        sessions = keeping_time_of_day(sessions, unix_start_time=86_300)  # days turn 100 s into the log
+    assert_same_run(*both_engines(jobs, 4, policy=policy, order=order, conventions=conventions, sessions=sessions))
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
+def test_the_compiled_closed_loop_equals_the_reference_one_on_kth(policy):
+    from schedlab.parsers.cleaning import clean
+    from schedlab.parsers.swf import read_swf
+    from tests.conftest import shared_path
+
+    trace = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf"))
+    jobs, _ = clean(trace.jobs, trace.machine_procs)
+    jobs = jobs.iloc[:6000]
+    compiled, reference = both_engines(jobs, 100, policy=policy, conventions="pyss", sessions=find_sessions(jobs))
+    assert_same_run(compiled, reference)
+    assert (compiled.schedule["submit"].to_numpy() != jobs.sort_values("submit_time", kind="stable")
+            ["submit_time"].to_numpy()).sum() > 500  # the closed loop moved many arrivals
 
 
 def test_open_loop_stays_the_default_and_says_so():
@@ -108,7 +163,7 @@ def test_open_loop_stays_the_default_and_says_so():
 
 
 def test_a_session_kept_to_its_time_of_day_never_starts_earlier_in_its_day():
-    from schedlab.simulators.batch.feedback import SessionArrivals
+    from schedlab.simulators.batch.feedback import SessionArrivals, SessionTables
     from schedlab.workloads.sessions import keeping_time_of_day
 
     jobs = _jobs()
@@ -120,8 +175,9 @@ def test_a_session_kept_to_its_time_of_day_never_starts_earlier_in_its_day():
     schedule = replay(jobs, BIG, policy="fcfs", sessions=kept).schedule.set_index("job_id")
     assert schedule.loc[[9, 10, 3, 6], "submit"].tolist() == [8000.0, 20000.0, 9000.0, 30000.0]
     # Ready later in the day than logged: kept; ready the next day earlier than logged: moved to the logged time.
-    arrivals = SessionArrivals(kept, np.array(sorted(JOBS)))
-    session = int(kept.jobs.set_index("job_id").loc[9, "session_id"])
+    arrivals = SessionArrivals(SessionTables.of(kept, np.array(sorted(JOBS))))
+    session_id = kept.jobs.set_index("job_id").loc[9, "session_id"]
+    session = int(np.searchsorted(np.unique(kept.jobs["session_id"]), session_id))  # numbered in order of their ids
     assert arrivals.first_arrival(session, 9_000.0) == 9_000.0
     assert arrivals.first_arrival(session, 86_400.0 + 3_600.0) == 86_400.0 + 8_000.0
     assert "never earlier in the day than logged" in replay(jobs, BIG, sessions=kept).settings()
@@ -153,5 +209,12 @@ def test_a_closed_loop_report_says_which_mode_each_trace_ran_in(tmp_path):
         arrivals = {name: read_json(task.output_file("summary.json"))["parameters"]["arrivals"]
                     for name, task in tasks.items()}
     assert arrivals["users"] == "closed-loop (arrival sessions, threshold 3600 s)"
+    from pipeline.replay_tasks import TraceSessions
+
+    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[str(traces)]):
+        # One sessions task per trace, whatever the policies replayed from it.
+        assert {task.requires()["sessions"] for task in tasks.values()} == {TraceSessions(trace=name) for name in tasks}
+        found = {name: read_json(TraceSessions(trace=name).output_file("sessions.json")) for name in tasks}
+    assert found["users"]["found"] and found["users"]["summary"]["sessions"] == 8
     assert arrivals["anonymous"] == ("open-loop (closed-loop asked for, but anonymous: no user ids (SWF field 12 "
                                      "is -1 for every job), so no sessions to find)")

@@ -141,3 +141,14 @@ def test_the_command_prints_the_summary_and_refuses_a_log_without_users(tmp_path
     assert main(["sessions", str(without)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1] == "schedlab sessions: anonymous.swf: no user ids (SWF field 12 is -1 for every job), so no sessions to find"
+
+
+def test_sessions_written_and_read_back_are_the_same(tmp_path):
+    from schedlab.workloads.sessions import keeping_time_of_day, read_sessions, write_sessions
+
+    sessions = keeping_time_of_day(find_sessions(_jobs(), "termination", 1800))
+    write_sessions(sessions, tmp_path)
+    back = read_sessions(tmp_path)
+    for name in ("jobs", "sessions", "predecessors"):
+        pd.testing.assert_frame_equal(getattr(back, name), getattr(sessions, name))
+    assert (back.delimitation, back.threshold, back.day_clock) == ("termination", 1800.0, 0.0)

@@ -78,6 +78,12 @@ class Sessions:
     def dependent(self) -> np.ndarray:
         return self.sessions["think_time"].notna().to_numpy()
 
+    def describe(self) -> str:
+        """How the sessions were found, for a replay's settings line."""
+        if self.delimitation == "recorded":
+            return "sessions recorded in SWF fields 17-18"
+        return f"{self.delimitation} sessions, threshold {self.threshold:g} s"
+
 
 def job_ends(jobs: pd.DataFrame) -> np.ndarray:
     """Each job's end in the log: submit + wait + run (a wait or run unknown counts as 0)."""
@@ -204,6 +210,44 @@ def recorded_sessions(jobs: pd.DataFrame) -> Sessions:
     predecessors = pd.DataFrame({"session_id": number[usable],
                                  "predecessor_id": session_of.loc[preceding[usable]].to_numpy()}, dtype=np.int64)
     return Sessions(ordered.assign(session_id=number, offset=0.0), sessions, predecessors, "recorded", float("nan"))
+
+
+def sessions_of(jobs: pd.DataFrame, delimitation: str = "arrival", threshold: float = DEFAULT_THRESHOLD_SECONDS,
+                source: str = "trace") -> Sessions:
+    """The sessions a closed-loop replay of ``jobs`` uses: the log's own (SWF fields 17-18) where it
+    records them, else those ``find_sessions`` delimits."""
+    if has_recorded_dependencies(jobs):
+        return recorded_sessions(jobs)
+    return find_sessions(jobs, delimitation, threshold, source)
+
+
+SESSION_TABLES = ("jobs", "sessions", "predecessors")
+
+
+def write_sessions(sessions: Sessions, directory) -> None:
+    """The three tables as ``session_<name>.parquet`` in ``directory``, how they were found in
+    ``sessions_found.json`` (``read_sessions`` reads them back)."""
+    import json
+    from pathlib import Path
+
+    directory = Path(directory)
+    for name in SESSION_TABLES:
+        getattr(sessions, name).to_parquet(directory / f"session_{name}.parquet", index=False,
+                                           write_page_checksum=True)
+    (directory / "sessions_found.json").write_text(json.dumps(
+        {"delimitation": sessions.delimitation, "threshold": sessions.threshold, "day_clock": sessions.day_clock},
+        sort_keys=True) + "\n")
+
+
+def read_sessions(directory) -> Sessions:
+    import json
+    from pathlib import Path
+
+    directory = Path(directory)
+    found = json.loads((directory / "sessions_found.json").read_text())
+    tables = {name: pd.read_parquet(directory / f"session_{name}.parquet") for name in SESSION_TABLES}
+    return Sessions(**tables, delimitation=found["delimitation"], threshold=float(found["threshold"]),
+                    day_clock=found["day_clock"])
 
 
 THINK_QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90)

@@ -97,9 +97,9 @@ def run(args) -> int:
         if args.conventions != "default" or args.no_clean:
             raise UsageError("--feedback replays a cleaned trace under the default conventions")
         from schedlab.workloads.fitting import header_clock
-        from schedlab.workloads.sessions import find_sessions, keeping_time_of_day
+        from schedlab.workloads.sessions import keeping_time_of_day, sessions_of
 
-        sessions = find_sessions(jobs, args.delimit, 60.0 * args.threshold, Path(args.trace).name)
+        sessions = sessions_of(jobs, args.delimit, 60.0 * args.threshold, Path(args.trace).name)
         if args.keep_time_of_day:
             sessions = keeping_time_of_day(sessions, *header_clock(trace.header))
     elif args.keep_time_of_day:

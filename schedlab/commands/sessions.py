@@ -40,19 +40,14 @@ def run(args) -> int:
     from schedlab.parsers.cleaning import clean
     from schedlab.parsers.swf import read_swf
     from schedlab.workloads.fitting import header_clock
-    from schedlab.workloads.sessions import (
-        find_sessions, format_summary, has_recorded_dependencies, recorded_sessions, summarize_sessions,
-    )
+    from schedlab.workloads.sessions import format_summary, sessions_of, summarize_sessions
 
     trace = read_swf(args.trace, strict=not args.lenient)
     for warning in trace.warnings:
         print(f"note: {warning}", file=sys.stderr)
     jobs, _ = clean(trace.jobs, trace.machine_procs)
     name = Path(args.trace).name
-    if has_recorded_dependencies(jobs):
-        sessions = recorded_sessions(jobs)
-    else:
-        sessions = find_sessions(jobs, args.delimit, 60.0 * args.threshold, name)
+    sessions = sessions_of(jobs, args.delimit, 60.0 * args.threshold, name)
     summary = summarize_sessions(sessions, *header_clock(trace.header))
     print(format_summary(name, summary))
     if args.json:

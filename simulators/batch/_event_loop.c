@@ -13,6 +13,12 @@
  * pushed on the heap: jobs arrive sorted and hold sequence numbers 1..n, so they are
  * merged from a cursor and the heap holds only running jobs and planned starts.
  *
+ * Closed loop (simulators/batch/feedback.py is the reference): the jobs of dependent
+ * sessions are held back from the cursor; when the last job of a session's last
+ * predecessor ends, the session's jobs are pushed on the heap as submissions, the first
+ * its think time after that end, the others at their offsets from it, each under a new
+ * sequence number as the engine draws them.
+ *
  * Python calls run(...) once per replay (see simulators/batch/compiled.py); the GIL is
  * released while the loop runs.
  */
@@ -241,6 +247,76 @@ static int plan_start(Heap *heap, int64_t *sequence, double *planned_time, int64
     return push(heap, (Event){start, START_RANK, 0.0, *sequence, job, EVENT_START});
 }
 
+/* ---- closed-loop sessions ---- */
+
+typedef struct {
+    int64_t count;
+    const int64_t *job_session;    /* per job: its session, or -1 */
+    const int64_t *held;           /* per job: 1 if its submission waits for the simulation */
+    const int64_t *member_start;   /* per session: where its jobs begin in members (count + 1 values) */
+    const int64_t *members;        /* job indices, session by session, in submit order */
+    const double *member_offsets;  /* each job's offset from its session's first submission */
+    const int64_t *dependent_start;/* per session: where its dependents begin in dependents (count + 1) */
+    const int64_t *dependents;
+    const double *think;           /* per session: NaN for a session that does not wait */
+    const double *time_of_day;     /* per session: logged time of day of its first job, or NaN */
+    double day_clock;              /* NaN unless sessions keep their time of day */
+    int64_t *running, *waiting;    /* per session: jobs not yet ended; predecessors not yet ended */
+    double *ready, *ended;         /* per session: latest end of its predecessors; of its own jobs */
+} Sessions;
+
+static const double DAY = 86400.0;
+
+/* Python's float %: the remainder takes the divisor's sign. */
+static double python_mod(double x, double y) {
+    double mod = fmod(x, y);
+    if (mod != 0.0) {
+        if ((y < 0) != (mod < 0)) mod += y;
+    } else {
+        mod = copysign(0.0, y);
+    }
+    return mod;
+}
+
+/* A ready session's first arrival: moved on to its logged time of day when sessions keep it. */
+static double first_arrival(const Sessions *s, int64_t session, double ready) {
+    if (isnan(s->day_clock)) return ready;
+    double clock = python_mod(ready + s->day_clock, DAY);
+    double later = s->time_of_day[session] - clock;
+    return ready + (later > 0.0 ? later : 0.0);
+}
+
+/* Push the session's jobs as submissions (0, or -1 out of memory). */
+static int release(const Sessions *s, int64_t session, double first, double now, double rank_submit, double *submit,
+                   Heap *heap, int64_t *sequence) {
+    for (int64_t m = s->member_start[session]; m < s->member_start[session + 1]; m++) {
+        int64_t job = s->members[m];
+        double arrival = first + s->member_offsets[m];
+        if (now > arrival) arrival = now;
+        submit[job] = arrival;
+        *sequence += 1;
+        if (push(heap, (Event){arrival, rank_submit, 0.0, *sequence, job, EVENT_SUBMIT})) return -1;
+    }
+    return 0;
+}
+
+/* A job ended at t: release the sessions this completes (0, or -1 out of memory). */
+static int job_ended(const Sessions *s, int64_t job, double t, double rank_submit, double *submit, Heap *heap,
+                     int64_t *sequence) {
+    int64_t session = s->job_session[job];
+    if (session < 0) return 0;
+    if (t > s->ended[session]) s->ended[session] = t;
+    if (--s->running[session] > 0) return 0;
+    for (int64_t d = s->dependent_start[session]; d < s->dependent_start[session + 1]; d++) {
+        int64_t dependent = s->dependents[d];
+        if (s->ended[session] > s->ready[dependent]) s->ready[dependent] = s->ended[session];
+        if (--s->waiting[dependent] > 0) continue;
+        double first = first_arrival(s, dependent, s->ready[dependent] + s->think[dependent]);
+        if (release(s, dependent, first, t, rank_submit, submit, heap, sequence)) return -1;
+    }
+    return 0;
+}
+
 /* ---- the loop ---- */
 
 typedef struct {
@@ -251,9 +327,11 @@ typedef struct {
 typedef struct {
     int64_t n, capacity;
     int policy, order, submissions_first, per_event;
-    const double *submit, *estimate, *actual;
+    double *submit; /* written where closed loop decides an arrival */
+    const double *estimate, *actual;
     const int64_t *procs;
     double *start_time, *promised;
+    const Sessions *sessions; /* NULL: open loop */
     volatile int64_t *finished; /* jobs ended so far, read by another thread to show progress */
     /* outputs */
     Sample *series;
@@ -276,7 +354,9 @@ typedef struct {
 
 static int simulate(Run *run) {
     const int64_t n = run->n;
-    const double *submit = run->submit, *estimate = run->estimate, *actual = run->actual;
+    double *submit = run->submit;
+    const double *estimate = run->estimate, *actual = run->actual;
+    const Sessions *sessions = run->sessions;
     const int64_t *procs = run->procs;
     double *start_time = run->start_time, *promised = run->promised;
     const double rank_submit = run->submissions_first ? 0.0 : 1.0;
@@ -310,6 +390,15 @@ static int simulate(Run *run) {
     int64_t queue_length = 0, busy = 0, sequence = n, cursor = 0, submitted_count = 0, ended_count = 0;
     int64_t protected_head = -1;
     double now = -INFINITY;
+    if (sessions) {
+        while (cursor < n && sessions->held[cursor]) cursor++;
+        for (int64_t session = 0; session < sessions->count; session++)
+            if (!isnan(sessions->think[session]) && sessions->waiting[session] == 0 &&
+                release(sessions, session,
+                        first_arrival(sessions, session, sessions->ready[session] + sessions->think[session]), now,
+                        rank_submit, submit, &heap, &sequence))
+                FAIL(OUT_OF_MEMORY, -1);
+    }
 
     while (cursor < n || heap.size > 0) {
         Event event;
@@ -321,6 +410,8 @@ static int simulate(Run *run) {
         if (take_submission) {
             event = (Event){submit[cursor], rank_submit, 0.0, cursor + 1, cursor, EVENT_SUBMIT};
             cursor++;
+            if (sessions)
+                while (cursor < n && sessions->held[cursor]) cursor++;
         } else {
             event = pop(&heap);
         }
@@ -357,6 +448,8 @@ static int simulate(Run *run) {
             CHECK(add(&profile, t, start_time[job] + estimate[job], procs[job]), OVER_RELEASE, job);
             busy -= procs[job];
             *run->finished += 1;
+            if (sessions && job_ended(sessions, job, t, rank_submit, submit, &heap, &sequence))
+                FAIL(OUT_OF_MEMORY, job);
         }
 
         if (event.kind == EVENT_SUBMIT)
@@ -473,7 +566,7 @@ static int column(PyObject *object, Py_buffer *view, int writable, const char *f
         return -1;
     /* int64 is 'l' where long has 64 bits, 'q' elsewhere */
     int integer = format[0] == 'q' && view->itemsize == 8 && (view->format[0] == 'l' || view->format[0] == 'q');
-    if ((!integer && strcmp(view->format, format) != 0) || view->len != n * view->itemsize) {
+    if ((!integer && strcmp(view->format, format) != 0) || (n >= 0 && view->len != n * view->itemsize)) {
         PyErr_Format(PyExc_TypeError, "%s: expected %zd values of format '%s'", name, n, format);
         PyBuffer_Release(view);
         return -1;
@@ -481,24 +574,58 @@ static int column(PyObject *object, Py_buffer *view, int writable, const char *f
     return 0;
 }
 
+enum { COLUMNS = 7, SESSION_COLUMNS = 13 };
+
+/* The closed-loop tables, in the order compiled.py hands them over; -1: any length,
+ * -2: one per job, -3: one per session plus one, -4: one per session. */
+static const char *session_names[SESSION_COLUMNS] = {
+    "job_session", "held", "member_start", "members", "member_offsets", "dependent_start", "dependents",
+    "think", "time_of_day", "running", "waiting", "ready", "ended"};
+static const char *session_formats[SESSION_COLUMNS] = {"q", "q", "q", "q", "d", "q", "q",
+                                                       "d", "d", "q", "q", "d", "d"};
+static const int session_lengths[SESSION_COLUMNS] = {-2, -2, -3, -1, -1, -3, -1, -4, -4, -4, -4, -4, -4};
+
 static PyObject *run_replay(PyObject *self, PyObject *args) {
-    PyObject *objects[7];
+    PyObject *objects[COLUMNS + SESSION_COLUMNS];
+    PyObject *session_tables = Py_None;
     Run run = {0};
+    Sessions sessions = {0};
     long long capacity;
-    if (!PyArg_ParseTuple(args, "OOOOOOOLiiii", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4],
-                          &objects[5], &objects[6], &capacity, &run.policy, &run.order, &run.submissions_first, &run.per_event))
+    if (!PyArg_ParseTuple(args, "OOOOOOOLiiii|O", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4],
+                          &objects[5], &objects[6], &capacity, &run.policy, &run.order, &run.submissions_first,
+                          &run.per_event, &session_tables))
         return NULL;
+    int closed_loop = session_tables != Py_None;
+    if (closed_loop) {
+        PyObject **tables = objects + COLUMNS;
+        if (!PyArg_ParseTuple(session_tables, "OOOOOOOOOOOOOd;sessions: 13 tables and the day clock", &tables[0],
+                              &tables[1], &tables[2], &tables[3], &tables[4], &tables[5], &tables[6], &tables[7],
+                              &tables[8], &tables[9], &tables[10], &tables[11], &tables[12], &sessions.day_clock))
+            return NULL;
+    }
     run.capacity = capacity;
-    static const char *names[7] = {"submit", "estimate", "actual", "procs", "start", "promised", "finished"};
-    static const char *formats[7] = {"d", "d", "d", "q", "d", "d", "q"};
-    Py_buffer views[7];
+    static const char *names[COLUMNS] = {"submit", "estimate", "actual", "procs", "start", "promised", "finished"};
+    static const char *formats[COLUMNS] = {"d", "d", "d", "q", "d", "d", "q"};
+    Py_buffer views[COLUMNS + SESSION_COLUMNS];
     Py_ssize_t n = PyObject_Length(objects[0]);
     if (n < 0) return NULL;
-    int held = 0;
-    for (; held < 7; held++)
-        if (column(objects[held], &views[held], held >= 4, formats[held], held == 6 ? 1 : n, names[held]) < 0) break;
+    Py_ssize_t session_count = closed_loop ? PyObject_Length(objects[COLUMNS + 7]) : 0;
+    if (session_count < 0) return NULL;
+    int wanted = closed_loop ? COLUMNS + SESSION_COLUMNS : COLUMNS, held = 0;
+    for (; held < wanted; held++) {
+        int writable, ok;
+        if (held < COLUMNS) {
+            writable = held == 0 || held >= 4;
+            ok = column(objects[held], &views[held], writable, formats[held], held == 6 ? 1 : n, names[held]);
+        } else {
+            int k = held - COLUMNS, kind = session_lengths[k];
+            Py_ssize_t length = kind == -2 ? n : kind == -3 ? session_count + 1 : kind == -4 ? session_count : -1;
+            ok = column(objects[held], &views[held], k >= 9, session_formats[k], length, session_names[k]);
+        }
+        if (ok < 0) break;
+    }
     PyObject *result = NULL;
-    if (held == 7) {
+    if (held == wanted) {
         run.n = n;
         run.submit = views[0].buf;
         run.estimate = views[1].buf;
@@ -507,6 +634,24 @@ static PyObject *run_replay(PyObject *self, PyObject *args) {
         run.start_time = views[4].buf;
         run.promised = views[5].buf;
         run.finished = views[6].buf;
+        if (closed_loop) {
+            Py_buffer *t = views + COLUMNS;
+            sessions.count = session_count;
+            sessions.job_session = t[0].buf;
+            sessions.held = t[1].buf;
+            sessions.member_start = t[2].buf;
+            sessions.members = t[3].buf;
+            sessions.member_offsets = t[4].buf;
+            sessions.dependent_start = t[5].buf;
+            sessions.dependents = t[6].buf;
+            sessions.think = t[7].buf;
+            sessions.time_of_day = t[8].buf;
+            sessions.running = t[9].buf;
+            sessions.waiting = t[10].buf;
+            sessions.ready = t[11].buf;
+            sessions.ended = t[12].buf;
+            run.sessions = &sessions;
+        }
         int status;
         Py_BEGIN_ALLOW_THREADS status = simulate(&run);
         Py_END_ALLOW_THREADS
@@ -523,8 +668,8 @@ static PyObject *run_replay(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"run", run_replay, METH_VARARGS,
-     "run(submit, estimate, actual, procs, start_out, promised_out, finished_out, capacity, policy, order, "
-     "submissions_first, per_event) -> (status, job, series bytes)"},
+     "run(submit_inout, estimate, actual, procs, start_out, promised_out, finished_out, capacity, policy, order, "
+     "submissions_first, per_event, sessions=None) -> (status, job, series bytes)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -46,30 +46,34 @@ def available() -> bool:
     return _event_loop is not None
 
 
-def run(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):
-    """Simulate ``batch``; return ``(status, job index, start, promised, series)``.
+def run(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None, sessions=None):
+    """Simulate ``batch``; return ``(status, job index, start, promised, series, submit)``.
 
     ``status`` is ``DONE`` or a key of ``FAILURES`` (a simulator bug), ``series`` a
-    record array of (time, queue_length, busy_procs) after each event time.
+    record array of (time, queue_length, busy_procs) after each event time, ``submit``
+    the arrivals the run used: the batch's, or with ``sessions`` (a
+    ``feedback.SessionTables``) the closed loop's.
     ``progress(jobs ended, jobs)``, if given, is called a few times a second: the loop
     then runs in a thread (it releases the GIL) while this one reports.
     """
     start = np.empty(len(batch), dtype=np.float64)
     promised = np.empty(len(batch), dtype=np.float64)
     finished = np.zeros(1, dtype=np.int64)
+    submit = np.array(batch.submit, dtype=np.float64)  # a copy: the closed loop writes its arrivals into it
     arguments = (
-        np.ascontiguousarray(batch.submit, dtype=np.float64),
+        submit,
         np.ascontiguousarray(batch.estimate, dtype=np.float64),
         np.ascontiguousarray(batch.actual, dtype=np.float64),
         np.ascontiguousarray(batch.procs, dtype=np.int64),
         start, promised, finished, int(capacity), POLICY_CODES[policy], ORDER_CODES[order],
         event_order.same_time == "submissions_first", event_order.passes == "per_event",
+        None if sessions is None else sessions.for_compiled_loop(),
     )
     if progress is None:
         status, job, series = _event_loop.run(*arguments)
     else:
         status, job, series = _reporting(arguments, finished, len(batch), progress)
-    return status, job, start, promised, np.frombuffer(series, dtype=SERIES_DTYPE)
+    return status, job, start, promised, np.frombuffer(series, dtype=SERIES_DTYPE), submit
 
 
 def _reporting(arguments, finished, jobs: int, progress, interval: float = 0.2):

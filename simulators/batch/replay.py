@@ -86,18 +86,15 @@ def replay(
     ``progress(jobs ended, jobs)``, if given, is called now and then during the run.
     ``sessions`` (``schedlab.workloads.sessions.Sessions`` of ``jobs``) replays closed-loop: a
     dependent session arrives its think time after its predecessors end in this run
-    (``schedlab.simulators.batch.feedback``), on the reference engine; without it, open-loop.
+    (``schedlab.simulators.batch.feedback``), on either engine; without it, open-loop.
     The schedule is checked against the invariants before it is returned; times are
     float64 seconds.
     """
     policy_name = canonical_name(policy, BUILT_IN_POLICIES, "policy")
     order_name = canonical_name(order, BUILT_IN_ORDERS, "queue order")
     built_in = policy_name in BUILT_IN_POLICIES and order_name in BUILT_IN_ORDERS
-    fast = built_in and compiled.available() and sessions is None
+    fast = built_in and compiled.available()
     engine = _choice("engine", engine or ("compiled" if fast else "reference"), ENGINES)
-    if engine == "compiled" and sessions is not None:
-        raise SchedlabError("closed-loop replay runs on the reference engine: the compiled event loop reads every "
-                            "submit time up front; use engine='reference'")
     if engine == "compiled" and not built_in:
         raise SchedlabError("the compiled engine runs the built-in policies and orders only; use engine='reference'")
     if engine == "compiled" and not compiled.available():
@@ -111,8 +108,8 @@ def replay(
     )
     batch = profile.prepare(jobs, int(machine_procs), estimates)
     if engine == "compiled":
-        start, promised, series = _run_compiled(batch, int(machine_procs), policy_name, order_name, event_order, progress)
-        submit = batch.submit
+        start, promised, series, submit = _run_compiled(batch, int(machine_procs), policy_name, order_name,
+                                                        event_order, progress, sessions)
     else:
         start, promised, series, submit = _run_reference(batch, int(machine_procs), policy, order, event_order,
                                                          progress, sessions)
@@ -153,7 +150,7 @@ def replay(
         "same_time": event_order.same_time,
         "passes": event_order.passes,
         "arrivals": "open-loop" if sessions is None else
-                    f"closed-loop ({sessions.delimitation} sessions, threshold {sessions.threshold:g} s"
+                    f"closed-loop ({sessions.describe()}"
                     + (", never earlier in the day than logged)" if sessions.day_clock is not None else ")"),
     }
     return ReplayResult(schedule_columns=schedule, metrics=metrics, series_columns=series, parameters=parameters)
@@ -207,21 +204,28 @@ def _run_reference(batch, capacity: int, policy: str, order: str, event_order: E
         machine = Machine(MACHINE_NAME, capacity, batch, scheduler)
         engine = Engine([machine], event_order)
     else:
-        from schedlab.simulators.batch.feedback import FeedbackEngine, FeedbackMachine, SessionArrivals
+        from schedlab.simulators.batch.feedback import FeedbackEngine, FeedbackMachine, SessionArrivals, SessionTables
 
         machine = FeedbackMachine(MACHINE_NAME, capacity, batch, scheduler)
-        engine = FeedbackEngine(machine, event_order, SessionArrivals(sessions, batch.job_id))
+        engine = FeedbackEngine(machine, event_order, SessionArrivals(SessionTables.of(sessions, batch.job_id)))
     engine.run(None if progress is None else lambda ended: progress(ended, len(batch)))
     series = np.array(engine.trace[machine.name], dtype=compiled.SERIES_DTYPE)
     return (np.array(machine.start_time, dtype=np.float64), np.array(machine.promised, dtype=np.float64),
             _columns(series), np.array(machine.submit, dtype=np.float64))
 
 
-def _run_compiled(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None):
-    status, job, start, promised, series = compiled.run(batch, capacity, policy, order, event_order, progress)
+def _run_compiled(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None,
+                  sessions=None):
+    tables = None
+    if sessions is not None:
+        from schedlab.simulators.batch.feedback import SessionTables
+
+        tables = SessionTables.of(sessions, batch.job_id)
+    status, job, start, promised, series, submit = compiled.run(batch, capacity, policy, order, event_order,
+                                                                progress, tables)
     if status != compiled.DONE:
         raise InvariantError(f"{MACHINE_NAME}: {compiled.FAILURES[status]} (job {batch.job_id[job]}, {policy})")
-    return start, promised, _columns(series)
+    return start, promised, _columns(series), submit
 
 
 def _columns(series: np.ndarray) -> dict[str, np.ndarray]:
