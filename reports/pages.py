@@ -31,6 +31,7 @@ from schedlab.reports.document import (
     paragraph,
     table,
 )
+from schedlab.reports.ledger import MIN_SEEDS
 from schedlab.reports.metrics import format_metric, headline_rows, metric_label, metrics_by_policy
 
 WARNINGS_SHOWN = 50
@@ -177,7 +178,9 @@ def _resampled_blocks(resampled: Mapping | None) -> list:
             "shuffled, temporary users drawn anew, the offered load the trace's within 2 %. Each replays open-loop "
             "(the resample's submit times) and closed-loop (a dependent session arrives its think time after the "
             "sessions it waited for end in the replay). Each policy against the first on the same resamples: the "
-            "mean per-seed difference with its 95 % Student-t interval; 'inconclusive' where the interval holds 0 (",
+            "mean per-seed difference with its 95 % Student-t interval, judged as the claims ledger judges an "
+            "ordering: lower or higher where the interval lies wholly on one side of 0, inconclusive where it holds 0 "
+            f"or fewer than {MIN_SEEDS} seeds ran (",
             Link("resampled_paired.csv", "resampled_paired.csv"), ", runs ", Link("resampled_runs.csv",
                                                                                   "resampled_runs.csv"), ")."),
         table(("arrivals", "metric", "difference of", "policy mean", "baseline mean", "paired difference [95 %]",

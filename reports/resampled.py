@@ -2,10 +2,10 @@
 
 Reads the runs table of ``schedlab.simulators.batch.resampled`` (one row per seed, policy and
 arrivals mode).  Each policy is set against the first one (the baseline) on the same
-resamples: per seed the difference of the two policies' metric, then its mean and Student-t
-95 % interval (``schedlab.reports.ledger.interval``, as the claims ledger computes them).  The
-verdict says which way the interval lies: lower or higher than the baseline, or not shown
-when it straddles 0 (inconclusive, an honest answer with few seeds).
+resamples: per seed the difference of the two policies' metric.  Whether the policy's metric
+is lower is judged as the claims ledger judges an ordering (``schedlab.reports.ledger.judge``):
+the mean difference's Student-t 95 % interval below 0 is "lower", above 0 "higher", across 0
+or on fewer than the ledger's ``MIN_SEEDS`` seeds "inconclusive", an honest answer.
 """
 
 from __future__ import annotations
@@ -15,19 +15,22 @@ import math
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
-from schedlab.reports.ledger import interval
+from schedlab.reports.ledger import Claim, Measurement, Part, Verdict, interval, judge
 
 METRIC_LABELS = {"mean_wait": ("mean wait", "h", 1 / 3600), "mean_bsld": ("mean bounded slowdown", "", 1.0)}
+DIRECTIONS = {"reproduced": "lower", "not_reproduced": "higher", "inconclusive": "inconclusive"}
 
 
-def direction(low: float, high: float) -> str:
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return "inconclusive (too few seeds)"
-    if high < 0:
-        return "lower"
-    if low > 0:
-        return "higher"
-    return "inconclusive"
+def lower_than_baseline(policy: str, baseline: str, metric: str, unit: str, differences: pd.Series) -> Verdict:
+    """The ledger's verdict on "``policy`` gives a lower ``metric`` than ``baseline``", from the per-seed
+    differences (indexed by seed)."""
+    claim = Claim(
+        claim_id=f"{policy}-below-{baseline}", location="resampled workloads",
+        statement=f"{policy} gives a lower {metric} than {baseline}", kind="ordering", paper_value="",
+        measure=f"{metric}: {policy} minus {baseline}, paired per seed", unit=unit, side="below", bound=0.0,
+        compute=lambda _: Measurement((Part("", tuple(differences.to_numpy(dtype=float)),
+                                            tuple(int(seed) for seed in differences.index)),)))
+    return judge(claim, {})
 
 
 def paired_table(runs: pd.DataFrame) -> pd.DataFrame:
@@ -40,12 +43,13 @@ def paired_table(runs: pd.DataFrame) -> pd.DataFrame:
         for metric, (label, unit, scale) in METRIC_LABELS.items():
             for policy in policies[1:]:
                 differences = (wide[metric][policy] - wide[metric][baseline]) * scale
-                mean, low, high = interval(differences.to_numpy())
+                verdict = lower_than_baseline(policy, baseline, label, unit, differences)
                 rows.append({
                     "arrivals": arrivals, "metric": label + (f" ({unit})" if unit else ""),
-                    "policy": policy, "baseline": baseline, "seeds": len(differences),
+                    "policy": policy, "baseline": baseline, "seeds": verdict.seeds,
                     "policy_mean": wide[metric][policy].mean() * scale, "baseline_mean": wide[metric][baseline].mean() * scale,
-                    "difference": mean, "low": low, "high": high, "verdict": direction(low, high),
+                    "difference": verdict.ours, "low": verdict.low, "high": verdict.high,
+                    "verdict": DIRECTIONS[verdict.verdict], "reason": verdict.reason,
                 })
     return pd.DataFrame(rows)
 

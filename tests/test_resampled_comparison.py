@@ -8,7 +8,8 @@ import math
 import pandas as pd
 import pytest
 
-from schedlab.reports.resampled import direction, paired_table
+from schedlab.reports.ledger import MIN_SEEDS
+from schedlab.reports.resampled import paired_table
 
 
 def _runs(waits: dict[str, list[float]], arrivals: str = "open-loop") -> pd.DataFrame:
@@ -21,38 +22,43 @@ def _runs(waits: dict[str, list[float]], arrivals: str = "open-loop") -> pd.Data
 
 
 def test_a_policy_lower_on_every_seed_is_lower_and_a_higher_one_higher():
-    runs = _runs({"fcfs": [3.0, 4.0, 5.0], "easy": [1.0, 2.0, 3.1], "worse": [4.0, 5.0, 6.2]})
+    runs = _runs({"fcfs": [3.0, 4.0, 5.0, 6.0, 7.0], "easy": [1.0, 2.0, 3.1, 4.0, 5.0],
+                  "worse": [4.0, 5.0, 6.2, 7.0, 8.0]})
     table = paired_table(runs).set_index(["metric", "policy"])
     easy = table.loc[("mean wait (h)", "easy")]
-    # differences -2, -2, -1.9: mean -1.9667, sd 0.0577, t(0.975, 2) = 4.303 -> half width 0.1434
-    assert easy["difference"] == pytest.approx(-5.9 / 3)
-    assert easy["high"] == pytest.approx(-5.9 / 3 + 4.302653 * 0.057735 / math.sqrt(3), rel=1e-5)
-    assert easy["verdict"] == "lower" and easy["baseline"] == "fcfs" and easy["seeds"] == 3
+    # differences -2, -2, -1.9, -2, -2: mean -1.98, sd 0.044721, t(0.975, 4) = 2.776445 -> half width 0.055529
+    assert easy["difference"] == pytest.approx(-1.98)
+    assert easy["high"] == pytest.approx(-1.98 + 2.776445 * 0.0447214 / math.sqrt(5), rel=1e-5)
+    assert easy["verdict"] == "lower" and easy["baseline"] == "fcfs" and easy["seeds"] == 5
+    assert easy["reason"] == "-1.98 h [-2.04, -1.92], below 0 h"
     assert table.loc[("mean wait (h)", "worse"), "verdict"] == "higher"
     assert table.loc[("mean bounded slowdown", "worse"), "verdict"] == "higher"
 
 
-def test_differences_of_both_signs_are_inconclusive_and_one_seed_says_so():
-    runs = _runs({"fcfs": [3.0, 4.0, 5.0], "easy": [4.0, 3.0, 5.5]})
+def test_differences_of_both_signs_or_too_few_seeds_are_inconclusive():
+    runs = _runs({"fcfs": [3.0, 4.0, 5.0, 6.0, 7.0], "easy": [4.0, 3.0, 5.5, 5.0, 7.5]})
     assert set(paired_table(runs)["verdict"]) == {"inconclusive"}
-    assert direction(math.nan, math.nan) == "inconclusive (too few seeds)"
+    few = paired_table(_runs({"fcfs": [3.0, 4.0, 5.0], "easy": [1.0, 2.0, 3.1]}))  # lower on every seed, but 3
+    assert set(few["verdict"]) == {"inconclusive"}
+    assert few["reason"].iloc[0] == f"3 seed(s): at least {MIN_SEEDS} are needed to decide"
 
 
 def test_each_arrivals_mode_is_paired_on_its_own():
-    runs = pd.concat([_runs({"fcfs": [3.0, 4.0], "easy": [1.0, 1.5]}),
-                      _runs({"fcfs": [1.0, 1.2], "easy": [2.0, 2.5]}, "closed-loop")])
+    runs = pd.concat([_runs({"fcfs": [3.0, 4.0, 3.5, 4.5, 5.0], "easy": [1.0, 1.5, 1.2, 2.0, 2.1]}),
+                      _runs({"fcfs": [1.0, 1.2, 1.1, 0.9, 1.3], "easy": [2.0, 2.5, 2.0, 2.2, 2.4]}, "closed-loop")])
     table = paired_table(runs)
     verdicts = table[table["metric"] == "mean wait (h)"].set_index("arrivals")["verdict"]
-    assert verdicts["open-loop"] in ("lower", "inconclusive") and verdicts["closed-loop"] in ("higher", "inconclusive")
-    assert table[table["arrivals"] == "closed-loop"]["difference"].iloc[0] == pytest.approx(1.15)
+    assert verdicts["open-loop"] == "lower" and verdicts["closed-loop"] == "higher"
+    assert table[table["arrivals"] == "closed-loop"]["difference"].iloc[0] == pytest.approx(1.12)
 
 
 def test_the_trace_page_shows_the_table_or_why_it_did_not_run():
     from schedlab.reports.pages import _resampled_blocks
 
-    runs = _runs({"fcfs": [3.0, 4.0, 5.0], "easy": [1.0, 2.0, 3.1]})
-    shown = render_markdown_blocks(_resampled_blocks({"ran": True, "seeds": [1, 2, 3], "paired": paired_table(runs)}))
-    assert "| open-loop | mean wait (h) | easy - fcfs | 2.03 | 4 | -1.97 [-2.11, -1.82] | lower |" in shown
+    runs = _runs({"fcfs": [3.0, 4.0, 5.0, 6.0, 7.0], "easy": [1.0, 2.0, 3.1, 4.0, 5.0]})
+    shown = render_markdown_blocks(_resampled_blocks({"ran": True, "seeds": [1, 2, 3, 4, 5],
+                                                      "paired": paired_table(runs)}))
+    assert "| open-loop | mean wait (h) | easy - fcfs | 3.02 | 5 | -1.98 [-2.04, -1.92] | lower |" in shown
     refused = render_markdown_blocks(_resampled_blocks({"ran": False, "reason": "a synthetic workload has no users"}))
     assert "Not run: a synthetic workload has no users." in refused
     assert _resampled_blocks(None) == []
