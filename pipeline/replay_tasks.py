@@ -37,6 +37,13 @@ def workload_task(name: str) -> SchedlabTask:
 SYNTHETIC_HAS_NO_USERS = "a synthetic workload has no users"
 
 
+def trace_clock(workload: dict) -> tuple:
+    """The Unix start time and time zone of a trace's header as ``workload.json`` records it
+    (what ``schedlab.workloads.fitting.header_clock`` reads from a parsed header)."""
+    header = workload["source"]["header"]
+    return header.get("unix_start_time"), header.get("time_zone_string") or header.get("time_zone")
+
+
 class TraceSessions(SchedlabTask):
     """A workload's user sessions and which wait for which (``schedlab.workloads.sessions.sessions_of``):
     the three tables ``session_*.parquet`` with ``sessions_found.json``, and ``sessions.json`` (whether
@@ -60,9 +67,7 @@ class TraceSessions(SchedlabTask):
             jobs = read_jobs(self.requires().output_file("jobs.parquet"))
             try:
                 sessions = sessions_of(jobs, source=self.trace)
-                header = workload["source"]["header"]
-                status = {"found": True, "summary": summarize_sessions(
-                    sessions, header.get("unix_start_time"), header.get("time_zone_string") or header.get("time_zone"))}
+                status = {"found": True, "summary": summarize_sessions(sessions, *trace_clock(workload))}
             except SchedlabError as refused:
                 status["reason"] = str(refused)
         with self.writing_output() as directory:
@@ -202,9 +207,7 @@ class ResampledReplays(SchedlabTask):
                                 f"--resample-max-jobs); 'schedlab resample' writes the resamples of {self.trace} "
                                 "for a run of one's own")
         else:
-            header = workload["source"]["header"]
-            clock = local_week_seconds(jobs["submit_time"].to_numpy(float), header.get("unix_start_time"),
-                                       header.get("time_zone_string") or header.get("time_zone"))
+            clock = local_week_seconds(jobs["submit_time"].to_numpy(float), *trace_clock(workload))
             try:
                 activity = user_activity(jobs, clock, source=self.trace)
                 runs = resampled_runs(activity, workload["machine_procs"], list(self.policies), seeds, self.order,
