@@ -25,9 +25,14 @@ and ``-O`` from that directory, is timed with
 Check first that its schedule is the reference's, job for job (the ratio means nothing
 otherwise).
 
+Then a researcher's own policies on KTH (pyss conventions, in-process, best of ``--repeat``):
+the shipped example (``examples/policies/largest_first.py``, a priority over EASY), the
+shortest-first priority of docs/policies.md (both on the compiled loop), the same rule as the
+hand-written class of docs/policies.md (reference engine), and the built-in EASY under sjf.
+
 Targets (issue 23): whole process >= 10x faster than pyss (aim 20x), in-process >= 500k
 jobs/s for EASY and >= 200k jobs/s for conservative on KTH, CEA-Curie EASY whole process
-under 3 s.
+under 3 s.  Issue 51: a plugin >= 100k jobs/s on KTH and within 5x of the built-in policy.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ sys.path.insert(0, str(REPO))
 
 from schedlab.parsers.swf import read_swf  # noqa: E402
 from schedlab.simulators.batch import compiled  # noqa: E402
-from schedlab.simulators.batch.replay import replay  # noqa: E402
+from schedlab.simulators.batch.replay import default_engine, replay  # noqa: E402
 from timing import best_of  # noqa: E402  (bench/ is the script's directory)
 
 TRACES = REPO.parent / "shared" / "traces"
@@ -111,6 +116,7 @@ def main() -> int:
             count = len(jobs["job_id"])
             print(f"{name:<31} {policy:<13} {count:>8,} {shown} {engine:<10} {seconds:>10.3f} "
                   f"{count / seconds:>11,.0f}")
+    plugins(tables[KTH], args.repeat)
     pyss_seconds, source = args.pyss_seconds, "given"
     if args.pyss_command:
         pyss_seconds = best_of(args.repeat, lambda: subprocess.run(args.pyss_command, shell=True, check=True,
@@ -122,6 +128,35 @@ def main() -> int:
     else:
         print("pyss ratio: give --pyss-seconds or --pyss-command")
     return 0
+
+
+def plugins(jobs, repeat: int) -> None:
+    """In-process jobs/s of a researcher's policies on KTH, beside the built-in policy they resemble."""
+    import tempfile
+
+    from tests.test_policy_plugins import DOCS_PRIORITY_MARK, docs_example
+
+    with tempfile.TemporaryDirectory() as scratch:
+        policies = [
+            ("example LargestFirstEasy", f"{REPO / 'examples/policies/largest_first.py'}:LargestFirstEasy", "fcfs"),
+            ("docs priority ShortestFirstEasy",
+             f"{docs_example(Path(scratch), 'bench_priority', DOCS_PRIORITY_MARK)}:ShortestFirstEasy", "fcfs"),
+            ("docs class ShortestFirstEasy", f"{docs_example(Path(scratch), 'bench_class')}:ShortestFirstEasy",
+             "fcfs"),
+            ("built-in easy, order sjf", "easy", "sjf"),
+        ]
+        count = len(jobs["job_id"])
+        print(f"\nplugins on {KTH} ({count:,} jobs, pyss conventions, in-process, best of {repeat})")
+        rates = {}
+        for label, policy, order in policies:
+            seconds = best_of(repeat, lambda: replay(jobs, MACHINE_PROCS[KTH], policy=policy, order=order,
+                                                     conventions="pyss"))
+            engine = default_engine(policy, order)
+            rates[label] = count / seconds
+            print(f"  {label:<34} {engine:<10} {seconds:>8.3f} s {count / seconds:>11,.0f} jobs/s")
+        built_in = rates["built-in easy, order sjf"]
+        for label in list(rates)[:3]:
+            print(f"  {label}: {built_in / rates[label]:.1f}x the built-in's time (target <= 5x, >= 100k jobs/s)")
 
 
 if __name__ == "__main__":

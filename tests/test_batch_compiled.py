@@ -54,9 +54,14 @@ def test_compiled_loop_equals_the_reference_engine_on_kth(policy, order):
     assert_same_run(*both_engines(jobs, 100, policy=policy, order=order, conventions="pyss"))
 
 
-def test_a_plugin_policy_runs_on_the_reference_engine_and_refuses_the_compiled_one():
+def test_a_plugin_policy_runs_on_the_reference_engine_and_refuses_the_compiled_one(tmp_path):
+    (tmp_path / "class_policy.py").write_text(
+        "from schedlab.simulators.batch.easy import EasyBackfilling\n\n\n"
+        "class Widest(EasyBackfilling):\n"
+        "    def __init__(self, order):\n"
+        "        super().__init__(lambda machine, t: sorted(order(machine, t), key=lambda j: -machine.procs[j]))\n")
     jobs = make_jobs([(0, 2, 10, 10), (1, 8, 10, 10), (2, 1, 5, 5)])
-    plugin = f"{Path(__file__).resolve().parents[1] / 'examples/policies/largest_first.py'}:LargestFirstEasy"
+    plugin = f"{tmp_path / 'class_policy.py'}:Widest"
     default = replay(jobs, CAPACITY, policy=plugin)
     assert default.schedule.equals(replay(jobs, CAPACITY, policy=plugin, engine="reference").schedule)
     with pytest.raises(SchedlabError, match="compiled engine runs the built-in"):

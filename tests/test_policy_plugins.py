@@ -134,14 +134,16 @@ def test_a_plugins_key_covers_the_modules_it_imports_beside_it(plugin_dir):
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "policies.md"
 DOCS_EXAMPLE_MARK = "<!-- example: shortest_first_easy.py -->"
+DOCS_PRIORITY_MARK = "<!-- example: shortest_first_priority.py -->"
 
 
-def docs_example(directory: Path, name: str) -> Path:
-    """The worked example of docs/policies.md, as the file ``name``.py (a module name of its own per
-    test: one process loads each file module once): the Python block after its mark."""
+def docs_example(directory: Path, name: str, mark: str = DOCS_EXAMPLE_MARK) -> Path:
+    """A worked example of docs/policies.md, as the file ``name``.py (a module name of its own per
+    test: one process loads each file module once): the Python block after its ``mark``."""
     text = DOCS.read_text(encoding="utf-8")
-    block = re.search(re.escape(DOCS_EXAMPLE_MARK) + r"\s*```python\n(.*?)```", text, re.S)
-    assert block, f"docs/policies.md has no Python block after {DOCS_EXAMPLE_MARK}"
+    block = re.search(re.escape(mark) + r"\s*```python\n(.*?)```", text, re.S)
+    if block is None:
+        raise AssertionError(f"docs/policies.md has no Python block after {mark}")
     path = directory / f"{name}.py"
     path.write_text(block.group(1), encoding="utf-8")
     return path
@@ -164,6 +166,16 @@ def test_the_docs_worked_example_matches_on_kth(tmp_path):
     ours = replay(jobs, 100, policy=f"{example}:ShortestFirstEasy", conventions="pyss").schedule
     built_in = replay(jobs, 100, policy="easy", order="sjf", conventions="pyss").schedule
     np.testing.assert_array_equal(ours["start"], built_in["start"])
+
+
+def test_the_docs_priority_example_is_easy_with_the_sjf_order_on_kth_on_the_compiled_loop(tmp_path):
+    from schedlab.parsers.swf import read_swf
+
+    jobs = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf")).jobs
+    example = docs_example(tmp_path, "docs_priority_kth", DOCS_PRIORITY_MARK)
+    ours = replay(jobs, 100, policy=f"{example}:ShortestFirstEasy", conventions="pyss", engine="compiled").schedule
+    built_in = replay(jobs, 100, policy="easy", order="sjf", conventions="pyss").schedule
+    assert ours.equals(built_in)
 
 
 def test_a_policy_that_keeps_a_stale_promise_is_told_the_rule_in_one_line(tmp_path, capsys):

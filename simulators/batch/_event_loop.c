@@ -31,7 +31,7 @@
 #include <string.h>
 
 enum { POLICY_FCFS, POLICY_EASY, POLICY_CONSERVATIVE };
-enum { ORDER_ARRIVAL, ORDER_WFP, ORDER_SJF };
+enum { ORDER_ARRIVAL, ORDER_WFP, ORDER_SJF, ORDER_KEY };
 enum { EVENT_SUBMIT, EVENT_TERMINATE, EVENT_START };
 enum { DONE, OVER_COMMIT, OVER_RELEASE, COMPRESSION_MOVED_LATER, OUT_OF_MEMORY };
 static const double START_RANK = 2.0;
@@ -209,9 +209,11 @@ static int by_key_then_position(const void *a, const void *b) {
     return x->position < y->position ? -1 : (x->position > y->position);
 }
 
-/* The waiting jobs in the order a policy considers them; ties keep arrival order. */
+/* The waiting jobs in the order a policy considers them; ties keep arrival order.  ORDER_KEY: a
+ * priority fixed per job (simulators/batch/priority.py), lowest first. */
 static void order_queue(const int64_t *queue, int64_t length, int order, double t, const double *submit,
-                        const double *estimate, const int64_t *procs, int64_t *ordered, Ranked *scratch) {
+                        const double *estimate, const int64_t *procs, const double *keys, int64_t *ordered,
+                        Ranked *scratch) {
     if (order == ORDER_ARRIVAL || length < 2) {
         memcpy(ordered, queue, (size_t)length * sizeof(int64_t));
         return;
@@ -220,8 +222,9 @@ static void order_queue(const int64_t *queue, int64_t length, int order, double 
         int64_t job = queue[i];
         scratch[i].position = i;
         scratch[i].job = job;
-        scratch[i].key = order == ORDER_WFP ? -pow((t - submit[job]) / estimate[job], 3.0) * (double)procs[job]
-                                            : estimate[job];
+        scratch[i].key = order == ORDER_WFP   ? -pow((t - submit[job]) / estimate[job], 3.0) * (double)procs[job]
+                         : order == ORDER_KEY ? keys[job]
+                                              : estimate[job];
     }
     qsort(scratch, (size_t)length, sizeof(Ranked), by_key_then_position);
     for (int64_t i = 0; i < length; i++) ordered[i] = scratch[i].job;
@@ -332,6 +335,7 @@ typedef struct {
     const int64_t *procs;
     double *start_time, *promised;
     const Sessions *sessions; /* NULL: open loop */
+    const double *keys;       /* per job under ORDER_KEY, else NULL */
     volatile int64_t *finished; /* jobs ended so far, read by another thread to show progress */
     /* outputs */
     Sample *series;
@@ -467,7 +471,7 @@ static int simulate(Run *run) {
             if (ended_count > 0) {
                 /* Compression: each waiting job gives up its slot and takes the earliest one now. */
                 int64_t count = queue_length;
-                order_queue(queue, count, run->order, t, submit, estimate, procs, ordered, scratch);
+                order_queue(queue, count, run->order, t, submit, estimate, procs, run->keys, ordered, scratch);
                 for (int64_t i = 0; i < count; i++) {
                     int64_t candidate = ordered[i];
                     if (planned_seq[candidate] < 0 || planned_time[candidate] <= t) continue;
@@ -493,7 +497,7 @@ static int simulate(Run *run) {
             }
         } else {
             int64_t count = queue_length;
-            order_queue(queue, count, run->order, t, submit, estimate, procs, ordered, scratch);
+            order_queue(queue, count, run->order, t, submit, estimate, procs, run->keys, ordered, scratch);
             if (run->policy == POLICY_EASY && count > 0 && protected_head >= 0 && protected_head != ordered[0] &&
                 isnan(start_time[protected_head]))
                 promised[protected_head] = INFINITY; /* overtaken under a priority order */
@@ -587,14 +591,18 @@ static const int session_lengths[SESSION_COLUMNS] = {-2, -2, -3, -1, -1, -3, -1,
 
 static PyObject *run_replay(PyObject *self, PyObject *args) {
     PyObject *objects[COLUMNS + SESSION_COLUMNS];
-    PyObject *session_tables = Py_None;
+    PyObject *session_tables = Py_None, *keys = Py_None;
     Run run = {0};
     Sessions sessions = {0};
     long long capacity;
-    if (!PyArg_ParseTuple(args, "OOOOOOOLiiii|O", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4],
+    if (!PyArg_ParseTuple(args, "OOOOOOOLiiii|OO", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4],
                           &objects[5], &objects[6], &capacity, &run.policy, &run.order, &run.submissions_first,
-                          &run.per_event, &session_tables))
+                          &run.per_event, &session_tables, &keys))
         return NULL;
+    if ((run.order == ORDER_KEY) != (keys != Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "keys are given with the key order, and only with it");
+        return NULL;
+    }
     int closed_loop = session_tables != Py_None;
     if (closed_loop) {
         PyObject **tables = objects + COLUMNS;
@@ -624,8 +632,11 @@ static PyObject *run_replay(PyObject *self, PyObject *args) {
         }
         if (ok < 0) break;
     }
+    Py_buffer key_view;
+    int keyed = 0;
+    if (held == wanted && keys != Py_None && column(keys, &key_view, 0, "d", n, "keys") == 0) keyed = 1;
     PyObject *result = NULL;
-    if (held == wanted) {
+    if (held == wanted && (keys == Py_None || keyed)) {
         run.n = n;
         run.submit = views[0].buf;
         run.estimate = views[1].buf;
@@ -652,6 +663,7 @@ static PyObject *run_replay(PyObject *self, PyObject *args) {
             sessions.ended = t[12].buf;
             run.sessions = &sessions;
         }
+        if (keyed) run.keys = key_view.buf;
         int status;
         Py_BEGIN_ALLOW_THREADS status = simulate(&run);
         Py_END_ALLOW_THREADS
@@ -663,13 +675,14 @@ static PyObject *run_replay(PyObject *self, PyObject *args) {
         free(run.series);
     }
     for (int i = 0; i < held; i++) PyBuffer_Release(&views[i]);
+    if (keyed) PyBuffer_Release(&key_view);
     return result;
 }
 
 static PyMethodDef methods[] = {
     {"run", run_replay, METH_VARARGS,
      "run(submit_inout, estimate, actual, procs, start_out, promised_out, finished_out, capacity, policy, order, "
-     "submissions_first, per_event, sessions=None) -> (status, job, series bytes)"},
+     "submissions_first, per_event, sessions=None, keys=None) -> (status, job, series bytes)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,6 +33,7 @@ if _event_loop is not None and SOURCE.is_file():
 
 POLICY_CODES = {"fcfs": 0, "easy": 1, "conservative": 2}
 ORDER_CODES = {"fcfs": 0, "wfp": 1, "sjf": 2}
+KEY_ORDER = 3  # a priority per job (``priority.py``), lowest first
 DONE = 0
 FAILURES = {
     1: "a booking exceeds the machine's capacity",
@@ -46,13 +47,15 @@ def available() -> bool:
     return _event_loop is not None
 
 
-def run(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None, sessions=None):
+def run(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None, sessions=None,
+        keys=None):
     """Simulate ``batch``; return ``(status, job index, start, promised, series, submit)``.
 
     ``status`` is ``DONE`` or a key of ``FAILURES`` (a simulator bug), ``series`` a
     record array of (time, queue_length, busy_procs) after each event time, ``submit``
     the arrivals the run used: the batch's, or with ``sessions`` (a
-    ``feedback.SessionTables``) the closed loop's.
+    ``feedback.SessionTables``) the closed loop's.  With ``keys`` (one float per job), the queue
+    is ordered by them, lowest first, ties in arrival order, and ``order`` is not read.
     ``progress(jobs ended, jobs)``, if given, is called a few times a second: the loop
     then runs in a thread (it releases the GIL) while this one reports.
     """
@@ -65,9 +68,11 @@ def run(batch, capacity: int, policy: str, order: str, event_order: EventOrder, 
         np.ascontiguousarray(batch.estimate, dtype=np.float64),
         np.ascontiguousarray(batch.actual, dtype=np.float64),
         np.ascontiguousarray(batch.procs, dtype=np.int64),
-        start, promised, finished, int(capacity), POLICY_CODES[policy], ORDER_CODES[order],
+        start, promised, finished, int(capacity), POLICY_CODES[policy],
+        ORDER_CODES[order] if keys is None else KEY_ORDER,
         event_order.same_time == "submissions_first", event_order.passes == "per_event",
         None if sessions is None else sessions.for_compiled_loop(),
+        None if keys is None else np.ascontiguousarray(keys, dtype=np.float64),
     )
     if progress is None:
         status, job, series = _event_loop.run(*arguments)

@@ -12,6 +12,7 @@ from schedlab.errors import SchedlabError
 from schedlab.simulators.batch import compiled
 from schedlab.simulators.batch.conventions import CONVENTIONS, ESTIMATES, JobColumns
 from schedlab.simulators.batch.policies import BUILT_IN_ORDERS, BUILT_IN_POLICIES, canonical_name, load_order, load_policy
+from schedlab.simulators.batch.priority import is_prioritized, priority_keys
 from schedlab.simulators.core.engine import Engine, EventOrder
 from schedlab.simulators.core.invariants import InvariantError, check_batch_schedule
 from schedlab.simulators.core.metrics import schedule_metrics
@@ -81,8 +82,9 @@ def replay(
 
     ``same_time`` and ``passes`` override the convention profile's tie-breaking
     (see ``schedlab.simulators.core.engine``).  ``engine`` is ``compiled`` (built-in policies
-    and orders only; the default for them) or ``reference`` (the interpreted engine
-    every policy runs on; the default for your own); both give the same schedule.
+    and orders, and a ``schedlab.simulators.batch.priority`` policy of yours under the fcfs
+    order; the default for them) or ``reference`` (the interpreted engine every policy runs
+    on; the default for the others); both give the same schedule.
     ``progress(jobs ended, jobs)``, if given, is called now and then during the run.
     ``sessions`` (``schedlab.workloads.sessions.Sessions`` of ``jobs``) replays closed-loop: a
     dependent session arrives its think time after its predecessors end in this run
@@ -93,10 +95,12 @@ def replay(
     policy_name = canonical_name(policy, BUILT_IN_POLICIES, "policy")
     order_name = canonical_name(order, BUILT_IN_ORDERS, "queue order")
     built_in = policy_name in BUILT_IN_POLICIES and order_name in BUILT_IN_ORDERS
-    fast = built_in and compiled.available()
-    engine = _choice("engine", engine or ("compiled" if fast else "reference"), ENGINES)
-    if engine == "compiled" and not built_in:
-        raise SchedlabError("the compiled engine runs the built-in policies and orders only; use engine='reference'")
+    policy_class = None if policy_name in BUILT_IN_POLICIES else load_policy(policy_name)
+    keyed = policy_class is not None and is_prioritized(policy_class) and order_name == "fcfs"
+    engine = _choice("engine", engine or default_engine(policy_name, order_name), ENGINES)
+    if engine == "compiled" and not (built_in or keyed):
+        raise SchedlabError("the compiled engine runs the built-in policies and orders, and prioritized policies "
+                            "(schedlab.simulators.batch.priority) under the fcfs order; use engine='reference'")
     if engine == "compiled" and not compiled.available():
         raise SchedlabError("the compiled engine was not built at install (no C compiler?); use engine='reference'")
     _choice("estimate source", estimates, ESTIMATES)
@@ -108,8 +112,9 @@ def replay(
     )
     batch = profile.prepare(jobs, int(machine_procs), estimates)
     if engine == "compiled":
-        start, promised, series, submit = _run_compiled(batch, int(machine_procs), policy_name, order_name,
-                                                        event_order, progress, sessions)
+        start, promised, series, submit = _run_compiled(
+            batch, int(machine_procs), policy_class.built_in if keyed else policy_name, order_name, event_order,
+            progress, sessions, priority_keys(policy_class, batch) if keyed else None)
     else:
         start, promised, series, submit = _run_reference(batch, int(machine_procs), policy, order, event_order,
                                                          progress, sessions)
@@ -156,6 +161,19 @@ def replay(
     return ReplayResult(schedule_columns=schedule, metrics=metrics, series_columns=series, parameters=parameters)
 
 
+def default_engine(policy: str, order: str = "fcfs") -> str:
+    """The engine ``replay`` runs ``policy`` and ``order`` on unless told: ``compiled`` for the built-in
+    policies and orders and for a prioritized policy under the fcfs order, where it was built;
+    ``reference`` for the others."""
+    policy_name = canonical_name(policy, BUILT_IN_POLICIES, "policy")
+    order_name = canonical_name(order, BUILT_IN_ORDERS, "queue order")
+    if policy_name in BUILT_IN_POLICIES:
+        runs_compiled = order_name in BUILT_IN_ORDERS
+    else:
+        runs_compiled = is_prioritized(load_policy(policy_name)) and order_name == "fcfs"
+    return "compiled" if runs_compiled and compiled.available() else "reference"
+
+
 def recorded_waits(jobs, batch) -> np.ndarray:
     """The wait the log recorded for each job of ``batch`` (SWF field 3), NaN where it is unknown
     (-1, or a synthetic workload's): the schedule carries it so that a report can set the log's
@@ -199,7 +217,11 @@ def _run_reference(batch, capacity: int, policy: str, order: str, event_order: E
     with ``sessions``.  Also returns the submit times the run used."""
     from schedlab.simulators.core.machine import Machine  # numba's import is slow: the compiled path does without
 
-    scheduler = load_policy(policy)(load_order(order))
+    policy_class, order_function = load_policy(policy), load_order(order)
+    if is_prioritized(policy_class):
+        scheduler = policy_class(order_function, keys=priority_keys(policy_class, batch))
+    else:
+        scheduler = policy_class(order_function)
     if sessions is None:
         machine = Machine(MACHINE_NAME, capacity, batch, scheduler)
         engine = Engine([machine], event_order)
@@ -215,14 +237,14 @@ def _run_reference(batch, capacity: int, policy: str, order: str, event_order: E
 
 
 def _run_compiled(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None,
-                  sessions=None):
+                  sessions=None, keys=None):
     tables = None
     if sessions is not None:
         from schedlab.simulators.batch.feedback import SessionTables
 
         tables = SessionTables.of(sessions, batch.job_id)
     status, job, start, promised, series, submit = compiled.run(batch, capacity, policy, order, event_order,
-                                                                progress, tables)
+                                                                progress, tables, keys)
     if status != compiled.DONE:
         raise InvariantError(f"{MACHINE_NAME}: {compiled.FAILURES[status]} (job {batch.job_id[job]}, {policy})")
     return start, promised, _columns(series), submit
