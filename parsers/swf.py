@@ -697,8 +697,8 @@ def _make_submit_times_relative(jobs: Columns, header: SwfHeader) -> tuple[Colum
     ]
 
 
-def write_swf(path, trace_or_jobs: Trace | pd.DataFrame, header: SwfHeader | None = None) -> None:
-    """Write a trace (or a job table) as SWF, atomically; gzip-compressed if ``path`` ends in .gz.
+def write_swf(path, trace_or_jobs: Trace | pd.DataFrame | Columns, header: SwfHeader | None = None) -> None:
+    """Write a trace (or a job table, or its columns) as SWF, atomically; gzip-compressed if ``path`` ends in .gz.
 
     ``header`` defaults to the trace's own.  Only the 18 SWF fields are written (extra
     columns of extended SWF are not part of SWF).  Integers are written without
@@ -725,12 +725,12 @@ def write_swf(path, trace_or_jobs: Trace | pd.DataFrame, header: SwfHeader | Non
         write_text(path, text)
 
 
-def format_job_lines(jobs: pd.DataFrame) -> list[str]:
-    """One SWF line per job, the 18 fields separated by single spaces."""
-    missing = [name for name in SWF_FIELDS if name not in jobs.columns]
+def format_job_lines(jobs: pd.DataFrame | Columns) -> list[str]:
+    """One SWF line per job, the 18 fields separated by single spaces; ``jobs`` a job table or its columns."""
+    missing = [name for name in SWF_FIELDS if name not in jobs]
     if missing:
         raise ValueError(f"job table lacks SWF columns: {', '.join(missing)}")
-    columns = [_format_column(name, jobs[name].to_numpy()) for name in SWF_FIELDS]
+    columns = [_format_column(name, np.asarray(jobs[name])) for name in SWF_FIELDS]
     return [" ".join(fields) for fields in zip(*columns)]
 
 

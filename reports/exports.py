@@ -14,7 +14,11 @@
   processors, estimate, run time, the log's recorded wait), times holding whole seconds
   written as integers.
 
-Every writer is atomic: a crash leaves the previous file or none, never half of one.
+Every writer is atomic: a crash leaves the previous file or none, never half of one.  The
+writers take a table as a pandas DataFrame or as its columns (a mapping of names to numpy
+arrays, as ``ReplayResult.schedule_columns``) and need no pandas for the latter: writing a
+schedule costs less than computing it.  CSV is written as pandas writes it (floats in their
+shortest exact form, NaN as an empty field, minimal quoting); Parquet with pyarrow alone.
 """
 
 from __future__ import annotations
@@ -31,8 +35,12 @@ from schedlab.parsers.swf import Columns, read_swf, write_swf
 from schedlab.atomic import atomic_path
 from schedlab.errors import InputError, SchedlabError
 
-if TYPE_CHECKING:  # pandas is imported where a table is built: 'schedlab replay' without --out needs none
+if TYPE_CHECKING:  # pandas is imported where a DataFrame is built: 'schedlab replay' needs none
+    from collections.abc import Mapping
+
     import pandas as pd
+
+    Table = pd.DataFrame | Mapping[str, np.ndarray]
 
 FORMATS = ("swf", "batsim", "csv", "parquet")
 
@@ -66,7 +74,7 @@ def format_from_path(path: str) -> str:
     raise SchedlabError(f"cannot tell the format of {path} from its name: give --format ({', '.join(FORMATS)})")
 
 
-def write_schedule(schedule: pd.DataFrame, path, fmt: str, *, jobs: pd.DataFrame | Columns, machine_procs: int,
+def write_schedule(schedule: Table, path, fmt: str, *, jobs: pd.DataFrame | Columns, machine_procs: int,
                    produced_by: str, workload_name: str = "workload", source_header: SwfHeader | None = None) -> None:
     """Write ``schedule`` (a replay's schedule table) in format ``fmt``.
 
@@ -74,12 +82,14 @@ def write_schedule(schedule: pd.DataFrame, path, fmt: str, *, jobs: pd.DataFrame
     one line saying what produced the schedule and ``source_header`` the input trace's
     header, which the SWF output keeps below that line (with MaxProcs the simulated size).
     """
+    schedule = columns_of(schedule)
     if fmt == "swf":
+        jobs_count = len(schedule["job_id"])
         header = dataclasses.replace(
             source_header or SwfHeader(),
             max_procs=int(machine_procs),
-            max_jobs=len(schedule),
-            max_records=len(schedule),
+            max_jobs=jobs_count,
+            max_records=jobs_count,
             # The input's Note lines describe how its own machine scheduled ("uses the EASY
             # scheduler"): this schedule's Note says what made it, theirs move to the comments.
             notes=[f"Schedule simulated by {produced_by}"],
@@ -99,56 +109,83 @@ def write_schedule(schedule: pd.DataFrame, path, fmt: str, *, jobs: pd.DataFrame
         raise SchedlabError(f"unknown schedule format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-def write_table(table: pd.DataFrame, path, fmt: str | None = None) -> None:
+def columns_of(table: Table) -> dict[str, np.ndarray]:
+    """A table's columns by name, in order, as numpy arrays (a DataFrame's or a mapping's)."""
+    return {str(name): np.asarray(table[name]) for name in (table.columns if hasattr(table, "columns") else table)}
+
+
+def write_table(table: Table, path, fmt: str | None = None) -> None:
     """Write a table as CSV or Parquet (``fmt``, else from the file name), whole seconds as integers."""
     fmt = fmt or format_from_path(path)
     if fmt not in ("csv", "parquet"):
         raise SchedlabError(f"{path}: a table is written as .csv or .parquet")
-    table = whole_seconds_as_integers(table)
+    columns = whole_seconds_as_integers(columns_of(table))
     with atomic_path(path) as tmp:
         if fmt == "parquet":
-            table.to_parquet(tmp, index=False, write_page_checksum=True)
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            pq.write_table(pa.table(columns), tmp, write_page_checksum=True)
         else:
-            table.to_csv(tmp, index=False, lineterminator="\n")
+            Path(tmp).write_text(csv_text(columns), encoding="utf-8", newline="")
 
 
-def whole_seconds_as_integers(table: pd.DataFrame) -> pd.DataFrame:
-    table = table.copy()
-    for column in table.columns:
-        values = table[column].to_numpy()
+def whole_seconds_as_integers(columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    whole = {}
+    for name, values in columns.items():
         if values.dtype.kind == "f" and np.all(np.isfinite(values)) and np.all(values == np.trunc(values)):
-            table[column] = values.astype(np.int64)
-    return table
+            values = values.astype(np.int64)
+        whole[name] = values
+    return whole
 
 
-def swf_schedule(schedule: pd.DataFrame, jobs: pd.DataFrame | Columns) -> pd.DataFrame:
+def csv_text(columns: dict[str, np.ndarray]) -> str:
+    """The columns as CSV text, one header line then one line per row, each ending in a newline."""
+    fields = [_csv_field(name) for name in columns]
+    cells = [_csv_cells(values) for values in columns.values()]
+    return "".join(line + "\n" for line in [",".join(fields), *map(",".join, zip(*cells))])
+
+
+def _csv_cells(values: np.ndarray) -> list[str]:
+    if values.dtype.kind in "iu":
+        return list(map(str, values.tolist()))
+    if values.dtype.kind == "f":
+        return ["" if value != value else repr(value) for value in values.tolist()]
+    return [_csv_field(str(value)) for value in values.tolist()]
+
+
+def _csv_field(text: str) -> str:
+    if any(special in text for special in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def swf_schedule(schedule: Table, jobs: pd.DataFrame | Columns) -> dict[str, np.ndarray]:
     """The input's job rows with the simulated submit, wait, run time and processors."""
-    import pandas as pd
-
-    jobs = pd.DataFrame(jobs)
-    if jobs["job_id"].duplicated().any():
+    schedule, jobs = columns_of(schedule), columns_of(jobs)
+    ids = jobs["job_id"]
+    order = np.argsort(ids, kind="stable")
+    if np.any(ids[order][1:] == ids[order][:-1]):
         raise SchedlabError("the job table repeats job ids: an SWF schedule could not be matched to its jobs")
-    rows = jobs.set_index("job_id").loc[schedule["job_id"].to_numpy()].reset_index()
-    start = schedule["start"].to_numpy()
-    submit = schedule["submit"].to_numpy()
-    return rows.assign(
-        submit_time=submit,
-        wait_time=start - submit,
-        run_time=schedule["end"].to_numpy() - start,
-        allocated_procs=schedule["procs"].to_numpy(),
-    )
+    found = np.searchsorted(ids[order], schedule["job_id"])
+    rows = order[np.minimum(found, len(ids) - 1)]
+    if len(ids) == 0 or np.any(ids[rows] != schedule["job_id"]):
+        raise SchedlabError("the schedule names jobs the job table does not have")
+    start, submit = schedule["start"], schedule["submit"]
+    return {**{name: values[rows] for name, values in jobs.items()}, "submit_time": submit,
+            "wait_time": start - submit, "run_time": schedule["end"] - start, "allocated_procs": schedule["procs"]}
 
 
-def assign_processors(schedule: pd.DataFrame, machine_procs: int) -> list[list[tuple[int, int]]]:
+def assign_processors(schedule: Table, machine_procs: int) -> list[list[tuple[int, int]]]:
     """Processor ids for every job, as inclusive ``(first, last)`` ranges, lowest free ids first.
 
     Ends at a time free processors before starts at that time take them; jobs starting
     together take ids in the order of the schedule's rows.  Raises if the schedule
     ever needs more than ``machine_procs`` processors.
     """
-    start = schedule["start"].to_numpy(dtype=np.float64)
-    end = schedule["end"].to_numpy(dtype=np.float64)
-    procs = schedule["procs"].to_numpy(dtype=np.int64)
+    start = np.asarray(schedule["start"], dtype=np.float64)
+    end = np.asarray(schedule["end"], dtype=np.float64)
+    procs = np.asarray(schedule["procs"], dtype=np.int64)
     n = len(start)
     # Events sorted by time, ends (kind 0) before starts (kind 1), then by row.
     times = np.concatenate([end, start])
@@ -177,7 +214,7 @@ def assign_processors(schedule: pd.DataFrame, machine_procs: int) -> list[list[t
                 free[0][0] = first + count
         if needed:
             raise SchedlabError(
-                f"job {schedule['job_id'].iloc[row]} starts at {start[row]} needing {procs[row]} processors "
+                f"job {np.asarray(schedule['job_id'])[row]} starts at {start[row]} needing {procs[row]} processors "
                 f"when fewer than that are free on {machine_procs}: the schedule is not feasible"
             )
         assigned[row] = taken
@@ -199,38 +236,40 @@ def interval_text(ranges: list[tuple[int, int]]) -> str:
     return " ".join(f"{first}-{last}" if last > first else str(first) for first, last in ranges)
 
 
-def batsim_jobs(schedule: pd.DataFrame, machine_procs: int, workload_name: str) -> pd.DataFrame:
-    """The schedule as Batsim's ``jobs.csv``, with processors assigned (:func:`assign_processors`)."""
-    import pandas as pd
-
-    submit = schedule["submit"].to_numpy(dtype=np.float64)
-    start = schedule["start"].to_numpy(dtype=np.float64)
-    end = schedule["end"].to_numpy(dtype=np.float64)
+def batsim_jobs(schedule: Table, machine_procs: int, workload_name: str) -> dict[str, np.ndarray]:
+    """The schedule as Batsim's ``jobs.csv`` columns, with processors assigned (:func:`assign_processors`)."""
+    schedule = columns_of(schedule)
+    submit = schedule["submit"].astype(np.float64)
+    start = schedule["start"].astype(np.float64)
+    end = schedule["end"].astype(np.float64)
     execution = end - start
     turnaround = end - submit
-    table = pd.DataFrame(
-        {
-            "job_id": schedule["job_id"].to_numpy(),
-            "workload_name": workload_name,
-            "profile": "replay",
-            "submission_time": submit,
-            "requested_number_of_resources": schedule["procs"].to_numpy(),
-            "requested_time": schedule["requested_time"].to_numpy(dtype=np.float64),
-            "success": 1,
-            "final_state": "COMPLETED_SUCCESSFULLY",
-            "starting_time": start,
-            "execution_time": execution,
-            "finish_time": end,
-            "waiting_time": start - submit,
-            "turnaround_time": turnaround,
-            "stretch": np.divide(turnaround, execution, out=np.full_like(turnaround, np.nan), where=execution > 0),
-            "allocated_resources": [interval_text(r) for r in assign_processors(schedule, machine_procs)],
-            "consumed_energy": -1,
-            "metadata": "",
-        },
-        columns=list(BATSIM_COLUMNS),
-    )
-    return table
+    count = len(submit)
+
+    def constant(value):
+        return np.full(count, value)
+
+    table = {
+        "job_id": schedule["job_id"],
+        "workload_name": constant(workload_name),
+        "profile": constant("replay"),
+        "submission_time": submit,
+        "requested_number_of_resources": schedule["procs"],
+        "requested_time": schedule["requested_time"].astype(np.float64),
+        "success": constant(1),
+        "final_state": constant("COMPLETED_SUCCESSFULLY"),
+        "starting_time": start,
+        "execution_time": execution,
+        "finish_time": end,
+        "waiting_time": start - submit,
+        "turnaround_time": turnaround,
+        "stretch": np.divide(turnaround, execution, out=np.full_like(turnaround, np.nan), where=execution > 0),
+        "allocated_resources": np.array([interval_text(r) for r in assign_processors(schedule, machine_procs)],
+                                        dtype=object),
+        "consumed_energy": constant(-1),
+        "metadata": constant(""),
+    }
+    return {name: table[name] for name in BATSIM_COLUMNS}
 
 
 def default_workload_name(path) -> str:

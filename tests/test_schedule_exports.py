@@ -111,7 +111,7 @@ def test_evalys_loads_the_batsim_jobs_and_finds_our_utilization(tmp_path):
     jobs = random_jobs(np.random.default_rng(11), 300, 30_000, 64, (30, 3_000), 600)
     result = replay(jobs, 64, policy="easy")
     path = tmp_path / "jobs.csv"
-    batsim_jobs(result.schedule, 64, "random").to_csv(path, index=False)
+    pd.DataFrame(batsim_jobs(result.schedule, 64, "random")).to_csv(path, index=False)
     jobset = JobSet.from_csv(str(path), resource_bounds=(0, 63))
     frame = jobset.df
     assert len(frame) == len(jobs) and (frame["proc_alloc"] == result.schedule["procs"].to_numpy()).all()
@@ -145,3 +145,34 @@ def test_an_swf_export_writes_its_own_note_and_keeps_the_inputs_as_a_comment(tmp
     header = read_swf(path).header
     assert header.notes == ["Schedule simulated by schedlab replay, policy fcfs"]
     assert "Note of the input log: The system uses the EASY scheduler" in header.comments
+
+
+@pytest.mark.parametrize("fmt", ["csv", "batsim"])
+def test_csv_is_written_without_pandas_byte_for_byte_as_pandas_writes_it(tmp_path, fmt):
+    from schedlab.reports.exports import whole_seconds_as_integers
+
+    jobs = random_jobs(np.random.default_rng(7), 500, 50_000, 32, (10, 5_000), 900)
+    jobs["submit_time"] = jobs["submit_time"] + 0.25 * (jobs["job_id"] % 3)  # fractional times too
+    result = replay(jobs, 32, policy="easy")
+    columns = dict(result.schedule_columns, recorded_wait=np.where(jobs["job_id"] % 5 == 0, np.nan, 3.5))
+    write_schedule(columns, tmp_path / "ours.csv", fmt, jobs=jobs, machine_procs=32, produced_by="a test",
+                   workload_name='a "quoted", name')
+    table = columns if fmt == "csv" else batsim_jobs(columns, 32, 'a "quoted", name')
+    pd.DataFrame(whole_seconds_as_integers(table)).to_csv(tmp_path / "pandas.csv", index=False, lineterminator="\n")
+    assert (tmp_path / "ours.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
+
+
+def test_replay_with_out_imports_no_pandas(tmp_path):
+    # Under pyss conventions nothing is cleaned (cleaning reads a job table), so nothing else needs pandas.
+    import subprocess
+    import sys
+
+    trace = tmp_path / "t.swf"
+    trace.write_text("; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n")
+    for name in ("s.csv", "s.swf", "b.csv"):
+        fmt = ["--format", "batsim"] if name == "b.csv" else []
+        probe = ("import sys; from schedlab.cli import main; code = main(['replay', sys.argv[1], '--conventions', 'pyss', '--quiet', '--out', "
+                 f"sys.argv[2], *{fmt!r}]); assert code == 0; print('pandas' in sys.modules)")
+        done = subprocess.run([sys.executable, "-c", probe, str(trace), str(tmp_path / name)], capture_output=True,
+                              text=True, check=True)
+        assert done.stdout.strip().splitlines()[-1] == "False", (name, done.stdout, done.stderr)

@@ -119,7 +119,7 @@ def run(args) -> int:
     print(f"simulated {job_count:,} jobs in {elapsed:.2f} s ({job_count / max(elapsed, 1e-9):,.0f} jobs/s)")
     if args.out:
         write_schedule(
-            result.schedule, args.out, out_format, jobs=jobs, machine_procs=procs,
+            result.schedule_columns, args.out, out_format, jobs=jobs, machine_procs=procs,
             produced_by=f"schedlab {__version__} replay of {Path(args.trace).name} ({result.settings()})",
             workload_name=default_workload_name(args.trace), source_header=trace.header,
         )
