@@ -26,14 +26,13 @@ the simulated arrival.
 
 from __future__ import annotations
 
-import heapq
 import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from schedlab.simulators.core.engine import _SUBMIT, Engine
+from schedlab.simulators.core.engine import Engine
 from schedlab.simulators.core.machine import Machine
 
 DAY = 86_400.0
@@ -189,19 +188,14 @@ class FeedbackEngine(Engine):
     def __init__(self, machine: FeedbackMachine, order, arrivals: SessionArrivals):
         super().__init__([machine], order)
         self.arrivals = arrivals
-        held = arrivals.held_jobs()
-        self._heap = [event for event in self._heap if not (event[4] == _SUBMIT and event[6] in held)]
-        heapq.heapify(self._heap)
+        self.withhold_submissions(machine, arrivals.held_jobs())
         for session, arrival in arrivals.ready_at_start():
             self.release(machine, session, arrival)
 
     def release(self, machine: Machine, session: int, first_arrival: float) -> None:
         """Submit the session's jobs: the first at ``first_arrival``, the others at their offsets from it."""
         for index, offset in self.arrivals.jobs_of[session]:
-            arrival = max(first_arrival + offset, self.now)
-            machine.submit[index] = arrival
-            heapq.heappush(self._heap, (arrival, self._rank[_SUBMIT], 0.0, self.next_sequence(), _SUBMIT,
-                                        machine.index, index))
+            self.submit_at(machine, index, first_arrival + offset)
 
     def job_ended(self, machine: Machine, job: int, t: float) -> None:
         for session, arrival in self.arrivals.job_ended(job, t):

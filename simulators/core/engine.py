@@ -77,6 +77,20 @@ class Engine:
     def schedule_start(self, machine, job: int, t: float, sequence: int) -> None:
         heapq.heappush(self._heap, (t, self._rank[_START], 0.0, sequence, _START, machine.index, job))
 
+    def withhold_submissions(self, machine, jobs) -> None:
+        """Take these jobs' submissions on ``machine`` out of the run: ``submit_at`` brings each in
+        when the run decides (closed-loop arrivals, ``schedlab.simulators.batch.feedback``)."""
+        jobs = set(jobs)
+        self._heap = [event for event in self._heap
+                      if not (event[4] == _SUBMIT and event[5] == machine.index and event[6] in jobs)]
+        heapq.heapify(self._heap)
+
+    def submit_at(self, machine, job: int, t: float) -> None:
+        """Submit ``job`` on ``machine`` at ``t`` (now, if ``t`` has passed) under a new sequence number."""
+        t = max(t, self.now)
+        machine.submit[job] = t
+        heapq.heappush(self._heap, (t, self._rank[_SUBMIT], 0.0, self.next_sequence(), _SUBMIT, machine.index, job))
+
     def schedule_pass(self, machine, t: float) -> None:
         """Run a scheduling pass on ``machine`` at ``t`` even if no job arrives or ends then."""
         heapq.heappush(self._heap, (t, self._rank[_PASS], 0.0, self.next_sequence(), _PASS, machine.index, -1))
