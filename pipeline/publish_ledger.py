@@ -56,7 +56,7 @@ from pipeline.stages import STAGE_NAMES, missing_traces, stage
 from pipeline.trace_tasks import find_traces
 from schedlab.reports.document import Code, Document, Heading, Link, paragraph, render_markdown, table
 from schedlab.reports.headline import PUBLISHED_COLUMNS, differing, with_other_profile
-from schedlab.reports.ledger import LEDGER_STEM, VERDICTS, ledger_blocks, read_ledger, verdict_counts
+from schedlab.reports.ledger import LEDGER_STEM, VERDICTS, ledger_blocks, read_ledger, verdict_counts, verdict_words
 from schedlab.atomic import atomic_path
 from schedlab.versions import versions_text
 
@@ -186,7 +186,7 @@ def ledger_page(frame: pd.DataFrame, run: TimedRun) -> Document:
     counts = verdict_counts(frame).set_index("paper")
     rows = [(r.paper, r.run_date, f"{r.wall_seconds:.0f}", r.code_version,
              *(str(int(counts.loc[r.paper, v])) for v in VERDICTS)) for r in stamps.itertuples()]
-    header = ("paper", "run on", "wall s", "code version", *(v.replace("_", " ") for v in VERDICTS))
+    header = ("paper", "run on", "wall s", "code version", *(verdict_words(v) for v in VERDICTS))
     differ = differing(frame)
     return Document("Claims ledger at the paper profile", (
         Heading("Runs"),

@@ -33,7 +33,7 @@ from schedlab.reports.bandwidth_claims import (
 from schedlab.reports.bandwidth_causes import causes_frame
 from schedlab.reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
 from schedlab.reports.figures import legend_below, save_figure
-from schedlab.reports.ledger import NotMeasured, interval, judge, ledger, ledger_blocks, paired, write_ledger
+from schedlab.reports.ledger import NotMeasured, interval, judge, ledger, ledger_blocks, paired, verdict_words, write_ledger
 from schedlab.reports.tables import document_table, write_table
 
 PAPER = "bandwidth"
@@ -69,7 +69,7 @@ def _measured(statistic) -> pd.Series | None:
 def _verdict_cell(frame: pd.DataFrame, claim_id: str | None) -> str:
     if claim_id is None:
         return ""
-    return f"{frame.set_index('claim_id').verdict[claim_id].replace('_', ' ')} ({claim_id})"
+    return f"{verdict_words(frame.set_index('claim_id').verdict[claim_id])} ({claim_id})"
 
 
 def _paper_cell(claim_id: str | None) -> str:
@@ -158,7 +158,7 @@ def pass_order_table(results: dict, verdicts: pd.DataFrame, labels: dict, order:
                          "paper": _paper_cell(claim_id),
                          "verdict, paper's text": _verdict_cell(verdicts, claim_id),
                          "verdict, variant": "" if claim_id is None else
-                         judge(CLAIMS_BY_ID[claim_id], {**results, "runs": variant}).verdict.replace("_", " ")})
+                         verdict_words(judge(CLAIMS_BY_ID[claim_id], {**results, "runs": variant}).verdict)})
     return pd.DataFrame(rows)
 
 

@@ -12,10 +12,17 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from schedlab.reports.ledger import Claim, NotMeasured, Results, interval
+from schedlab.reports.ledger import Claim, NotMeasured, Results, interval, verdict_words
 
 Cause = Callable[[Results, dict], str]
 """A claim's measured cause: one sentence from the result tables and the parameters the runs used."""
+
+
+def combined(*causes: Cause) -> Cause:
+    """One cause from several: their sentences in turn, an empty one left out."""
+    def cause(results: Results, parameters: dict) -> str:
+        return " ".join(filter(None, (part(results, parameters) for part in causes)))
+    return cause
 
 
 def seed_spread(claim: Claim, results: Results) -> str:
@@ -64,5 +71,5 @@ def measured_causes(claims: pd.DataFrame, known: Sequence[Claim], causes: Mappin
             except NotMeasured as missing:
                 parts.append(f"Not measured: {missing}.")
         cause = " ".join(parts) or "No decomposition measured for this claim."
-        rows.append([row.claim_id, row.verdict.replace("_", " "), cause])
+        rows.append([row.claim_id, verdict_words(row.verdict), cause])
     return ["claim", "verdict", "measured cause"], rows

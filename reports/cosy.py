@@ -45,7 +45,7 @@ from schedlab.reports.cosy_claims import (
 from schedlab.reports.cosy_causes import causes_frame
 from schedlab.reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
 from schedlab.reports.figures import legend_below, save_figure
-from schedlab.reports.ledger import interval, ledger, ledger_blocks, write_ledger
+from schedlab.reports.ledger import interval, ledger, ledger_blocks, verdict_words, write_ledger
 from schedlab.reports.tables import document_table, write_table
 
 PAPER = "cosy"
@@ -510,7 +510,7 @@ def sensitivity_table(runs: pd.DataFrame, baselines: pd.DataFrame, profile: str)
         reproduced[name] = int((checkable == "reproduced").sum())
         own = scoped["baselines"]
         wait_share[name] = (100 * own["mean_queue_wait"] / own["makespan"]).median() if len(own) else float("nan")
-        columns[name] = [*(v.replace("_", " ") for v in verdicts), f"{reproduced[name]} of {len(checkable)}",
+        columns[name] = [*(verdict_words(v) for v in verdicts), f"{reproduced[name]} of {len(checkable)}",
                          "n/a" if math.isnan(wait_share[name]) else f"{wait_share[name]:.1f}"]
     table_rows = pd.DataFrame({"claim": [claim.claim_id for claim in CLAIMS] + [SENSITIVITY_TOTAL, SENSITIVITY_WAIT],
                                **columns})

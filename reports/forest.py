@@ -34,7 +34,7 @@ from matplotlib.patches import Rectangle
 
 from schedlab.reports.document import VERDICT_COLOURS
 from schedlab.reports.figures import save_figure
-from schedlab.reports.ledger import claim_anchors, interval_text, quantity
+from schedlab.reports.ledger import claim_anchors, interval_text, quantity, verdict_words
 
 FOREST_STEM = "forest-{paper}"
 ROW_INCHES = 0.3
@@ -83,7 +83,7 @@ def row_scale(row) -> tuple[float, float] | None:
 
 
 def _verdict_words(row) -> str:
-    words = row.verdict.replace("_", " ")
+    words = verdict_words(row.verdict)
     basis = getattr(row, "basis", "result") or "result"
     return words if basis == "result" else f"{words} ({basis})"
 

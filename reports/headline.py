@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from schedlab.reports.document import Figure, Heading, Link, paragraph, table
-from schedlab.reports.ledger import EXTRA_COLUMNS, LEDGER_COLUMNS, OTHER_PROFILE_VERDICT, VERDICTS, counts_sentence, ledger_blocks, verdict_counts
+from schedlab.reports.ledger import EXTRA_COLUMNS, LEDGER_COLUMNS, OTHER_PROFILE_VERDICT, VERDICTS, counts_sentence, ledger_blocks, verdict_counts, verdict_words
 
 PUBLISHED_COLUMNS = (*LEDGER_COLUMNS, *EXTRA_COLUMNS, OTHER_PROFILE_VERDICT, "code_version", "run_date", "wall_seconds")
 """Columns of ``docs/results/paper-ledger.csv``: a ledger with each claim's quick-profile verdict,
@@ -96,7 +96,7 @@ def differing_blocks(ledger: pd.DataFrame, published: pd.DataFrame) -> list:
     header = ("paper", "claim", "claim (our words)", f"verdict in this run ({_profile_names(ledger)})",
               f"verdict at the {_profile_names(published)} profile")
     rows = [(row.paper, Link(row.claim_id, row.link) if row.link else row.claim_id, row.statement,
-             row.verdict.replace("_", " "), getattr(row, OTHER_PROFILE_VERDICT).replace("_", " "))
+             verdict_words(row.verdict), verdict_words(getattr(row, OTHER_PROFILE_VERDICT)))
             for row in differ.itertuples()]
     return [Heading("Verdicts that differ between the profiles", 3),
             paragraph(f"{len(differ)} claim(s) judged at both profiles get a different verdict:"),
@@ -120,7 +120,7 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
     """The headline: verdict counts per paper, why a paper was left out (``left_out``: blocks, see
     ``schedlab.reports.stage_index.left_out_paragraphs``), each paper's forest plot (``forests``, see ``forest_blocks``),
     the published paper profile beside with the claims whose verdicts differ, key figures, every claim."""
-    header = ("paper", *(v.replace("_", " ") for v in VERDICTS), "claims")
+    header = ("paper", *(verdict_words(v) for v in VERDICTS), "claims")
     blocks: list = [Heading("Headline: the papers' claims, judged")]
     if ledger.empty:
         blocks.append(paragraph("No simulator stage is part of this build, so no claim is judged in it."))

@@ -16,7 +16,7 @@ import math
 
 import pandas as pd
 
-from schedlab.reports.causes import Cause, measured_causes
+from schedlab.reports.causes import Cause, combined, measured_causes
 from schedlab.reports.ics_claims import (
     CLAIMS,
     ICS_SCHEMES,
@@ -115,12 +115,6 @@ def compression_gain(scheme: str, baseline: str) -> Cause:
     return cause
 
 
-def both(*causes: Cause) -> Cause:
-    def cause(results: Results, parameters: dict) -> str:
-        return " ".join(filter(None, (part(results, parameters) for part in causes)))
-    return cause
-
-
 def real_idle(results: Results, parameters: dict) -> str:
     parts = []
     for figure, load in (("fig7", "light"), ("fig8", "heavy")):
@@ -207,14 +201,14 @@ def workload_means(column: str, what: str) -> Cause:
 
 
 FIG8 = ("fig8", ("heavy",))
-LIGHT_AND_HEAVY = both(response_split("fig7", ("light",)), response_split(*FIG8))
+LIGHT_AND_HEAVY = combined(response_split("fig7", ("light",)), response_split(*FIG8))
 PROC_AND_BASES = tuple(s for pair in PROC_PAIRS for s in pair)
-CONFLICTS_BY_LOAD = both(conflicts("fig7", "light", ICS_SCHEMES), conflicts("fig8", "heavy", ICS_SCHEMES))
+CONFLICTS_BY_LOAD = combined(conflicts("fig7", "light", ICS_SCHEMES), conflicts("fig8", "heavy", ICS_SCHEMES))
 LOAD_PLACES = (("fig7", "light"), ("fig8", "heavy"))
 FIG9 = response_split("fig9")
 FIG10 = series("fig10", "mean_response", ("PB", "PROC-S", "SB", "PROC-B", "HYBRID", "GS"), unit=" s")
 FIG11 = series("fig11", "turnaround", ("LOCAL", "DCS", *ICS_SCHEMES, "GS", "BATCH"), unit=" s")
-FIG14_WASTE = both(series("fig14", "share_spin", ICS_SCHEMES, 100.0, " %"),
+FIG14_WASTE = combined(series("fig14", "share_spin", ICS_SCHEMES, 100.0, " %"),
                    series("fig14", "share_idle", ICS_SCHEMES, 100.0, " %"))
 CAUSES: dict[str, Cause] = {
     "fig7-8-load-raises-response": LIGHT_AND_HEAVY,
@@ -224,12 +218,12 @@ CAUSES: dict[str, Cause] = {
     "fig7-8-gs-batch-wait-longer": LIGHT_AND_HEAVY,
     "fig7-8-blocking-beats-spinning": LIGHT_AND_HEAVY,
     "fig7-8-proc-best-in-family": LIGHT_AND_HEAVY,
-    "fig7-8-gain-grows-with-load": both(response_split("fig7", ("light",), PROC_AND_BASES),
+    "fig7-8-gain-grows-with-load": combined(response_split("fig7", ("light",), PROC_AND_BASES),
                                         response_split(*FIG8, PROC_AND_BASES)),
     "fig7-8-procb-best": LIGHT_AND_HEAVY,
-    "fig8-procb-vs-sb": both(response_split(*FIG8, ("PROC-B", "SB")), compression_gain("PROC-B", "SB")),
-    "fig8-procb-vs-hybrid": both(response_split(*FIG8, ("PROC-B", "HYBRID")), compression_gain("PROC-B", "HYBRID")),
-    "fig8-procs-vs-pb": both(response_split(*FIG8, ("PROC-S", "PB")), compression_gain("PROC-S", "PB")),
+    "fig8-procb-vs-sb": combined(response_split(*FIG8, ("PROC-B", "SB")), compression_gain("PROC-B", "SB")),
+    "fig8-procb-vs-hybrid": combined(response_split(*FIG8, ("PROC-B", "HYBRID")), compression_gain("PROC-B", "HYBRID")),
+    "fig8-procs-vs-pb": combined(response_split(*FIG8, ("PROC-S", "PB")), compression_gain("PROC-S", "PB")),
     "fig7-8-bcr-common": CONFLICTS_BY_LOAD,
     "fig7-8-proc-lower-fdr": CONFLICTS_BY_LOAD,
     "fig7-8-bcr-spinning-above-blocking": CONFLICTS_BY_LOAD,
@@ -249,25 +243,25 @@ CAUSES: dict[str, Cause] = {
     "fig9-wl3-procb-vs-gs": response_split("fig9", ("wl3",), ("PROC-B", "GS")),
     "tab3-bcr-rises-with-communication": series("fig9", "bcr", ICS_SCHEMES, 100.0, " %"),
     "fig9-switching-rises": series("fig9", "share_switch", ICS_SCHEMES, 100.0, " %"),
-    "fig9-wasted-time-rises": both(series("fig9", "share_spin", ("DCS", "PB", "SB", "HYBRID"), 100.0, " %"),
+    "fig9-wasted-time-rises": combined(series("fig9", "share_spin", ("DCS", "PB", "SB", "HYBRID"), 100.0, " %"),
                                    series("fig9", "share_idle", ("DCS", "PB", "SB", "HYBRID"), 100.0, " %")),
     "tab3-proc-lower-fdr": series("fig9", "fdr", ICS_SCHEMES, 100.0, " %"),
     "tab3-wl3-bcr-spinning": conflicts("fig9", "wl3", SPINNING),
     "tab3-wl3-bcr-blocking": conflicts("fig9", "wl3", BLOCKING),
-    "local-dcs-behind-pb": both(LIGHT_AND_HEAVY, response_split("fig9", schemes=("LOCAL", "DCS", "PB")),
+    "local-dcs-behind-pb": combined(LIGHT_AND_HEAVY, response_split("fig9", schemes=("LOCAL", "DCS", "PB")),
                                 npb("turnaround")),
     "fig10-execution-rises-with-mpl": series("fig10", "mean_execution", ICS_SCHEMES, unit=" s"),
     "fig10-wait-falls-with-mpl": series("fig10", "mean_wait", ICS_SCHEMES, unit=" s"),
-    "fig10-response-falls-with-mpl": both(series("fig10", "mean_wait", ICS_SCHEMES, unit=" s"),
+    "fig10-response-falls-with-mpl": combined(series("fig10", "mean_wait", ICS_SCHEMES, unit=" s"),
                                           series("fig10", "mean_execution", ICS_SCHEMES, unit=" s")),
     "fig10-proc-better-at-every-mpl": FIG10,
     "fig10-mpl2-gain": response_split("fig10", ("MPL 2",), ("PROC-B", "SB", "HYBRID", "PROC-S", "PB")),
     "fig10-blocking-gap-grows-with-mpl": FIG10,
     "fig10-real-idle-falls-with-mpl": series("fig10", "share_real_idle", ICS_SCHEMES, 100.0, " %"),
-    "tab4-bcr-rises-with-mpl": both(series("fig10", "bcr", ICS_SCHEMES, 100.0, " %"),
+    "tab4-bcr-rises-with-mpl": combined(series("fig10", "bcr", ICS_SCHEMES, 100.0, " %"),
                                     series("fig10", "processes_per_node", ICS_SCHEMES)),
     "fig10-proc-scales-best": FIG10,
-    "fig11-skew-prolongs": both(FIG11, series("fig11", "share_spin", ("LOCAL", "DCS", *ICS_SCHEMES, "GS", "BATCH"),
+    "fig11-skew-prolongs": combined(FIG11, series("fig11", "share_spin", ("LOCAL", "DCS", *ICS_SCHEMES, "GS", "BATCH"),
                                               100.0, " %")),
     "fig11-gs-batch-hurt-most": FIG11,
     "fig11-proc-robust": FIG11,
@@ -284,11 +278,11 @@ CAUSES: dict[str, Cause] = {
     "fig13-procb-vs-batch": npb("turnaround"),
     "fig13-procs-vs-batch": npb("turnaround"),
     "fig13-blocking-beats-spinning": npb("turnaround"),
-    "fig14-response-rises-with-rate": both(series("fig14", "mean_wait", ("PB", "PROC-S", "SB", "PROC-B"), unit=" s"),
+    "fig14-response-rises-with-rate": combined(series("fig14", "mean_wait", ("PB", "PROC-S", "SB", "PROC-B"), unit=" s"),
                                            series("fig14", "mean_execution", ("PB", "PROC-S", "SB", "PROC-B"), unit=" s")),
     "fig14-procb-best": response_split("fig14"),
     "fig14-procs-comparable-to-sb": response_split("fig14", schemes=("PROC-S", "SB")),
-    "fig14-low-rate-small-differences": both(response_split("fig14"), series("fig14", "processes_per_node",
+    "fig14-low-rate-small-differences": combined(response_split("fig14"), series("fig14", "processes_per_node",
                                                                              ("PB", "PROC-S", "SB", "PROC-B", "HYBRID",
                                                                               "GS"))),
     "fig14-bcr-rises-with-rate": series("fig14", "bcr", ICS_SCHEMES, 100.0, " %"),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from schedlab.reports.causes import Cause, measured_causes
+from schedlab.reports.causes import Cause, combined, measured_causes
 from schedlab.reports.koala_claims import (
     CLAIMS,
     CLUSTER_USE,
@@ -127,12 +127,6 @@ def no_difference_up_to_40(results: Results, parameters: dict) -> str:
     return "; ".join(parts) + "."
 
 
-def several(*causes: Cause) -> Cause:
-    def cause(results: Results, parameters: dict) -> str:
-        return " ".join(part(results, parameters) for part in causes)
-    return cause
-
-
 def saturation(where: dict, policies, label: str = "") -> Cause:
     def cause(results: Results, parameters: dict) -> str:
         return "; ".join(saturation_split(results[RUNS], where, policy, label) for policy in policies) + "."
@@ -195,26 +189,26 @@ CAUSES: dict[str, Cause] = {
     "table4-prime-fcm-saturation": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
     "fig7a-poisson-fcm-faster-to-75": split_at("poisson", "FCM", "WF", _above_40(0.75)),
     "fig7a-poisson-fcm-slower-beyond-75": saturation({**SMALL_JOBS, "app": "poisson"}, ("WF", "FCM"), "poisson: "),
-    "fig7a-wave-fcm-slower": several(split_at("wave", "FCM", "WF", _first_above_40),
+    "fig7a-wave-fcm-slower": combined(split_at("wave", "FCM", "WF", _first_above_40),
                                      saturation({**SMALL_JOBS, "app": "wave"}, ("WF", "FCM"), "wave: ")),
     "table4-wave-fcm-saturates-early": saturation({**SMALL_JOBS, "app": "wave"}, ("WF", "FCM"), "wave: "),
-    "fig7a-wave-two-cluster-limit": several(split_at("wave", "FCM", "FCM2", _above_40()),
+    "fig7a-wave-two-cluster-limit": combined(split_at("wave", "FCM", "FCM2", _above_40()),
                                             split_at("wave", "FCM2", "WF", _above_40()),
                                             saturation({**SMALL_JOBS, "app": "wave"}, ("FCM", "FCM2"), "wave: ")),
     "fig7b-wave-observed-above-net": saturation({**SMALL_JOBS, "app": "wave"}, ("FCM",), "wave: "),
     "fig8-mpi-apps-match-ccr": model_ccrs,
     "fig8-ccr-010-benefits": split_at("ccr-0.1", "FCM", "WF", _above_40()),
-    "fig8-ccr-025-050-benefit-then-loss": several(split_at("ccr-0.25", "FCM", "WF", _first_above_40),
+    "fig8-ccr-025-050-benefit-then-loss": combined(split_at("ccr-0.25", "FCM", "WF", _first_above_40),
                                                   split_at("ccr-0.5", "FCM", "WF", _first_above_40)),
     "fig8-ccr-above-050-loses": saturation({**SMALL_JOBS, "app": "ccr-1"}, ("WF", "FCM"), "ccr-1: "),
     "sec712-ca-picks-fast-pairs": split_sets,
-    "fig10-ca-faster": several(ca_against_fcm(_first_and_last), large_jobs_saturation("A"),
+    "fig10-ca-faster": combined(ca_against_fcm(_first_and_last), large_jobs_saturation("A"),
                                large_jobs_saturation("B")),
-    "fig10-gap-widens": several(ca_against_fcm(_first_and_last), large_jobs_saturation("A"),
+    "fig10-gap-widens": combined(ca_against_fcm(_first_and_last), large_jobs_saturation("A"),
                                 large_jobs_saturation("B")),
     "fig10-saturation-without-delft": large_jobs_saturation("A"),
     "fig10-saturation-with-delft": large_jobs_saturation("B"),
-    "fig10-lead-larger-with-delft": several(ca_against_fcm(lambda loads: loads[:1]), large_jobs_saturation("A"),
+    "fig10-lead-larger-with-delft": combined(ca_against_fcm(lambda loads: loads[:1]), large_jobs_saturation("A"),
                                             large_jobs_saturation("B")),
 }
 """The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""

@@ -258,6 +258,11 @@ class Verdict:
     reason: str
 
 
+def verdict_words(verdict: str) -> str:
+    """A verdict as a reader reads it: ``not reproduced``, not ``not_reproduced``."""
+    return verdict.replace("_", " ")
+
+
 def interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple[float, float, float]:
     """Mean and the bounds of its Student-t interval; NaN bounds for fewer than two values."""
     sample = np.asarray(values, dtype=float)
@@ -461,7 +466,7 @@ def _combine(claim: Claim, parts: Sequence[tuple[Part, Verdict]]) -> Verdict:
     # The part shown in ours/low/high is the first whose verdict is the claim's, else the first not reproduced.
     shown = next((v for _, v in parts if v.verdict == overall), None) or next(
         (v for _, v in parts if v.verdict != "reproduced"), parts[0][1])
-    details = "; ".join(f"{p.label}: {v.reason}" + ("" if v.verdict == overall else f" [{v.verdict.replace('_', ' ')}]")
+    details = "; ".join(f"{p.label}: {v.reason}" + ("" if v.verdict == overall else f" [{verdict_words(v.verdict)}]")
                         for p, v in parts)
     return Verdict(overall, shown.ours, shown.low, shown.high, min(v.seeds for _, v in parts),
                    f"{summary}. {details}" if summary else details)
@@ -656,7 +661,7 @@ def claim_anchors(ledger: pd.DataFrame) -> list[str]:
 def counts_sentence(frame: pd.DataFrame) -> str:
     basis = frame["basis"] if "basis" in frame.columns else pd.Series("result", index=frame.index)
     counts = frame.loc[basis == "result", "verdict"].value_counts()
-    parts = [f"{int(counts[v])} {v.replace('_', ' ')}" for v in VERDICTS if v in counts]
+    parts = [f"{int(counts[v])} {verdict_words(v)}" for v in VERDICTS if v in counts]
     sentence = f"{int(counts.sum())} claims: " + ", ".join(parts)
     aside = [f"{int((basis == kind).sum())} {kind} row(s)" for kind in NOT_COUNTED if (basis == kind).any()]
     if aside:
@@ -691,11 +696,11 @@ def ledger_blocks(frame: pd.DataFrame, link_prefix: str = "", heading: str = "Cl
         name = f"{row.paper} {row.claim_id}" if name_with_paper else row.claim_id
         cell = Link(name, f"{link_prefix}{row.link}") if row.link else name
         basis = getattr(row, "basis", "result")
-        verdict = row.verdict.replace("_", " ")
+        verdict = verdict_words(row.verdict)
         cells = [cell, row.location, row.statement, row.paper_value, _interval_text(row),
                  str(row.seeds), verdict if basis in ("", "result") else f"{verdict} ({basis})"]
         if other_profile:
-            other = getattr(row, OTHER_PROFILE_VERDICT).replace("_", " ")
+            other = verdict_words(getattr(row, OTHER_PROFILE_VERDICT))
             cells.append(f"{other} (differs)" if other and other != verdict else other)
         rows.append((*cells, row.reason))
     header = ("claim", "where", "claim (our words)", "paper", "ours [95 % interval]", "seeds", "verdict",

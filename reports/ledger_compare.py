@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from schedlab.reports.ledger import interval_text
+from schedlab.reports.ledger import interval_text, verdict_words
 from schedlab.reports.tables import write_table
 
 STEM = "comparison"
@@ -41,9 +41,9 @@ def compare(first: pd.DataFrame, second: pd.DataFrame, labels: tuple[str, str]) 
         twin = other.loc[row["claim_id"]]
         rows.append({
             "claim_id": row["claim_id"],
-            f"verdict ({labels[0]})": row["verdict"],
+            f"verdict ({labels[0]})": verdict_words(row["verdict"]),
             f"measured ({labels[0]})": measured(row),
-            f"verdict ({labels[1]})": twin["verdict"],
+            f"verdict ({labels[1]})": verdict_words(twin["verdict"]),
             f"measured ({labels[1]})": measured(twin),
             "verdict differs": row["verdict"] != twin["verdict"],
         })

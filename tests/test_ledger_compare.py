@@ -23,7 +23,7 @@ def test_rows_follow_the_first_ledger_and_flag_changed_verdicts():
     table = compare(FIRST, SECOND, ("x", "y"))
     assert list(table["claim_id"]) == ["a", "b", "c"]
     assert list(table["verdict differs"]) == [False, True, False]
-    assert list(table["verdict (y)"]) == ["reproduced", "reproduced", "not_attempted"]
+    assert list(table["verdict (y)"]) == ["reproduced", "reproduced", "not attempted"]  # as a reader reads it
     assert table.loc[1, "measured (x)"] == "0.1 [-0.2, 0.4]" and table.loc[2, "measured (y)"] == ""
 
 
