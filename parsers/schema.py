@@ -65,13 +65,6 @@ DTYPES: dict[str, np.dtype] = {
 UNKNOWN = -1
 
 
-def empty_jobs() -> pd.DataFrame:
-    """A job table with no rows and the canonical columns and dtypes."""
-    import pandas as pd
-
-    return pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in DTYPES.items()})
-
-
 def as_job_table(columns: dict) -> pd.DataFrame:
     """Build a canonical job table from a mapping of column arrays; missing fields are -1."""
     import pandas as pd

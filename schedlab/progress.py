@@ -89,9 +89,6 @@ class _NoBar:
     def refresh(self) -> None:
         pass
 
-    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
-        pass
-
     def close(self) -> None:
         pass
 

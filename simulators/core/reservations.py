@@ -81,9 +81,6 @@ class ReservationBook:
             self._at(t + self.confirm_timeout, _EXPIRE, job)
         return True
 
-    def owns(self, sequence: int) -> bool:
-        return sequence in self._events
-
     def on_event(self, job: int, t: float, sequence: int) -> bool:
         """Carry out one timed action; True if it freed capacity (the queue may now move)."""
         action, _ = self._events.pop(sequence)

@@ -18,11 +18,6 @@ ONE_WAY_16K = 229.9e-6
 SECONDS_PER_BYTE = (ONE_WAY_16K - STARTUP) / BYTES_16K
 
 
-def one_way_latency(size_bytes: float) -> float:
-    """Seconds from send to arrival of one message on an idle interface."""
-    return STARTUP + size_bytes * SECONDS_PER_BYTE
-
-
 class SendInterface:
     """One node's network interface: a FIFO queue of outgoing messages."""
 
