@@ -605,7 +605,7 @@ def test_the_ratio_arrivals_table_judges_every_moved_claim_under_both_readings()
     assert header[1:] == ["verdict (at_a_submits)", "measured (at_a_submits)", "verdict (own_model)",
                           "measured (own_model)"]
     moved = {row[0]: row for row in rows}
-    assert moved["fig9-A-hold-less-sync"][1] == "reproduced" and moved["fig9-A-hold-less-sync"][3] == "not_reproduced"
+    assert moved["fig9-A-hold-less-sync"][1] == "reproduced" and moved["fig9-A-hold-less-sync"][3] == "not reproduced"
     assert not any(claim.startswith(("fig3", "fig4", "fig5", "fig6")) for claim in moved)
     assert rows[0][0] == "B's mean wait, base (over the paired shares)" and rows[0][2].endswith("]")
     assert ratio_arrivals_table(claims, runs, runs.iloc[:0], PARAMETERS)[1] == []
