@@ -9,6 +9,7 @@ results written to a temporary directory instead of ``docs/results``.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import shutil
@@ -17,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pipeline.run_timing import SHARED, WORKLOAD_PAGES, group_times
+from pipeline.run_timing import SHARED, TIME_COLUMNS, WORKLOAD_PAGES, group_times
 
 DATA = Path(__file__).parent / "data"
 
@@ -117,3 +118,23 @@ def test_a_published_file_over_the_size_limit_is_compressed_and_the_pages_link_t
     assert (target / "runs.csv.gz").read_bytes() == (tmp_path / "two" / "runs.csv.gz").read_bytes()
     assert (target / "index.md").read_text() == "Files: [runs.csv](runs.csv.gz), [small](small.csv).\n"
     assert (target / "index.html").read_text() == '<a href="runs.csv.gz">runs</a> <a href="small.csv">small</a>'
+
+
+def test_the_times_page_says_what_bounds_the_build_and_renders_again_from_its_csv():
+    from schedlab.reports.document import render_markdown
+    from pipeline.publish_ledger import TimedRun, times_page, what_bounds
+
+    groups = pd.DataFrame([("koala", 10, 400.0, 250.0, 0.0, 250.0, 0), ("ics", 20, 300.0, 160.0, 240.0, 400.0, 0),
+                           ("cosy", 5, 100.0, 60.0, 390.0, 450.0, 0), ("shared", 0, 0.0, 0.0, 0.0, 0.0, 0)],
+                          columns=list(TIME_COLUMNS))
+    run = TimedRun("2026-11-28", "abc", 2, "a machine", 2, "paper", 460.0, "python -m pipeline.publish_ledger",
+                   groups, 0.1, "Python 3.11")
+    # 800 task-seconds on 2 workers: at least 400 s; koala 50 %, ics 38 % (300 / 800 = 37.5), cosy 12 %.
+    assert what_bounds(run) == (
+        "What bounds the build: its tasks ran 800 task-seconds, so on 2 worker(s) it cannot take less than 400 s "
+        "(6.7 min) however they are packed; the wall time was 460 s. The three stages with the most task-seconds: "
+        "koala 400 (50 %, 10 tasks of 40.00 s on average); ics 300 (38 %, 20 tasks of 15.00 s on average); "
+        "cosy 100 (12 %, 5 tasks of 20.00 s on average).")
+    again = TimedRun.from_frame(pd.read_csv(io.StringIO(run.frame().to_csv(index=False))))
+    assert render_markdown(times_page(again)) == render_markdown(times_page(run))
+    assert "under the 30-minute goal of issue 51" in render_markdown(times_page(run))
