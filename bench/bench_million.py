@@ -77,14 +77,14 @@ def replay_whole_process(trace: Path, policy: str, timeout: float) -> tuple[floa
         time.sleep(0.02)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=FUGAKU_MONTH, help="at least this many jobs (default 1,303,631)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a replay may take (default 600)")
     parser.add_argument("--policies", nargs="+", default=["fcfs", "easy", "conservative"])
     parser.add_argument("--keep", type=Path, help="write the trace here and keep it (default: a temporary file)")
-    args = parser.parse_args()
-    print(f"command: python bench/bench_million.py {shlex.join(sys.argv[1:])}")
+    args = parser.parse_args(argv)
+    print(f"command: python bench/bench_million.py {shlex.join(sys.argv[1:] if argv is None else argv)}")
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.2f}")
     if not CURIE.is_file():

@@ -1,6 +1,6 @@
 """Replay speed, side by side: whole process and in-process, compiled and reference engines.
 
-    python bench/bench_replay.py [--repeat N] [--pyss-seconds S | --pyss-command "CMD"]
+    python bench/bench_replay.py [--repeat N] [--pyss-seconds S | --pyss-command "CMD"] [--million]
 
 For KTH-SP2 (EASY, conservative, FCFS) and CEA-Curie (EASY), all under pyss conventions,
 it prints:
@@ -29,6 +29,9 @@ Then a researcher's own policies on KTH (pyss conventions, in-process, best of `
 the shipped example (``examples/policies/largest_first.py``, a priority over EASY), the
 shortest-first priority of docs/policies.md (both on the compiled loop), the same rule as the
 hand-written class of docs/policies.md (reference engine), and the built-in EASY under sjf.
+
+With ``--million``, it then builds the 1.56 M-job trace of ``bench_million.py`` and replays it
+whole process under FCFS, EASY and conservative, with jobs/s and peak memory.
 
 Targets (issue 23): whole process >= 10x faster than pyss (aim 20x), in-process >= 500k
 jobs/s for EASY and >= 200k jobs/s for conservative on KTH, CEA-Curie EASY whole process
@@ -84,6 +87,7 @@ def main() -> int:
     pyss = parser.add_mutually_exclusive_group()
     pyss.add_argument("--pyss-seconds", type=float, help="pyss's whole-process time on KTH EASY, measured elsewhere")
     pyss.add_argument("--pyss-command", help="shell command replaying KTH EASY with pyss, timed in this run")
+    parser.add_argument("--million", action="store_true", help="also the million-job replays (bench_million.py)")
     args = parser.parse_args()
     print(f"command: {shlex.join([sys.executable, *sys.argv])}")
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
@@ -136,6 +140,11 @@ def main() -> int:
               f"{with_out['csv']:.2f} s: {pyss_seconds / with_out['csv']:.1f}x (target >= 20x, aim 40x)")
     else:
         print("pyss ratio: give --pyss-seconds or --pyss-command")
+    if args.million:
+        import bench_million
+
+        print()
+        bench_million.main([])
     return 0
 
 
