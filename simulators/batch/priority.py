@@ -26,8 +26,6 @@ policy over that sorted queue, so both engines give the same schedule; under the
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import SimpleNamespace
-
 import numpy as np
 
 from schedlab.errors import SchedlabError
@@ -44,15 +42,11 @@ def prioritized(policy: str, key: Callable) -> type:
         built_in = policy
         priority = staticmethod(key)
 
-        def __init__(self, order, keys=None):
-            self.keys = None if keys is None else list(keys)
+        def __init__(self, order, keys):
+            ranks = list(keys)  # one per job, as ``priority_keys`` gives them
 
             def by_priority(machine, t: float) -> list[int]:
-                if self.keys is None:  # run by an engine that did not hand the keys over
-                    jobs = SimpleNamespace(submit=np.asarray(machine.submit), estimate=np.asarray(machine.estimate),
-                                           procs=np.asarray(machine.procs), job_id=np.arange(len(machine.procs)))
-                    self.keys = priority_keys(type(self), jobs).tolist()
-                return sorted(order(machine, t), key=self.keys.__getitem__)
+                return sorted(order(machine, t), key=ranks.__getitem__)
 
             super().__init__(by_priority)
 

@@ -95,8 +95,7 @@ def replay(
     policy_name = canonical_name(policy, BUILT_IN_POLICIES, "policy")
     order_name = canonical_name(order, BUILT_IN_ORDERS, "queue order")
     built_in = policy_name in BUILT_IN_POLICIES and order_name in BUILT_IN_ORDERS
-    policy_class = None if policy_name in BUILT_IN_POLICIES else load_policy(policy_name)
-    keyed = policy_class is not None and is_prioritized(policy_class) and order_name == "fcfs"
+    policy_class, keyed = _keyed_policy(policy_name, order_name)
     engine = _choice("engine", engine or default_engine(policy_name, order_name), ENGINES)
     if engine == "compiled" and not (built_in or keyed):
         raise SchedlabError("the compiled engine runs the built-in policies and orders, and prioritized policies "
@@ -167,11 +166,17 @@ def default_engine(policy: str, order: str = "fcfs") -> str:
     ``reference`` for the others."""
     policy_name = canonical_name(policy, BUILT_IN_POLICIES, "policy")
     order_name = canonical_name(order, BUILT_IN_ORDERS, "queue order")
+    built_in = policy_name in BUILT_IN_POLICIES and order_name in BUILT_IN_ORDERS
+    return "compiled" if (built_in or _keyed_policy(policy_name, order_name)[1]) and compiled.available() else "reference"
+
+
+def _keyed_policy(policy_name: str, order_name: str) -> tuple[type | None, bool]:
+    """A policy of one's own (None for a built-in name), and whether the compiled loop runs it by its
+    priority keys (``schedlab.simulators.batch.priority``, under the fcfs order only)."""
     if policy_name in BUILT_IN_POLICIES:
-        runs_compiled = order_name in BUILT_IN_ORDERS
-    else:
-        runs_compiled = is_prioritized(load_policy(policy_name)) and order_name == "fcfs"
-    return "compiled" if runs_compiled and compiled.available() else "reference"
+        return None, False
+    policy_class = load_policy(policy_name)
+    return policy_class, is_prioritized(policy_class) and order_name == "fcfs"
 
 
 def recorded_waits(jobs, batch) -> np.ndarray:
