@@ -24,7 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from schedlab.parsers.swf import read_swf  # noqa: E402
-from schedlab.simulators.cosched.experiments import PROFILES, SCHEMES, Point, run_point  # noqa: E402
+from schedlab.simulators.cosched.experiments import PROFILES, SCHEMES, Point  # noqa: E402
+from schedlab.simulators.cosched.simulate import simulate  # noqa: E402
 from schedlab.simulators.cosched.workloads import INTREPID_PROCS, intrepid_standin  # noqa: E402
 from schedlab.workloads.fitting import fit_trace  # noqa: E402
 
@@ -46,7 +47,7 @@ def main() -> int:
     for series, x in (("load", 0.75), ("ratio", 0.33)):
         for scheme in SCHEMES:
             began = time.perf_counter()
-            summary, _ = run_point(Point(series, x, scheme, seed=1), jobs_a, INTREPID_PROCS, model)
+            _, summary = simulate(Point(series, x, scheme, seed=1), jobs_a, INTREPID_PROCS, model)
             elapsed = time.perf_counter() - began
             jobs = summary["pairing"]["jobs_a"] + summary["pairing"]["jobs_b"]
             print(f"  {series}={x:<5} {scheme:<4} {elapsed:6.2f} s  ({jobs:,} jobs, {jobs / elapsed:,.0f} jobs/s)")

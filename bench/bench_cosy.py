@@ -21,7 +21,8 @@ sys.path.insert(0, str(REPO))
 
 from schedlab.simulators.batch.conventions import default_inputs  # noqa: E402
 from timing import best_of  # noqa: E402  (bench/ is the script's directory)
-from schedlab.simulators.cosy.experiment import PROFILES, run_point, run_profile, select_workloads  # noqa: E402
+from schedlab.simulators.cosy.experiments import PROFILES, run_point, select_workloads  # noqa: E402
+from schedlab.simulators.cosy.simulate import simulate_profile  # noqa: E402
 
 
 def main() -> int:
@@ -42,7 +43,7 @@ def main() -> int:
 
     if not args.skip_profile:
         began = time.perf_counter()
-        runs = run_profile(PROFILES["quick"])
+        runs = simulate_profile(PROFILES["quick"])
         print(f"quick profile without Luigi: {len(runs)} runs in {time.perf_counter() - began:.1f} s")
     return 0
 

@@ -24,7 +24,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from schedlab.simulators.cosy.experiment import (  # noqa: E402
+from schedlab.simulators.cosy.experiments import (  # noqa: E402
     MACHINE_NODES,
     TARGET_BASELINE_UTILIZATION,
     baseline_wait_share,

@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from schedlab.commands.cosy import trace_slices  # noqa: E402
-from schedlab.simulators.cosy.experiment import (  # noqa: E402
+from schedlab.simulators.cosy.experiments import (  # noqa: E402
     MACHINE_NODES,
     PAPER_WAIT_SHARE,
     TARGET_BASELINE_UTILIZATION,

@@ -30,7 +30,7 @@ import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
-from schedlab.reports.bandwidth import write_bandwidth_report
+from schedlab.reports.bandwidth import write_report
 from schedlab.simulators.bandwidth import workload as workloads
 from schedlab.simulators.bandwidth.experiments import (
     LIMITS, PAPER_PASS_ORDER, PROFILES, SWEPT, VARIANT_PASS_ORDER, WORKLOADS, Profile, points,
@@ -179,5 +179,5 @@ class BandwidthReport(SchedlabTask):
                                PROFILES[self.profile].jobs_per_cluster)
         parameters = report_parameters(self.profile, PROFILES[self.profile])
         with self.writing_output() as directory:
-            write_bandwidth_report(directory, tables, parameters)
+            write_report(directory, tables, parameters)
         logger.info("bandwidth report: %s", self.output_file("index.html"))

@@ -30,24 +30,11 @@ import pandas as pd
 from schedlab.parsers.schema import read_jobs, write_jobs
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
-from pipeline.report_tasks import write_csv, write_document
+from pipeline.report_tasks import write_csv
 from pipeline.trace_tasks import CleanTrace, ParseTrace, find_traces
 from pipeline.workload_tasks import FitWorkloadModel
-from schedlab.reports.cosched import (
-    FIGURES,
-    FIGURES_BY_NUMBER,
-    claims_ledger,
-    coscheduling_figure,
-    latex_table,
-    ratio_arrivals_table,
-    report_page,
-    report_tables,
-    setup_items,
-)
-from schedlab.reports.cosched_causes import causes_table
-from schedlab.reports.document import Document, render_markdown, table
+from schedlab.reports.cosched import FIGURES, FIGURES_BY_NUMBER, coscheduling_figure, write_report
 from schedlab.reports.figures import save_figure
-from schedlab.reports.ledger import write_ledger
 from schedlab.simulators.cosched.coscheduler import CoschedSettings
 from schedlab.simulators.cosched.experiments import (
     ANALYSIS_PROCS,
@@ -69,9 +56,9 @@ from schedlab.simulators.cosched.experiments import (
     calibrate_width_scale,
     confidence_table,
     grid,
-    run_point,
     summary_rows,
 )
+from schedlab.simulators.cosched.simulate import simulate
 from schedlab.simulators.cosched.workloads import (
     BUSIEST,
     INTREPID_LARGEST_PARTITIONS,
@@ -233,7 +220,7 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
     release = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
     ratio_arrivals = luigi.ChoiceParameter(choices=RATIO_ARRIVALS, default=DEFAULT_RATIO_ARRIVALS,
                                            description="ratio series: where B's jobs arrive")
-    code_modules = ("schedlab.simulators.cosched", "schedlab.simulators.cosched.experiments")  # run_point and the summary it writes
+    code_modules = ("schedlab.simulators.cosched.simulate",)
 
     def requires(self):
         return {
@@ -248,7 +235,7 @@ class CoschedPoint(CoschedSetup, SchedlabTask):
         model = load_model(self.requires()["model"].output_file("model.json"))
         min_runtime = read_json(self.requires()["b"].output_file("machine.json"))["min_runtime"]
         point = Point(self.series, self.x, self.scheme, self.seed, self.release, self.ratio_arrivals)
-        summary, schedule = run_point(point, jobs_a, machine["procs"], model, min_runtime)
+        schedule, summary = simulate(point, jobs_a, machine["procs"], model, min_runtime)
         with self.writing_output() as directory:
             schedule.to_parquet(directory / "schedule.parquet", index=False, write_page_checksum=True)
             write_json(directory / "summary.json", summary)
@@ -335,34 +322,13 @@ class CoschedReport(CoschedSetup, SchedlabTask):
         profile = PROFILES[self.profile]
         machine = read_json(self.requires()["a"].output_file("machine.json"))
         machine_b = read_json(self.requires()["b"].output_file("machine.json"))
-        written_runs = runs_of(self.requires()["points"], profile.days)
-        results = confidence_table(written_runs)
+        runs = runs_of(self.requires()["points"], profile.days)
+        variant_tasks = self.requires()["ratio_arrivals_variant"]
+        results = {"runs": runs, "confidence": confidence_table(runs),
+                   "ratio_arrivals_runs": runs_of(variant_tasks, profile.days) if variant_tasks else runs.iloc[:0]}
         with self.writing_output() as directory:
-            write_json(directory / "parameters.json", self.parameters(machine, machine_b))
-            write_csv(directory / "runs.csv", written_runs)
-            variant_tasks = self.requires()["ratio_arrivals_variant"]
-            write_csv(directory / "ratio_arrivals_runs.csv",
-                      runs_of(variant_tasks, profile.days) if variant_tasks else written_runs.iloc[:0])
-            # The report reads back what it wrote: the page shows exactly the published tables.
-            parameters = read_json(directory / "parameters.json")
-            runs = pd.read_csv(directory / "runs.csv")
-            variant_runs = pd.read_csv(directory / "ratio_arrivals_runs.csv")
-            claims = claims_ledger(runs, profile.name)
-            write_ledger(directory, claims)
             for task in self.requires()["figures"]:
                 stem = task.spec().stem
                 for suffix in ("png", "svg"):
                     (directory / f"{stem}.{suffix}").write_bytes(task.output_file(f"{stem}.{suffix}").read_bytes())
-            tables = {**report_tables(results, runs), "causes": causes_table(claims, {"runs": runs}, parameters),
-                      "ratio_arrivals": ratio_arrivals_table(claims, runs, variant_runs, parameters)}
-            for stem, (header, rows) in tables.items():
-                write_csv(directory / f"{stem}.csv", pd.DataFrame(rows, columns=header))
-                (directory / f"{stem}.md").write_text(render_markdown(Document(stem, (table(header, rows),))), encoding="utf-8")
-                (directory / f"{stem}.tex").write_text(latex_table(header, rows), encoding="utf-8")
-            write_csv(directory / "confidence.csv", results)
-            page = report_page(
-                f"Coscheduling on coupled systems ({profile.name} profile)",
-                setup_items(parameters, runs), claims, tables["causes"], tables["workloads"], tables["deadlocks"],
-                list(FIGURES), tables["results"], tables["ratio_arrivals"], parameters,
-            )
-            write_document(directory, "index", page)
+            write_report(directory, results, self.parameters(machine, machine_b))

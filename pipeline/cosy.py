@@ -4,7 +4,7 @@
 
 ``CosyReport(profile="quick"|"paper")`` writes ``index.md`` / ``index.html``, the claims
 ledger (``claims.csv`` / ``.md`` / ``.tex``), the figures (PNG and SVG) and the tables (CSV,
-Markdown, LaTeX); the grids are ``schedlab.simulators.cosy.experiment.PROFILES``.  The report reads
+Markdown, LaTeX); the grids are ``schedlab.simulators.cosy.experiments.PROFILES``.  The report reads
 result tables only: this module hands it ``report_parameters`` (the profile the runs used,
 the machine, the policy labels, each workload's selection and estimate source), which it
 writes to ``parameters.json``.  ``--trace-slices '["KTH-SP2-1996-2.2"]'`` adds the
@@ -25,10 +25,10 @@ from schedlab.parsers.schema import read_jobs, write_jobs
 from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.trace_tasks import CleanTrace, find_traces
-from schedlab.reports.cosy import write_cosy_report
+from schedlab.reports.cosy import write_report
 from schedlab.errors import SchedlabError
 from schedlab.simulators.cosy.fixed_point import FIXED_POINT, FIXED_POINT_TOLERANCE, READING_DESCRIPTIONS, WAIT_READINGS
-from schedlab.simulators.cosy.experiment import (
+from schedlab.simulators.cosy.experiments import (
     BASELINE_WAIT_READING,
     EXPERIMENT_POLICIES,
     CIRNE_BERMAN,
@@ -43,17 +43,18 @@ from schedlab.simulators.cosy.experiment import (
     REQUEUE,
     TARGET_BASELINE_UTILIZATION,
     UTILIZATION_TOLERANCE,
+    Point,
     TraceSlices,
     TunedWorkload,
     check_workload_name,
     reading_of,
-    run_points,
     select_workloads,
     sliced_trace,
     slices_wait_share,
 )
+from schedlab.simulators.cosy.simulate import simulate
 
-WORKLOAD_HELP = ("workload: a model of schedlab.simulators.cosy.experiment.WORKLOAD_MODELS, slices:<trace> or "
+WORKLOAD_HELP = ("workload: a model of schedlab.simulators.cosy.experiments.WORKLOAD_MODELS, slices:<trace> or "
                  "regime-slices:<trace> (only slices in the paper's regime)")
 
 
@@ -69,7 +70,7 @@ class CosyWorkloads(SchedlabTask):
     jobs = luigi.IntParameter(description="jobs per workload")
     workloads = luigi.IntParameter(description="number of workloads (seeds) to select")
     workload = luigi.Parameter(default=CIRNE_BERMAN, description=WORKLOAD_HELP)
-    code_modules = ("schedlab.simulators.cosy.experiment", "schedlab.workloads.cirne_berman", "schedlab.workloads.log_uniform", "schedlab.workloads.trace_slice")
+    code_modules = ("schedlab.simulators.cosy.experiments", "schedlab.workloads.cirne_berman", "schedlab.workloads.log_uniform", "schedlab.workloads.trace_slice")
 
     def requires(self):
         check_workload_name(self.workload)
@@ -132,7 +133,7 @@ class CosyPoint(SchedlabTask):
                                                 "schedlab.simulators.cosy.fixed_point's readings, every other policy its own "
                                                 "(experiment.reading_of)")
     workload = luigi.Parameter(default=CIRNE_BERMAN, description=WORKLOAD_HELP)
-    code_modules = ("schedlab.simulators.cosy",)
+    code_modules = ("schedlab.simulators.cosy.simulate",)
 
     def requires(self):
         return CosyWorkloads(jobs=self.jobs, workloads=self.workloads, workload=self.workload)
@@ -140,7 +141,8 @@ class CosyPoint(SchedlabTask):
     def run(self):
         if reading_of(self.policy, self.reading) != self.reading:
             raise SchedlabError(f"the {self.policy} policy reads W as {reading_of(self.policy)!r}, not {self.reading!r}")
-        runs = run_points(self.requires().load(), MACHINE_NODES, self.share, self.policy, self.factor, self.reading)
+        point = Point(self.share, self.policy, self.factor, self.reading)
+        runs = simulate(point, self.requires().load(), MACHINE_NODES)
         with self.writing_output() as directory:
             runs = runs.assign(jobs_per_workload=self.jobs, workload=self.workload)
             runs.to_csv(directory / "runs.csv", index=False, lineterminator="\n")
@@ -188,7 +190,7 @@ class CosyReport(SchedlabTask):
         ]
         with self.writing_output() as directory:
             parameters = report_parameters(PROFILES[self.profile], selections, self.regime_traces()[1])
-            write_cosy_report(directory, parameters, runs, baselines)
+            write_report(directory, {"runs": runs, "baselines": baselines}, parameters)
 
 
 def estimate_source(jobs: pd.DataFrame) -> str:

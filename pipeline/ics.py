@@ -25,7 +25,6 @@ import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
-from pipeline.report_tasks import write_csv
 from schedlab.reports import ics as report
 from schedlab.simulators.ics import kernel, metrics, network, tstable, workload
 from schedlab.simulators.ics.experiments import (
@@ -38,23 +37,11 @@ from schedlab.simulators.ics.experiments import (
     means_variant_points,
     profile_points,
 )
-from schedlab.simulators.ics.run import IcsResult
+from schedlab.simulators.ics.simulate import simulate
 from schedlab.simulators.ics.schemes import BLOCKING, SCHEMES, SPINNING, base, boosts_a_spinner, gang, proc, spinning
 from schedlab.simulators.ics.state import CPU_CATEGORIES
 
 logger = logging.getLogger("luigi-interface")
-
-
-def offered_load(jobs: pd.DataFrame, nodes: int) -> float | None:
-    """Dedicated processor-seconds of the workload over the node-seconds until the last arrival.
-
-    Arrival times are sums of inter-arrival gaps from time 0, so the last submit time is
-    the span of all the workload's gaps.  None when every job arrives at time 0 (a
-    closed batch has no arrival rate)."""
-    span = float(jobs["submit"].max())
-    if span <= 0:
-        return None
-    return float((jobs["procs"] * jobs["dedicated"]).sum() / (nodes * span))
 
 
 class IcsPoint(SchedlabTask):
@@ -76,7 +63,7 @@ class IcsPoint(SchedlabTask):
     seed = luigi.IntParameter(default=1)
     boost_preempts_spinner = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
     means = luigi.ChoiceParameter(choices=(DEFAULT_MEANS, VARIANT_MEANS), default=DEFAULT_MEANS)
-    code_modules = ("schedlab.simulators.ics.experiments",)
+    code_modules = ("schedlab.simulators.ics.simulate",)
 
     @classmethod
     def of(cls, point: Point) -> IcsPoint:
@@ -94,7 +81,7 @@ class IcsPoint(SchedlabTask):
     def run(self):
         point = self.point()
         self.set_status_message(f"simulating {point.scheme} on {point.family} {point.workload} seed {point.seed}")
-        summary, result = point_summary(point)
+        result, summary = simulate(point)
         with self.writing_output() as directory:
             result.jobs.to_parquet(directory / "jobs.parquet", index=False, write_page_checksum=True)
             write_json(directory / "summary.json", summary)
@@ -170,23 +157,14 @@ def run_rows(figure_tasks: dict[str, dict[tuple, IcsPoint]]) -> pd.DataFrame:
     ])
 
 
-def point_summary(point: Point) -> tuple[dict, IcsResult]:
-    """What ``IcsPoint`` writes to ``summary.json`` (the point, its metrics with the offered load), and the run."""
-    result = point.run()
-    metrics = {**result.summary, "offered_load": offered_load(result.jobs, point.nodes)}
-    return {"point": point.parameters(), "metrics": metrics}, result
-
-
-def write_results(directory, profile: Profile, runs: pd.DataFrame, means_runs: pd.DataFrame | None = None) -> None:
-    """The result tables the report (and its claims) read back; ``means_runs`` None or empty: no figure ran with
-    the variant reading of the stated means."""
-    write_csv(directory / "runs.csv", runs)
-    write_csv(directory / "means_runs.csv", runs.iloc[:0] if means_runs is None or means_runs.empty else means_runs)
-    write_csv(directory / "schemes.csv", scheme_table())
-    write_json(directory / "parameters.json", {
-        "profile": dataclasses.asdict(profile), "model": model_parameters(),
-        "means": {"default": DEFAULT_MEANS, "variant": VARIANT_MEANS},
-    })
+def report_inputs(profile: Profile, runs: pd.DataFrame, means_runs: pd.DataFrame | None = None) -> tuple[dict, dict]:
+    """The result tables and parameters the report publishes and reads back; ``means_runs`` None or empty: no
+    figure ran with the variant reading of the stated means."""
+    results = {"runs": runs, "means_runs": runs.iloc[:0] if means_runs is None or means_runs.empty else means_runs,
+               "schemes": scheme_table()}
+    parameters = {"profile": dataclasses.asdict(profile), "model": model_parameters(),
+                  "means": {"default": DEFAULT_MEANS, "variant": VARIANT_MEANS}}
+    return results, parameters
 
 
 class IcsReport(SchedlabTask):
@@ -224,6 +202,5 @@ class IcsReport(SchedlabTask):
     def run(self):
         runs, means_runs = run_rows(self.figure_tasks()), run_rows(self.means_variant_tasks())
         with self.writing_output() as directory:
-            write_results(directory, PROFILES[self.profile], runs, means_runs)
-            report.write_report(directory)
+            report.write_report(directory, *report_inputs(PROFILES[self.profile], runs, means_runs))
         logger.info("ics report: %s", self.output_file("index.html"))

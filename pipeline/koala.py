@@ -25,7 +25,7 @@ import luigi
 import pandas as pd
 
 from pipeline.base import SchedlabTask, read_json, write_json
-from schedlab.reports.koala import write_koala_report
+from schedlab.reports.koala import write_report
 from schedlab.reports.koala_sensitivity import write_sensitivity_report
 from schedlab.simulators.koala import metrics
 from schedlab.simulators.koala.execution import (
@@ -195,7 +195,8 @@ class KoalaReport(SchedlabTask):
         for frame in (runs, use):
             frame["sizes"] = frame["sizes"].map(lambda sizes: "/".join(map(str, sizes)))
         with self.writing_output() as directory:
-            write_koala_report(directory, runs, report_parameters(self.profile, PROFILES[self.profile]), use)
+            write_report(directory, {"runs": runs, "cluster_use": use},
+                         report_parameters(self.profile, PROFILES[self.profile]))
         logger.info("koala report: %s", self.output_file("index.html"))
 
 

@@ -1,7 +1,7 @@
 """The bandwidth stage's report: Jones, Ligon, Shrivastava (ICPADS 2006) Figs. 5-13, Tables 1-2 and its
 claims ledger.
 
-``write_bandwidth_report(directory, tables, parameters)`` takes the stage's result tables
+``write_report(directory, results, parameters)`` takes the stage's result tables
 (``runs``: one row per run and seed; ``pass_order_runs``: the same in the variant pass order;
 ``load_runs`` and ``convergence_runs``: the sensitivity runs at other loads and lengths;
 ``queue_depth``: Migration Only's mean queue by hour of day, per workload and seed, see
@@ -33,7 +33,9 @@ from schedlab.reports.bandwidth_claims import (
 from schedlab.reports.bandwidth_causes import causes_frame
 from schedlab.reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
 from schedlab.reports.figures import legend_below, save_figure
-from schedlab.reports.ledger import NotMeasured, interval, judge, ledger, ledger_blocks, paired, verdict_words, write_ledger
+from schedlab.reports.ledger import (
+    NotMeasured, interval, interval_text, judge, ledger, ledger_blocks, measured_text, paired, verdict_words, write_ledger,
+)
 from schedlab.reports.tables import document_table, write_table
 
 PAPER = "bandwidth"
@@ -46,16 +48,7 @@ CLAIMS_BY_ID = {claim.claim_id: claim for claim in CLAIMS}
 
 def _percent_interval(values: pd.Series) -> str:
     """Mean of per-seed percentages with its 95 % interval; "unstable" if a run saturated."""
-    mean, low, high = interval(values)
-    if not math.isfinite(mean):
-        return "unstable" if len(values) and not np.all(np.isfinite(values)) else ""
-    return _interval_text(mean, low, high)
-
-
-def _interval_text(mean: float, low: float, high: float) -> str:
-    if not math.isfinite(low):
-        return f"{mean:.1f} %"
-    return f"{mean:.1f} % [{low:.1f}, {high:.1f}]"
+    return measured_text(values, "%", "unstable" if len(values) else "")
 
 
 def _measured(statistic) -> pd.Series | None:
@@ -208,7 +201,7 @@ def _sensitivity_cells(table: pd.DataFrame) -> pd.DataFrame:
     """The sensitivity table as the page shows it: one interval per cell."""
     cells = table.drop(columns=["mean", "low", "high"]).copy()
     cells["offered load"] = cells["offered load"].round(3)
-    cells["improvement"] = [f"{statistic}: {_interval_text(*values)}" for statistic, *values in
+    cells["improvement"] = [f"{statistic}: {interval_text(*values, '%')}" for statistic, *values in
                             zip(table["improvement"], table["mean"], table["low"], table["high"], strict=True)]
     return cells
 
@@ -408,12 +401,12 @@ def _pass_order_item(order: dict) -> tuple:
             f"(reported beside it by the profiles that run it): {PASS_ORDERS_EXPLAINED[order['variant']]}.",)
 
 
-def write_bandwidth_report(directory, tables: dict, parameters: dict) -> pd.DataFrame:
-    """Write the report into ``directory``; returns the claims ledger."""
+def write_report(directory, results: dict, parameters: dict) -> pd.DataFrame:
+    """Write the report into ``directory`` from the result tables (``RESULT_TABLES``); returns the claims ledger."""
     directory = Path(directory)
     (directory / "parameters.json").write_text(json.dumps(parameters, indent=2, sort_keys=True) + "\n",
                                                encoding="utf-8")
-    results = _read_back(directory, tables)
+    results = _read_back(directory, results)
     runs = results["runs"]
     labels = parameters["strategies"]["labels"]
     verdicts = ledger(PAPER, CLAIMS, results, parameters["profile"]["name"])

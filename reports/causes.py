@@ -53,7 +53,7 @@ def seed_spread(claim: Claim, results: Results) -> str:
 
 
 def measured_causes(claims: pd.DataFrame, known: Sequence[Claim], causes: Mapping[str, Cause], results: Results,
-                    parameters: dict) -> tuple[list[str], list[list[str]]]:
+                    parameters: dict) -> pd.DataFrame:
     """One row per claim of the ledger ``claims`` not reproduced (nor left unattempted): its verdict and cause.
 
     An undecided claim's cause starts with its seeds' spread; the stage's decomposition in ``causes``, when it
@@ -72,4 +72,4 @@ def measured_causes(claims: pd.DataFrame, known: Sequence[Claim], causes: Mappin
                 parts.append(f"Not measured: {missing}.")
         cause = " ".join(parts) or "No decomposition measured for this claim."
         rows.append([row.claim_id, verdict_words(row.verdict), cause])
-    return ["claim", "verdict", "measured cause"], rows
+    return pd.DataFrame(rows, columns=["claim", "verdict", "measured cause"])

@@ -22,19 +22,24 @@ Figure kinds, as in the paper:
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from schedlab.reports.cosched_causes import causes_frame
 from schedlab.reports.cosched_claims import CLAIMS, PAPER, PAPER_A_BASE_SLOWDOWN, combination
-from schedlab.reports.document import Document, Heading, Paragraph, BulletList, table
+from schedlab.reports.document import BulletList, Document, Heading, Paragraph, render_html, render_markdown, table
 from schedlab.reports.document import Figure as FigureBlock
-from schedlab.reports.ledger import CONFIDENCE, interval, interval_text, ledger, ledger_blocks
+from schedlab.reports.ledger import CONFIDENCE, interval, interval_text, ledger, ledger_blocks, write_ledger
 from schedlab.reports.ledger_compare import moved
 from schedlab.reports.tables import latex_table as shared_latex_table
+from schedlab.reports.tables import publish_inputs
 
 COMBINATIONS = ("HH", "HY", "YH", "YY")
 BASELINE = "base"
@@ -137,17 +142,17 @@ def _bars_panel(axes, runs: pd.DataFrame, spec: FigureSpec, machine: str) -> lis
     extra_axes = axes.twinx()
     extra_axes.axhline(0.0, color="grey", linewidth=0.6, linestyle=":")
     handles = []
-    for k, combination in enumerate(COMBINATIONS):
+    for k, scheme in enumerate(COMBINATIONS):
         colour = f"C{k}"
         positions = np.arange(len(xs)) - 0.4 + width * (k + 0.5)
-        means = [_per_seed(runs, x, combination, machine, spec.metric).mean() / spec.scale for x in xs]
-        differences = [_paired_difference(runs, x, combination, machine, spec.metric) / spec.scale for x in xs]
+        means = [_per_seed(runs, x, scheme, machine, spec.metric).mean() / spec.scale for x in xs]
+        differences = [_paired_difference(runs, x, scheme, machine, spec.metric) / spec.scale for x in xs]
         errors = _error_lengths([_t_half_width(difference) for difference in differences])
         handles.append(axes.bar(positions, means, width, yerr=errors, capsize=2, color=colour, alpha=0.75,
-                                label=combination))
+                                label=scheme))
         extra_axes.errorbar(positions, [difference.mean() for difference in differences], yerr=errors,
                             color=colour, marker="o", markersize=4.5, markeredgecolor="white", linewidth=1.0,
-                            elinewidth=0.7, capsize=1.5, label=f"{combination} - {BASELINE}")
+                            elinewidth=0.7, capsize=1.5, label=f"{scheme} - {BASELINE}")
     baselines = [_per_seed(runs, x, BASELINE, machine, spec.metric).mean() / spec.scale for x in xs]
     baseline_lines = axes.hlines(baselines, np.arange(len(xs)) - 0.45, np.arange(len(xs)) + 0.45, colors="black",
                                  linewidth=1.5, label="baseline (no coscheduling)")
@@ -480,3 +485,41 @@ def report_page(
         table(*results, right_aligned=range(4, len(results[0]))),
     ]
     return Document(title, tuple(blocks))
+
+
+def rows_of(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """A table as this page's tables are kept: its header and its rows."""
+    return list(frame.columns), frame.values.tolist()
+
+
+def write_report(directory, results: Mapping[str, pd.DataFrame], parameters: dict) -> pd.DataFrame:
+    """The whole stage report in ``directory``; returns the claims ledger.
+
+    ``results``: ``runs`` (one row per run), ``ratio_arrivals_runs`` (the ratio series under the variant
+    reading of where B's jobs arrive; may be empty) and ``confidence`` (means and intervals per point).
+    The runs and the parameters are written and read back (``parameters.json``, ``runs.csv``,
+    ``ratio_arrivals_runs.csv``): the page shows exactly the published tables.  The figures'
+    PNG and SVG files (``FIGURES``) are expected in ``directory`` already; the page links them.
+    """
+    directory = Path(directory)
+    published = publish_inputs(directory, {"runs": results["runs"],
+                                           "ratio_arrivals_runs": results["ratio_arrivals_runs"]}, parameters)
+    parameters = json.loads((directory / "parameters.json").read_text(encoding="utf-8"))
+    runs, variant_runs = published["runs"], published["ratio_arrivals_runs"]
+    claims = claims_ledger(runs, parameters["profile"]["name"])
+    write_ledger(directory, claims)
+    tables = {**report_tables(results["confidence"], runs), "causes": rows_of(causes_frame(claims, {"runs": runs}, parameters)),
+              "ratio_arrivals": ratio_arrivals_table(claims, runs, variant_runs, parameters)}
+    for stem, (header, rows) in tables.items():
+        pd.DataFrame(rows, columns=header).to_csv(directory / f"{stem}.csv", index=False, lineterminator="\n")
+        (directory / f"{stem}.md").write_text(render_markdown(Document(stem, (table(header, rows),))), encoding="utf-8")
+        (directory / f"{stem}.tex").write_text(latex_table(header, rows), encoding="utf-8")
+    results["confidence"].to_csv(directory / "confidence.csv", index=False, lineterminator="\n")
+    page = report_page(
+        f"Coscheduling on coupled systems ({parameters['profile']['name']} profile)",
+        setup_items(parameters, runs), claims, tables["causes"], tables["workloads"], tables["deadlocks"],
+        list(FIGURES), tables["results"], tables["ratio_arrivals"], parameters,
+    )
+    (directory / "index.md").write_text(render_markdown(page), encoding="utf-8")
+    (directory / "index.html").write_text(render_html(page), encoding="utf-8")
+    return claims

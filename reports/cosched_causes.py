@@ -312,6 +312,6 @@ CAUSES: dict[str, Cause] = {
 """The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
 
 
-def causes_table(claims: pd.DataFrame, results: Results, parameters: dict) -> tuple[list[str], list[list[str]]]:
+def causes_frame(claims: pd.DataFrame, results: Results, parameters: dict) -> pd.DataFrame:
     """One row per claim not reproduced (nor left unattempted): its verdict and measured cause."""
     return measured_causes(claims, CLAIMS, CAUSES, results, parameters)

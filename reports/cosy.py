@@ -15,7 +15,7 @@ pipeline task hands over: the profile the runs used, the machine, the policy and
 labels, each workload's selection and where its run-time estimates come from), ``runs``
 (one row per run and seed) and ``baselines`` (one row per workload without reservations).
 
-``write_cosy_report(directory, parameters, runs, baselines)`` writes ``parameters.json``,
+``write_report(directory, results, parameters)`` (``results``: ``runs`` and ``baselines``) writes ``parameters.json``,
 ``runs.csv``, ``baselines.csv``, the ledger ``claims.csv`` / ``.md`` / ``.tex``, ``index.md``,
 ``index.html``, the figures ``fig2_q``, ``fig3_chosen_n``, ``fig4_u``, ``fig5_r``,
 ``starvation``, ``regime_q`` and ``fig2_q_<reading>`` for each reading the ledger does not
@@ -30,9 +30,9 @@ workload model) and ``regime_summary.csv`` (the other workloads).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -46,7 +46,7 @@ from schedlab.reports.cosy_causes import causes_frame
 from schedlab.reports.document import Document, Figure, Heading, Link, paragraph, render_html, render_markdown, table
 from schedlab.reports.figures import legend_below, save_figure
 from schedlab.reports.ledger import interval, ledger, ledger_blocks, verdict_words, write_ledger
-from schedlab.reports.tables import document_table, write_table
+from schedlab.reports.tables import document_table, publish_inputs, write_table
 
 PAPER = "cosy"
 SHARE_COLORS = {5: "tab:blue", 10: "tab:orange", 15: "tab:green", 20: "tab:red"}
@@ -474,12 +474,6 @@ def scoped_results(runs: pd.DataFrame, baselines: pd.DataFrame, workload: str, j
     return {"runs": runs[~other_readings(runs, reading)].reset_index(drop=True), "baselines": scoped(baselines)}
 
 
-def ledger_results(directory: Path, workload: str, jobs: int, reading: str) -> dict[str, pd.DataFrame]:
-    """``scoped_results`` of the tables as written to the report directory."""
-    return scoped_results(pd.read_csv(directory / "runs.csv"), pd.read_csv(directory / "baselines.csv"),
-                          workload, jobs, reading)
-
-
 SENSITIVITY_TOTAL = "reproduced (of checkable results)"
 SENSITIVITY_WAIT = "baseline mean queue wait, % of window (median)"
 
@@ -703,14 +697,15 @@ def diagnostic_sections(summary: pd.DataFrame, directory: Path, policies: dict) 
     return blocks
 
 
-def write_cosy_report(directory, parameters: dict, runs: pd.DataFrame, baselines: pd.DataFrame) -> pd.DataFrame:
-    """Write the stage report (see the module docstring); returns the claims ledger."""
+def write_report(directory, results: Mapping[str, pd.DataFrame], parameters: dict) -> pd.DataFrame:
+    """Write the stage report (see the module docstring) from ``results`` (``runs`` and ``baselines``);
+    returns the claims ledger."""
     directory = Path(directory)
-    (directory / "parameters.json").write_text(json.dumps(parameters, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    runs.to_csv(directory / "runs.csv", index=False, lineterminator="\n")
-    baselines.to_csv(directory / "baselines.csv", index=False, lineterminator="\n")
+    runs, baselines = results["runs"], results["baselines"]
+    published = publish_inputs(directory, {"runs": runs, "baselines": baselines}, parameters)
     scope, policies, profile = parameters["ledger"], parameters["policies"], parameters["profile"]
-    results = ledger_results(directory, scope["workload"], scope["jobs"], scope["reading"])
+    results = scoped_results(published["runs"], published["baselines"], scope["workload"], scope["jobs"],
+                             scope["reading"])
     claims = ledger(PAPER, CLAIMS, results, profile["name"])
     write_ledger(directory, claims, "COSY claims ledger")
     causes = causes_frame(claims, results, parameters)

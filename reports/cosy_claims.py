@@ -110,7 +110,7 @@ R_ZERO_WHY = ("the paper prints r in whole percent of its 100 jobs, so its 0 sta
               "(a relative tolerance of a 0 is 0)")
 
 BASELINE_CALIBRATION = ("every workload's arrival gaps are scaled until its run without reservations keeps the nodes "
-                        "74 % +- 1 % busy (TARGET_BASELINE_UTILIZATION, simulators/cosy/experiment.py), this number")
+                        "74 % +- 1 % busy (TARGET_BASELINE_UTILIZATION, simulators/cosy/experiments.py), this number")
 
 def share_percent(share: float) -> int:
     """A reservation share as the paper prints it, in whole percent."""

@@ -102,9 +102,9 @@ def write_schedule(schedule: Table, path, fmt: str, *, jobs: pd.DataFrame | Colu
         )
         write_swf(path, swf_schedule(schedule, jobs), header)
     elif fmt == "batsim":
-        write_table(batsim_jobs(schedule, machine_procs, workload_name), path, "csv")
+        write_columns(batsim_jobs(schedule, machine_procs, workload_name), path, "csv")
     elif fmt in ("csv", "parquet"):
-        write_table(schedule, path, fmt)
+        write_columns(schedule, path, fmt)
     else:
         raise SchedlabError(f"unknown schedule format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
@@ -114,7 +114,7 @@ def columns_of(table: Table) -> dict[str, np.ndarray]:
     return {str(name): np.asarray(table[name]) for name in (table.columns if hasattr(table, "columns") else table)}
 
 
-def write_table(table: Table, path, fmt: str | None = None) -> None:
+def write_columns(table: Table, path, fmt: str | None = None) -> None:
     """Write a table as CSV or Parquet (``fmt``, else from the file name), whole seconds as integers."""
     fmt = fmt or format_from_path(path)
     if fmt not in ("csv", "parquet"):

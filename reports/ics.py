@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -30,9 +31,9 @@ from schedlab.reports.document import Figure as FigureBlock
 from schedlab.reports.figures import legend_below, save_figure
 from schedlab.reports.ics_causes import causes_frame
 from schedlab.reports.ics_claims import CLAIMS
-from schedlab.reports.ledger import interval, ledger, ledger_blocks, write_ledger
+from schedlab.reports.ledger import ledger, ledger_blocks, measured_text, write_ledger
 from schedlab.reports.ledger_compare import moved
-from schedlab.reports.tables import document_table, write_table
+from schedlab.reports.tables import document_table, publish_inputs, write_table
 
 if TYPE_CHECKING:
     from schedlab.simulators.ics.experiments import Point
@@ -119,7 +120,7 @@ def measure_workload(jobs, nodes: int, compression: float) -> dict:
 
     Arrival times are sums of the gaps from time 0, so the last arrival over the job count is the mean
     gap; the offered load is the dedicated processor-seconds over the node-seconds until the last arrival
-    (``pipeline.ics.offered_load``).  A workload submitted at time 0 has neither."""
+    (``schedlab.simulators.ics.simulate.offered_load``).  A workload submitted at time 0 has neither."""
     submits = np.array([job.submit for job in jobs])
     dedicated = np.array([job.dedicated_time for job in jobs])
     sizes = np.array([job.size for job in jobs])
@@ -336,12 +337,7 @@ def main_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _interval_text(values: pd.Series, scale: float = 1.0) -> str:
-    mean, low, high = interval((values * scale).to_numpy())
-    if not math.isfinite(mean):
-        return "n/a"
-    if not math.isfinite(low):
-        return f"{mean:.3g}"
-    return f"{mean:.3g} [{low:.3g}, {high:.3g}]"
+    return measured_text((values * scale).to_numpy())
 
 
 def _per_seed(runs: pd.DataFrame, figure: str, group: str, scheme: str, metric: str) -> pd.Series:
@@ -701,9 +697,11 @@ def claims_ledger(results: dict[str, pd.DataFrame], profile: str, directory: Pat
     return frame
 
 
-def write_report(directory) -> None:
-    """Figures, tables, ``claims.csv/.md/.tex`` and ``index.md/.html`` from the result tables in ``directory``."""
+def write_report(directory, results: Mapping[str, pd.DataFrame], parameters: dict) -> pd.DataFrame:
+    """The result tables (``RESULT_TABLES``) and ``parameters.json`` written into ``directory`` and read back, then
+    figures, tables, ``claims.csv/.md/.tex`` and ``index.md/.html`` from them; returns the claims ledger."""
     directory = Path(directory)
+    publish_inputs(directory, {name: results[name] for name in RESULT_TABLES}, parameters)
     results, parameters = read_results(directory)
     runs = results["runs"]
     scheme_order = list(results["schemes"]["scheme"])
@@ -727,6 +725,7 @@ def write_report(directory) -> None:
     page = report_page(parameters, runs, results["workloads"], claims, causes, figures, tables, events)
     (directory / "index.md").write_text(render_markdown(page), encoding="utf-8")
     (directory / "index.html").write_text(render_html(page), encoding="utf-8")
+    return claims
 
 
 def report_page(parameters: dict, runs: pd.DataFrame, workloads: pd.DataFrame, claims: pd.DataFrame,

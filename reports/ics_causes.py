@@ -296,5 +296,4 @@ CAUSES: dict[str, Cause] = {
 
 def causes_frame(claims: pd.DataFrame, results: Results, parameters: dict) -> pd.DataFrame:
     """One row per claim not reproduced (nor left unattempted): its verdict and measured cause."""
-    header, rows = measured_causes(claims, CLAIMS, CAUSES, results, parameters)
-    return pd.DataFrame(rows, columns=header)
+    return measured_causes(claims, CLAIMS, CAUSES, results, parameters)

@@ -2,8 +2,8 @@
 Benefit of Processor Coallocation in Multicluster Grid Systems" (IEEE TPDS 21(6), 2010), regenerated
 with intervals, and every claim of the paper's evaluation judged in a claims ledger.
 
-``write_koala_report(directory, runs, parameters)`` takes one row per simulation run (the
-point's fields and its summary, job sizes as "8/16/32") and the parameters the runs used
+``write_report(directory, results, parameters)`` takes the result tables, ``runs`` with one row per
+simulation run (the point's fields and its summary, job sizes as "8/16/32"), and the parameters the runs used
 (``pipeline.koala.report_parameters``: profile, comparisons, policy labels, applications,
 clusters, execution model, saturation rule).  It writes ``runs.csv`` and
 ``parameters.json``, reads the runs back as the ledger's result table, and writes the
@@ -19,8 +19,8 @@ load where any seed of either policy saturated gets no % change: it is marked sa
 
 from __future__ import annotations
 
-import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -42,9 +42,10 @@ from schedlab.reports.figures import legend_below, save_figure
 from schedlab.reports.koala_causes import causes_frame
 from schedlab.reports.koala_claims import APPLICATIONS, CLAIMS, CLUSTER_USE, EXECUTION_MODEL, RUNS, first_saturated_load
 from schedlab.reports.ledger import INTERVAL_METHOD, interval, ledger, ledger_blocks, write_ledger
-from schedlab.reports.tables import document_table, write_table
+from schedlab.reports.tables import document_table, publish_inputs, write_table
 
-RUNS_FILE, PARAMETERS_FILE, CLUSTER_USE_FILE = "runs.csv", "parameters.json", "cluster_use_by_run.csv"
+RUNS_STEM, CLUSTER_USE_STEM = "runs", "cluster_use_by_run"
+RUNS_FILE, PARAMETERS_FILE, CLUSTER_USE_FILE = f"{RUNS_STEM}.csv", "parameters.json", f"{CLUSTER_USE_STEM}.csv"
 FIGURES = {
     "fig7a_coallocation": "Fig. 7a: % change in mean response time, FCM vs WF, MPI applications (sizes 8/16/32, config A)",
     "fig7b_observed_utilization": "Fig. 7b: observed vs net utilization under FCM",
@@ -404,18 +405,14 @@ def claim_results(runs: pd.DataFrame, parameters: dict, cluster_use: pd.DataFram
     return results
 
 
-def write_koala_report(directory, runs: pd.DataFrame, parameters: dict, cluster_use: pd.DataFrame | None = None
-                       ) -> pd.DataFrame:
-    """Write the whole report into ``directory``; returns the claims ledger.  ``cluster_use`` (one row
-    per run and cluster set: the point's fields, clusters, jobs) adds the cluster-use table and figure."""
+def write_report(directory, results: Mapping[str, pd.DataFrame], parameters: dict) -> pd.DataFrame:
+    """Write the whole report into ``directory``; returns the claims ledger.  ``results``: ``runs`` (one row
+    per run), and optionally ``cluster_use`` (one row per run and cluster set: the point's fields,
+    clusters, jobs), which adds the cluster-use table and figure."""
     directory = Path(directory)
-    runs.to_csv(directory / RUNS_FILE, index=False, lineterminator="\n", float_format="%.10g")
-    (directory / PARAMETERS_FILE).write_text(json.dumps(parameters, indent=2, sort_keys=True) + "\n",
-                                             encoding="utf-8")
-    runs = pd.read_csv(directory / RUNS_FILE)
-    if cluster_use is not None:
-        cluster_use.to_csv(directory / CLUSTER_USE_FILE, index=False, lineterminator="\n", float_format="%.10g")
-        cluster_use = pd.read_csv(directory / CLUSTER_USE_FILE)
+    published = publish_inputs(directory, {RUNS_STEM: results[RUNS], CLUSTER_USE_STEM: results.get(CLUSTER_USE)},
+                               parameters, float_format="%.10g")
+    runs, cluster_use = published[RUNS_STEM], published.get(CLUSTER_USE_STEM)
     results = claim_results(runs, parameters, cluster_use)
     claims_frame = ledger("koala", CLAIMS, results, parameters["profile_name"])
     write_ledger(directory, claims_frame, "koala: claims ledger")

@@ -299,6 +299,13 @@ def interval_text(mean: float, low: float, high: float, unit: str) -> str:
     return f"{text} [{_number(low)}, {_number(high)}]" if math.isfinite(low) and math.isfinite(high) else text
 
 
+def measured_text(values, unit: str = "", missing: str = "n/a") -> str:
+    """Per-seed values as every page writes them: their mean with its 95 % interval ("26.5 % [20.5, 32.5]"),
+    the mean alone from one seed, ``missing`` when no value is finite."""
+    mean, low, high = interval(values)
+    return interval_text(mean, low, high, unit) if math.isfinite(mean) else missing
+
+
 def _band_text(band: tuple[float, float], unit: str) -> str:
     low, high = band
     if low == high:

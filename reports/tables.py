@@ -91,3 +91,22 @@ def write_table(directory: Path, stem: str, frame: pd.DataFrame, title: str | No
     page = Document(title or stem, (document_table(frame, labels),))
     (directory / f"{stem}.md").write_text(render_markdown(page), encoding="utf-8")
     (directory / f"{stem}.tex").write_text(latex_table(frame, labels), encoding="utf-8")
+
+
+def publish_inputs(directory, results: Mapping[str, pd.DataFrame | None], parameters: dict,
+                   float_format: str | None = None) -> dict[str, pd.DataFrame]:
+    """Write a stage report's inputs into ``directory``, each result table as ``<name>.csv`` and the
+    parameters as ``parameters.json``, and return the tables read back from those files: a report
+    shows exactly what it publishes.  A table given as None is left out."""
+    import json
+
+    directory = Path(directory)
+    (directory / "parameters.json").write_text(json.dumps(parameters, indent=2, sort_keys=True) + "\n",
+                                               encoding="utf-8")
+    published = {}
+    for name, frame in results.items():
+        if frame is None:
+            continue
+        frame.to_csv(directory / f"{name}.csv", index=False, lineterminator="\n", float_format=float_format)
+        published[name] = pd.read_csv(directory / f"{name}.csv")
+    return published

@@ -14,7 +14,7 @@ from pipeline import settings
 from pipeline.base import read_json
 from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
 from schedlab.reports import bandwidth as report
-from schedlab.reports.bandwidth import write_bandwidth_report
+from schedlab.reports.bandwidth import write_report
 from schedlab.reports.bandwidth_claims import CLAIMS
 from schedlab.simulators.bandwidth.experiments import PROFILES, WORKLOADS, Profile, points
 from schedlab.simulators.bandwidth.simulate import Point, simulate, simulate_workload
@@ -34,7 +34,7 @@ def tiny():
 
 def write(directory, tiny):
     tables, parameters = tiny
-    write_bandwidth_report(directory, tables, parameters)
+    write_report(directory, tables, parameters)
 
 
 def test_report_has_every_figure_and_table(tmp_path, tiny):
@@ -105,7 +105,7 @@ def report_tables(tables: dict) -> dict:
 @pytest.fixture(scope="module")
 def agreeing_page(tmp_path_factory):
     directory = tmp_path_factory.mktemp("agreeing")
-    write_bandwidth_report(directory, report_tables(constructed(AGREEING)),
+    write_report(directory, report_tables(constructed(AGREEING)),
                            report_parameters("constructed", CONSTRUCTED))
     return directory
 
@@ -116,7 +116,7 @@ def claim_row(page: str, claim_id: str) -> list[str]:
 
 
 def test_the_page_shows_each_claims_verdict_from_the_data(tmp_path, agreeing_page):
-    write_bandwidth_report(tmp_path, report_tables(reversed_tables()), report_parameters("constructed", CONSTRUCTED))
+    write_report(tmp_path, report_tables(reversed_tables()), report_parameters("constructed", CONSTRUCTED))
     verdict_column = 6
     assert claim_row((agreeing_page / "index.md").read_text(), "sec51-ics-reverts")[verdict_column] == "reproduced"
     assert claim_row((tmp_path / "index.md").read_text(), "sec51-ics-reverts")[verdict_column] == "not reproduced"

@@ -7,7 +7,6 @@ drawn with few distinct times and lengths so that equal-time events, early
 terminations and compressions are the common case, not the rare one.
 """
 
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

@@ -20,9 +20,10 @@ from schedlab.reports.cosched import (
     ratio_arrivals_table,
     report_page,
     report_tables,
+    rows_of,
     setup_items,
 )
-from schedlab.reports.cosched_causes import CAUSES, causes_table
+from schedlab.reports.cosched_causes import CAUSES, causes_frame
 from schedlab.reports.cosched_claims import CALIBRATION_LOAD, CLAIMS
 from schedlab.reports.document import render_markdown
 from schedlab.reports.ledger import judge
@@ -437,7 +438,7 @@ def page_markdown(runs):
     confidence = confidence_table(runs)
     tables = report_tables(confidence, runs)
     claims = claims_ledger(runs, "quick")
-    page = report_page("t", setup_items(PARAMETERS, runs), claims, causes_table(claims, {"runs": runs}, PARAMETERS),
+    page = report_page("t", setup_items(PARAMETERS, runs), claims, rows_of(causes_frame(claims, {"runs": runs}, PARAMETERS)),
                        tables["workloads"], tables["deadlocks"], list(FIGURES), tables["results"],
                        ratio_arrivals_table(claims, runs, runs[runs["series"] == "ratio"], PARAMETERS), PARAMETERS)
     return render_markdown(page)

@@ -314,15 +314,15 @@ def test_the_reversed_pattern_reproduces_nothing():
 
 def _page(tmp_path, name, runs, baselines):
     from pipeline.cosy import report_parameters
-    from schedlab.reports.cosy import write_cosy_report
-    from schedlab.simulators.cosy.experiment import Profile
+    from schedlab.reports.cosy import write_report
+    from schedlab.simulators.cosy.experiments import Profile
 
     profile = Profile("constructed", ((100, len(SEEDS)),), SHARES, FACTORS, regime_variants=(), workload=WORKLOAD)
     selections = [{"jobs": 100, "workloads": len(SEEDS), "seeds_tried": len(SEEDS), "workload": WORKLOAD,
                    "estimates": "exact estimates (requested time = run time for every job)"}]
     directory = tmp_path / name
     directory.mkdir()
-    claims = write_cosy_report(directory, report_parameters(profile, selections), runs, baselines)
+    claims = write_report(directory, {"runs": runs, "baselines": baselines}, report_parameters(profile, selections))
     return directory, claims, (directory / "index.md").read_text()
 
 

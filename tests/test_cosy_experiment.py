@@ -10,17 +10,17 @@ from pipeline.base import read_json
 from schedlab.errors import SchedlabError
 from schedlab.simulators.batch.replay import replay
 from schedlab.simulators.batch.conventions import default_inputs
-from schedlab.simulators.cosy.experiment import (
+from schedlab.simulators.cosy.experiments import (
     PROFILES,
     TARGET_BASELINE_UTILIZATION,
     UTILIZATION_TOLERANCE,
+    Point,
     Profile,
     reservation_jobs,
-    run_points,
-    run_profile,
     select_workloads,
 )
-from schedlab.simulators.cosy.simulate import simulate_cosy
+from schedlab.simulators.cosy.run import simulate_cosy
+from schedlab.simulators.cosy.simulate import simulate, simulate_profile
 from schedlab.workloads.lublin import lublin_feitelson_jobs
 
 
@@ -64,7 +64,7 @@ def _tiny_inputs():
         workloads, tried = select_workloads(3, 100, workload=workload)
         baselines.append(_baselines(workloads, workload))
         selections.append({"jobs": 100, "workloads": 3, "seeds_tried": tried, "workload": workload})
-    return run_profile(TINY), pd.concat(baselines, ignore_index=True), selections
+    return simulate_profile(TINY), pd.concat(baselines, ignore_index=True), selections
 
 
 def _baselines(workloads, name: str) -> pd.DataFrame:
@@ -74,14 +74,14 @@ def _baselines(workloads, name: str) -> pd.DataFrame:
 
 def test_report_is_complete_and_byte_identical_across_runs(tmp_path):
     from pipeline.cosy import report_parameters
-    from schedlab.reports.cosy import write_cosy_report
+    from schedlab.reports.cosy import write_report
 
     runs, baselines, selections = _tiny_inputs()
     contents = []
     for name in ("first", "second"):
         directory = tmp_path / name
         directory.mkdir()
-        write_cosy_report(directory, report_parameters(TINY, selections), runs, baselines)
+        write_report(directory, {"runs": runs, "baselines": baselines}, report_parameters(TINY, selections))
         contents.append({path.name: path.read_bytes() for path in sorted(directory.iterdir())})
     assert contents[0] == contents[1]
     names = set(contents[0])
@@ -142,7 +142,7 @@ def quick_summary():
     quick = PROFILES["quick"]
     paper_size = Profile("quick-100", quick.variants[:1], quick.shares, quick.factors, oracle_factors=(), requeue_factors=(),
                          node_bound_factors=(), readings=("running-mean",))
-    return summarize(run_profile(paper_size))
+    return summarize(simulate_profile(paper_size))
 
 
 def _q(summary, share, factor):
@@ -166,12 +166,10 @@ def test_paper_trend_queue_wait_grows_at_n_one_and_with_p(quick_summary):
 def test_steady_log_uniform_workloads_slow_the_queue_when_refusals_are_requeued():
     """The paper's first trend in the one setting where our model shows it (the report's diagnostic)."""
     from schedlab.reports.cosy import summarize
-    from schedlab.simulators.cosy.experiment import run_points
-
     quick = PROFILES["quick"]
     jobs, count = next((jobs, count) for model, jobs, count in quick.regime_variants if model == "log-uniform")
     workloads, _ = select_workloads(count, jobs, workload="log-uniform")
-    runs = pd.concat([run_points(workloads, 32, share, "requeue", 1.0) for share in quick.shares])
+    runs = pd.concat([simulate(Point(share, "requeue", 1.0), workloads) for share in quick.shares])
     qs = summarize(runs).sort_values("share")["q"].tolist()
     assert all(q > 1 for q in qs)
     assert all(a < b for a, b in zip(qs, qs[1:]))
@@ -208,7 +206,7 @@ def test_cli_runs_one_point_of_either_workload_model(capsys):
 
 
 def test_trace_slices_run_each_job_for_its_requested_time():
-    from schedlab.simulators.cosy.experiment import TraceSlices
+    from schedlab.simulators.cosy.experiments import TraceSlices
 
     jobs = pd.DataFrame({"job_id": [1, 2, 3], "submit_time": [0, 5, 9], "run_time": [50.0, 70.0, 30.0],
                          "requested_time": [100.0, -1.0, 30.0]})
@@ -218,7 +216,7 @@ def test_trace_slices_run_each_job_for_its_requested_time():
 
 
 def test_regime_slices_keep_only_the_slices_queueing_as_in_the_paper():
-    from schedlab.simulators.cosy.experiment import TraceSlices, check_workload_name, slices_wait_share
+    from schedlab.simulators.cosy.experiments import TraceSlices, check_workload_name, slices_wait_share
     from schedlab.workloads.log_uniform import log_uniform_jobs
 
     jobs = log_uniform_jobs(1_200, 64, seed=5, target_utilization=0.8)
@@ -258,7 +256,7 @@ def test_slices_of_a_real_trace_tune_to_the_baseline():
     from tests.conftest import shared_path
     from schedlab.parsers.cleaning import clean
     from schedlab.parsers.swf import read_swf
-    from schedlab.simulators.cosy.experiment import TraceSlices
+    from schedlab.simulators.cosy.experiments import TraceSlices
 
     trace = read_swf(shared_path("traces", "KTH-SP2-1996-2.2.swf"))
     jobs, _ = clean(trace.jobs, trace.machine_procs)
@@ -280,7 +278,7 @@ def test_slices_of_a_real_trace_tune_to_the_baseline():
 def test_cli_runs_the_diagnostic_grid_on_slices_of_a_trace(tmp_path, capsys):
     from schedlab.parsers.swf import write_swf
     from schedlab.cli import main
-    from schedlab.simulators.cosy.experiment import PROFILES
+    from schedlab.simulators.cosy.experiments import PROFILES
     from schedlab.workloads.log_uniform import log_uniform_jobs
 
     path = tmp_path / "steady.swf"
@@ -303,7 +301,7 @@ def test_report_adds_the_slices_of_a_configured_trace(tmp_path, monkeypatch):
     from schedlab.parsers.swf import write_swf
     from pipeline import settings
     from pipeline.cosy import CosyWorkloads, report_parameters
-    from schedlab.reports.cosy import write_cosy_report
+    from schedlab.reports.cosy import write_report
     from schedlab.workloads.log_uniform import log_uniform_jobs
 
     traces = tmp_path / "traces"
@@ -320,14 +318,14 @@ def test_report_adds_the_slices_of_a_configured_trace(tmp_path, monkeypatch):
 
     runs, baselines, selections = _tiny_inputs()
     slice_runs = pd.concat(
-        [run_points(chosen, 32, share, policy, factor, reading) for share, policy, factor, reading in TINY.regime_points()],
+        [simulate(point, chosen) for point in TINY.regime_points()],
         ignore_index=True,
     ).assign(jobs_per_workload=100, workload="slices:toy")
     baselines = pd.concat([baselines, _baselines(chosen, "slices:toy")], ignore_index=True)
     selections = [*selections, selection]
     (tmp_path / "report").mkdir()
-    write_cosy_report(tmp_path / "report", report_parameters(TINY, selections, ["Gone-2020"]),
-                      pd.concat([runs, slice_runs], ignore_index=True), baselines)
+    write_report(tmp_path / "report", {"runs": pd.concat([runs, slice_runs], ignore_index=True), "baselines": baselines},
+                 report_parameters(TINY, selections, ["Gone-2020"]))
     index = (tmp_path / "report" / "index.md").read_text()
     assert "Not found in the trace directories, so not run: Gone-2020." in index
     assert f"slices:toy: {selection['workloads']} of the 6 slices tried reach the baseline" in index
@@ -338,7 +336,7 @@ def test_report_adds_the_slices_of_a_configured_trace(tmp_path, monkeypatch):
 
 
 def test_unknown_workload_names_are_refused():
-    from schedlab.simulators.cosy.experiment import check_workload_name
+    from schedlab.simulators.cosy.experiments import check_workload_name
 
     check_workload_name("slices:KTH-SP2-1996-2.2")
     with pytest.raises(SchedlabError, match="unknown workload 'lublin'"):

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from schedlab.simulators.cosy.experiment import run_point, select_workloads
+from schedlab.simulators.cosy.experiments import run_point, select_workloads
 from schedlab.simulators.cosy.fixed_point import FIXED_POINT_MAX_RUNS, FIXED_POINT_TOLERANCE, solve_fixed_point
 
 

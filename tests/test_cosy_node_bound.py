@@ -12,7 +12,7 @@ from schedlab.simulators.core.invariants import InvariantError
 from schedlab.simulators.cosy.node_bound import check_nodes_never_shared, simulate_node_bound
 from schedlab.simulators.cosy.notice import FixedNotice, NoNotice
 from schedlab.simulators.cosy.scheduler import ReservationRequest
-from schedlab.simulators.cosy.simulate import simulate_cosy
+from schedlab.simulators.cosy.run import simulate_cosy
 from tests.conftest import make_jobs
 from schedlab.workloads.lublin import lublin_feitelson_jobs
 

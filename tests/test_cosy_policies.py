@@ -8,7 +8,7 @@ from schedlab.simulators.batch.conventions import default_inputs
 from schedlab.simulators.cosy.notice import AdaptiveNotice, FixedNotice
 from schedlab.simulators.cosy.queues import QueueConfig, Queues
 from schedlab.simulators.cosy.scheduler import ReservationRequest
-from schedlab.simulators.cosy.simulate import simulate_cosy
+from schedlab.simulators.cosy.run import simulate_cosy
 from tests.conftest import make_jobs
 
 # Two queue jobs of the whole 4-node machine at 0: the second waits 100 s, so from t = 100 on

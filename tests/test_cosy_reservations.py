@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from schedlab.simulators.batch.conventions import default_inputs
 from schedlab.simulators.cosy.notice import NoNotice
 from schedlab.simulators.cosy.scheduler import ReservationRequest
-from schedlab.simulators.cosy.simulate import simulate_cosy
+from schedlab.simulators.cosy.run import simulate_cosy
 from tests.conftest import make_jobs
 
 

@@ -196,9 +196,9 @@ def test_the_browser_check_catches_a_missing_figure_and_a_dead_link(tmp_path):
 def stage_pages(tmp_path_factory) -> dict[str, Path]:
     """The ICS and bandwidth report pages, written from the tiny profiles of their report tests."""
     from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
-    from pipeline.ics import point_summary, run_row, write_results
+    from pipeline.ics import point_summary, report_inputs, run_row
     from schedlab.reports import ics
-    from schedlab.reports.bandwidth import write_bandwidth_report
+    from schedlab.reports.bandwidth import write_report
     from schedlab.simulators.bandwidth.experiments import points
     from schedlab.simulators.bandwidth.simulate import simulate_workload
     from schedlab.simulators.ics.experiments import profile_points
@@ -210,12 +210,11 @@ def stage_pages(tmp_path_factory) -> dict[str, Path]:
                          for figure, figure_points in profile_points(ICS_TINY).items()
                          for key, point in figure_points.items()])
     (root / "ics").mkdir()
-    write_results(root / "ics", ICS_TINY, runs)
-    ics.write_report(root / "ics")
+    ics.write_report(root / "ics", *report_inputs(ICS_TINY, runs))
     outputs = [simulate_workload(task.points()) for task in BandwidthRuns.covering(points(BANDWIDTH_TINY))]
     (root / "bandwidth").mkdir()
-    write_bandwidth_report(root / "bandwidth", result_tables(outputs, BANDWIDTH_TINY.jobs_per_cluster),
-                           report_parameters("tiny", BANDWIDTH_TINY))
+    write_report(root / "bandwidth", result_tables(outputs, BANDWIDTH_TINY.jobs_per_cluster),
+                 report_parameters("tiny", BANDWIDTH_TINY))
     return {"ics": root / "ics" / "index.html", "bandwidth": root / "bandwidth" / "index.html"}
 
 

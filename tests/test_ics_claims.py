@@ -14,7 +14,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from pipeline.ics import run_row, write_results
+from pipeline.ics import report_inputs, run_row
 from schedlab.reports import ics as report
 from schedlab.reports.ics_claims import CLAIMS
 from schedlab.reports.ledger import TEXT_NUMBER_TOLERANCE, judge, ledger
@@ -421,8 +421,7 @@ def test_every_row_states_its_unit_and_a_check_that_can_fail():
 # --- the report page: a broken trend is marked; every link names a written file ----------
 
 def build_page(tmp_path, runs: pd.DataFrame) -> tuple[pd.DataFrame, str]:
-    write_results(tmp_path, LAYOUT, runs)
-    report.write_report(tmp_path)
+    report.write_report(tmp_path, *report_inputs(LAYOUT, runs))
     return pd.read_csv(tmp_path / "claims.csv", keep_default_na=False), (tmp_path / "index.md").read_text()
 
 

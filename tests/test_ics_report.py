@@ -9,9 +9,10 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from pipeline.ics import IcsPoint, IcsReport, model_parameters, point_summary, run_row, write_results
+from pipeline.ics import IcsPoint, IcsReport, model_parameters, report_inputs, run_row
 from schedlab.reports import ics as report
 from schedlab.simulators.ics.experiments import PROFILES, Profile, figure_points, means_variant_points, profile_points
+from schedlab.simulators.ics.simulate import simulate
 from tests.conftest import layout_faults
 
 TINY = Profile(
@@ -21,7 +22,7 @@ TINY = Profile(
 
 
 def run_table(figures: dict) -> pd.DataFrame:
-    return pd.DataFrame([run_row(figure, key, point_summary(point)[0])
+    return pd.DataFrame([run_row(figure, key, simulate(point)[1])
                          for figure, points in figures.items() for key, point in points.items()])
 
 
@@ -39,8 +40,7 @@ def test_report_files_are_complete_and_deterministic(runs, means_runs, tmp_path)
     first, second = tmp_path / "a", tmp_path / "b"
     for directory in (first, second):
         directory.mkdir()
-        write_results(directory, TINY, runs, means_runs)
-        report.write_report(directory)
+        report.write_report(directory, *report_inputs(TINY, runs, means_runs))
     names = sorted(p.name for p in first.iterdir())
     for stem in ("fig8_response", "fig8_profile", "fig12_slowdown", "fig13_turnaround"):
         assert f"{stem}.png" in names and f"{stem}.svg" in names
@@ -112,8 +112,7 @@ def test_report_task_requires_each_point_once():
 def test_tables_show_headers_in_words_and_figures_keep_legends_clear(runs, tmp_path, monkeypatch):
     drawn = {}
     monkeypatch.setattr(report, "save_figure", lambda figure, directory, stem: drawn.setdefault(stem, figure))
-    write_results(tmp_path, TINY, runs)
-    report.write_report(tmp_path)
+    report.write_report(tmp_path, *report_inputs(TINY, runs))
     assert "fig8_response" in drawn
     assert {stem: faults for stem, figure in drawn.items() if (faults := layout_faults(figure))} == {}
     header = next(line for line in (tmp_path / "fig8_results.md").read_text().splitlines() if line.startswith("| group"))

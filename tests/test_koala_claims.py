@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from pipeline.koala import report_parameters
-from schedlab.reports.koala import write_koala_report
+from schedlab.reports.koala import write_report
 from schedlab.reports.koala_claims import APPLICATIONS, CLAIMS, CLUSTER_USE, EXECUTION_MODEL, RUNS
 from schedlab.reports.ledger import judge, ledger
 from schedlab.simulators.koala.execution import CommunicationModel
@@ -431,8 +431,8 @@ def pages(tmp_path_factory):
     written = {}
     for name, grows in (("kept", True), ("broken", False)):
         directory = tmp_path_factory.mktemp(name)
-        write_koala_report(directory, constructed_runs(grows), report_parameters("tiny", TINY),
-                           constructed_cluster_use())
+        write_report(directory, {"runs": constructed_runs(grows), "cluster_use": constructed_cluster_use()},
+                     report_parameters("tiny", TINY))
         written[name] = directory
     return written
 
@@ -469,7 +469,7 @@ def test_model_section_says_what_the_execution_model_does(pages, tmp_path):
     # Another model: the page follows the parameters.  UvA-MultimediaN (0.20 ms), the cheapest pair, with
     # equal components: f = 1 + kappa x w_2 x 2 x (1/2)(1/2) x 0.20 = 1 + (3.4375 / 0.375) x 0.25 x 0.1 = 1.229.
     shares = dataclasses.replace(TINY, communication=CommunicationModel("node-shares", 0.25, 0.5))
-    write_koala_report(tmp_path, constructed_runs(True), report_parameters("tiny", shares))
+    write_report(tmp_path, {"runs": constructed_runs(True)}, report_parameters("tiny", shares))
     other = (tmp_path / "index.md").read_text()
     assert "it depends on how the job's nodes are spread" in other
     assert "split rule 'node-shares'" in other and "w_2 = 0.25, w_3 = 0.5" in other

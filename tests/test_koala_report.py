@@ -13,7 +13,7 @@ from pipeline import settings
 from pipeline.base import read_json
 from pipeline.koala import KoalaRuns, report_parameters
 from schedlab.reports import koala as report
-from schedlab.reports.koala import write_koala_report
+from schedlab.reports.koala import write_report
 from schedlab.reports.koala_claims import CLAIMS
 from schedlab.reports.ledger import VERDICTS
 from schedlab.reports.tables import latex_table
@@ -53,7 +53,7 @@ def tiny_runs(tiny_results):
 
 def test_report_has_every_figure_table_and_the_ledger(tmp_path, tiny_results):
     tiny_runs, use = tiny_results
-    claims = write_koala_report(tmp_path, tiny_runs, report_parameters("tiny", TINY), use)
+    claims = write_report(tmp_path, {"runs": tiny_runs, "cluster_use": use}, report_parameters("tiny", TINY))
     for stem in ("fig7a_coallocation", "fig7b_observed_utilization", "fig8_ccr", "fig10_policies"):
         assert (tmp_path / f"{stem}.png").stat().st_size > 0 and (tmp_path / f"{stem}.svg").exists()
     for stem in ("fig7_coallocation", "fig8_ccr", "fig10_policies", "table4_saturation", "execution_model", "claims"):
@@ -79,7 +79,7 @@ def test_report_has_every_figure_table_and_the_ledger(tmp_path, tiny_results):
 
 def test_cluster_use_counts_every_job_once_and_respects_the_two_cluster_limit(tmp_path, tiny_results):
     tiny_runs, use = tiny_results
-    write_koala_report(tmp_path, tiny_runs, report_parameters("tiny", TINY), use)
+    write_report(tmp_path, {"runs": tiny_runs, "cluster_use": use}, report_parameters("tiny", TINY))
     table = pd.read_csv(tmp_path / "cluster_use.csv")
     assert (tmp_path / "cluster_use.png").exists() and "Clusters per job" in (tmp_path / "index.md").read_text()
     assert "WF" not in set(table["policy"])  # WF never splits a job: nothing to show
@@ -98,7 +98,7 @@ def test_report_is_byte_identical_from_one_run_to_the_next(tmp_path, tiny_runs):
     first, second = tmp_path / "first", tmp_path / "second"
     for directory in (first, second):
         directory.mkdir()
-        write_koala_report(directory, tiny_runs, report_parameters("tiny", TINY))
+        write_report(directory, {"runs": tiny_runs}, report_parameters("tiny", TINY))
     files = sorted(p.name for p in first.iterdir())
     assert files == sorted(p.name for p in second.iterdir())
     for name in files:
@@ -134,7 +134,7 @@ def test_every_figure_keeps_its_legend_clear_and_its_title_whole(tmp_path, tiny_
     drawn = {}
     monkeypatch.setattr(report, "save_figure", lambda figure, directory, stem: drawn.setdefault(stem, figure))
     tiny_runs, use = tiny_results
-    write_koala_report(tmp_path, tiny_runs, report_parameters("tiny", TINY), use)
+    write_report(tmp_path, {"runs": tiny_runs, "cluster_use": use}, report_parameters("tiny", TINY))
     assert len(drawn) >= 3
     assert {stem: faults for stem, figure in drawn.items() if (faults := layout_faults(figure))} == {}
 

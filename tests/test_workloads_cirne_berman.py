@@ -136,7 +136,7 @@ def test_arrivals_follow_the_argonne_day():
 
 def test_the_experiment_refuses_the_model_on_another_machine_size():
     from schedlab.errors import SchedlabError
-    from schedlab.simulators.cosy.experiment import CIRNE_BERMAN, generate_workload
+    from schedlab.simulators.cosy.experiments import CIRNE_BERMAN, generate_workload
 
     with pytest.raises(SchedlabError, match="32 nodes"):
         generate_workload(CIRNE_BERMAN, 100, 64, 0.8, 0)

@@ -16,7 +16,7 @@ Against the Lublin-Feitelson model (median runtime of minutes, a few jobs carryi
 of the work), its work is spread over many jobs, so a few dozen jobs can keep a small
 machine steadily busy: with the default 20 minutes to 20 hours, 100 jobs on 32 nodes at a
 load of 0.8 arrive over about a week.  The COSY stage uses it to test whether its result depends on the
-workload (``schedlab.simulators.cosy.experiment``).  With ``target_utilization`` every gap is
+workload (``schedlab.simulators.cosy.experiments``).  With ``target_utilization`` every gap is
 scaled so that the offered load is that value (``schedlab.workloads.load.place_arrivals``).  Each part (sizes,
 runtimes, gaps) draws from its own stream of the one seed.
 """

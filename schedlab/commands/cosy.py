@@ -16,7 +16,7 @@ HELP = "simulate COSY's advance reservations with a notice-time policy on a tune
 
 
 def register(subparsers) -> None:
-    from schedlab.simulators.cosy.experiment import EXPERIMENT_POLICIES, PROFILES, WORKLOAD_MODELS
+    from schedlab.simulators.cosy.experiments import EXPERIMENT_POLICIES, PROFILES, WORKLOAD_MODELS
     from schedlab.simulators.cosy.fixed_point import WAIT_READINGS
 
     quick = PROFILES["quick"]
@@ -63,7 +63,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from schedlab.tables import metric_lines
-    from schedlab.simulators.cosy.experiment import MACHINE_NODES, run_point, select_workloads
+    from schedlab.simulators.cosy.experiments import MACHINE_NODES, run_point, select_workloads
 
     began = time.perf_counter()
     source = trace_slices(args.trace, args.trace_procs) if args.trace else args.model
@@ -91,7 +91,7 @@ def run(args) -> int:
 
 def trace_slices(path: str, trace_procs: int | None):
     from schedlab.traces import read_cleaned
-    from schedlab.simulators.cosy.experiment import TraceSlices
+    from schedlab.simulators.cosy.experiments import TraceSlices
 
     source = read_cleaned(path, trace_procs, "--trace-procs")
     return TraceSlices.of_trace(str(path), source.jobs, source.machine_procs)
@@ -104,13 +104,12 @@ def print_regime(workloads, tried: int, quiet: bool = False) -> None:
 
     from schedlab.reports.cosy import summarize
     from schedlab.progress import progress
-    from schedlab.simulators.cosy.experiment import MACHINE_NODES, PROFILES, run_points
+    from schedlab.simulators.cosy.experiments import PROFILES
+    from schedlab.simulators.cosy.simulate import simulate
 
-    profile = PROFILES["quick"]
-    points = profile.regime_points()
+    points = PROFILES["quick"].regime_points()
     runs = pd.concat(
-        [run_points(workloads, MACHINE_NODES, share, policy, factor, reading)
-         for share, policy, factor, reading in progress(points, desc="regime points", quiet=quiet, unit="point")],
+        [simulate(point, workloads) for point in progress(points, desc="regime points", quiet=quiet, unit="point")],
         ignore_index=True,
     )
     baselines = pd.DataFrame([w.baseline for w in workloads])

@@ -60,12 +60,13 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from schedlab.tables import metric_lines
     from schedlab.simulators.ics.experiments import Point
+    from schedlab.simulators.ics.simulate import simulate
 
     point = Point(scheme=args.scheme, workload=args.workload, load=args.load, n_jobs=args.jobs,
                   skew=args.skew, compression=args.compression, nodes=args.nodes, mpl=args.mpl, seed=args.seed,
                   boost_preempts_spinner=not args.plain_ts_boost)
-    result = point.run(engine=args.engine)
-    print(metric_lines(result.summary))
+    result, row = simulate(point, engine=args.engine)
+    print(metric_lines(row["metrics"]))
     print(f"{result.events:,} events in {result.wall_seconds:.2f} s "
           f"({result.events / result.wall_seconds:,.0f} events/s)", file=sys.stderr)
     return 0

@@ -37,7 +37,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from schedlab.reports.exports import write_table
+    from schedlab.reports.exports import write_columns
     from schedlab.traces import read_cleaned
     from schedlab.workloads.pairing import DEFAULT_WINDOW_SECONDS, pair_by_ratio, pair_by_window
 
@@ -47,7 +47,7 @@ def run(args) -> int:
         pairing = pair_by_ratio(a, b, args.ratio)
     else:
         pairing = pair_by_window(a, b, DEFAULT_WINDOW_SECONDS if args.window is None else args.window)
-    write_table(pairing.pairs, args.output)
+    write_columns(pairing.pairs, args.output)
     print(
         f"{len(pairing.pairs):,} pairs: {pairing.paired_share_a:.2%} of {pairing.jobs_a:,} jobs of A, "
         f"{pairing.paired_share_b:.2%} of {pairing.jobs_b:,} jobs of B; written to {args.output}"

@@ -107,9 +107,3 @@ def points(profile: Profile) -> list[Point]:
         chosen += [Point(workload, strategy, None, 1.0, profile.jobs_per_cluster, seed, load=load)
                    for workload in LOAD_SWEPT for load in profile.loads for strategy in SENSITIVITY]
     return chosen
-
-
-def ordering_points(profile: Profile) -> list[Point]:
-    """The runs the ordering check reads (``results.orderings``): the limits and the ICS sweep."""
-    return [point for point in points(profile) if point.pass_order == PAPER_PASS_ORDER and point.load is None
-            and point.jobs_per_cluster == profile.jobs_per_cluster and (point.strategy in LIMITS or (point.strategy == "ics" and point.ppbw is not None))]

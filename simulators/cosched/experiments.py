@@ -22,22 +22,20 @@ Fig. 2.
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from schedlab.errors import SchedlabError
-from schedlab.simulators.cosched.coscheduler import HOLD, YIELD, CoschedSettings
-from schedlab.simulators.cosched.run import MACHINE_NAMES, SECONDS_PER_HOUR, baseline_metrics, cosimulate
+from schedlab.simulators.cosched.coscheduler import HOLD, YIELD
+from schedlab.simulators.cosched.run import MACHINE_NAMES, SECONDS_PER_HOUR, baseline_metrics
 from schedlab.simulators.cosched.workloads import (
     INTREPID_PROCS,
     RATIO_ARRIVALS,
-    SECONDS_PER_DAY,
     analysis_by_load,
     analysis_like,
-    make_pairs,
     widths_on_intrepid,
 )
 from schedlab.workloads.load import offered_load
@@ -222,40 +220,6 @@ def calibrate_min_runtime(model: dict, reference: pd.DataFrame, seeds, target_sl
     _check_reached(f"machine B's baseline mean slowdown at load {load:g}", target_slowdown, slowdown(cut),
                    "with the shortest run time kept at", f"{cut} s (searched in [0, {longest}] s)", "")
     return cut, slowdown(cut)
-
-
-def run_point(point: Point, jobs_a: pd.DataFrame, procs_a: int, model: dict,
-              min_runtime: float = 0.0) -> tuple[dict, pd.DataFrame]:
-    """Simulate one point; returns its summary (JSON-able) and both schedules in one table."""
-    jobs_b = analysis_workload(point, model, jobs_a, min_runtime)
-    if point.series == "load":
-        pairing = make_pairs(jobs_a, jobs_b, "window", PAIRING_WINDOW_SECONDS)
-    else:
-        pairing = make_pairs(jobs_a, jobs_b, RATIO_PAIRING[point.ratio_arrivals], point.x, PAIRING_WINDOW_SECONDS)
-    settings = None
-    if point.scheme != BASELINE:
-        settings = CoschedSettings(COMBINATIONS[point.scheme], release_period=None if not point.release else 1200.0)
-    result = cosimulate(jobs_a, procs_a, jobs_b, ANALYSIS_PROCS, pairing.pairs, settings)
-    window_start = float(jobs_a["submit_time"].min())
-    if result.deadlock["deadlock"]:
-        result.deadlock["day"] = (result.deadlock["time"] - window_start) / SECONDS_PER_DAY
-    result.deadlock["last_start_day"] = {name: (t - window_start) / SECONDS_PER_DAY
-                                         for name, t in result.deadlock["last_start"].items()}
-    summary = {
-        "point": asdict(point),
-        "pairing": {**pairing.summary(), "mean_abs_submit_gap": float(pairing.pairs["submit_gap"].abs().mean())},
-        "workloads": {name: workload_facts(jobs, procs) for name, jobs, procs in
-                      zip(MACHINE_NAMES, (jobs_a, jobs_b), (procs_a, ANALYSIS_PROCS))},
-        "diagnostics": {name: job_diagnostics(result.schedules[name], pairing.pairs[f"job_id_{name.lower()}"])
-                        for name in MACHINE_NAMES},
-        "metrics": result.metrics,
-        "deadlock": result.deadlock,
-        "max_pair_start_gap": max_pair_start_gap(result.schedules["A"], result.schedules["B"]) if settings else np.nan,
-    }
-    schedule = pd.concat(
-        [frame.assign(machine=name) for name, frame in result.schedules.items()], ignore_index=True
-    )
-    return summary, schedule
 
 
 def workload_facts(jobs: pd.DataFrame, procs: int) -> dict:

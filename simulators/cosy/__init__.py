@@ -6,6 +6,7 @@
   per-queue limits.
 - ``scheduler``: the policy gluing them to EASY backfilling and the reservation book
   of ``schedlab.simulators.core.reservations``.
-- ``simulate``: one run, its invariants and its metrics.
-- ``experiment``: the paper's experiment (workloads, reservation subsets, sweeps).
+- ``run``: one run, its invariants and its metrics.
+- ``simulate``: one experiment point over a set of workloads, one row per workload (the stage's ``simulate(point)``).
+- ``experiments``: the paper's experiment (workloads, reservation subsets, sweeps).
 """

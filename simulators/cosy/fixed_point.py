@@ -30,7 +30,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from schedlab.simulators.cosy.simulate import CosyResult
+from schedlab.simulators.cosy.run import CosyResult
 
 RUNNING_MEAN, FIXED_POINT = "running-mean", "fixed-point"
 WAIT_READINGS = (RUNNING_MEAN, FIXED_POINT)

@@ -44,7 +44,7 @@ import pandas as pd
 from schedlab.simulators.core.invariants import InvariantError, check_batch_schedule
 from schedlab.simulators.core.jobs import BatchJobs
 from schedlab.simulators.cosy.notice import NoNotice, notice_is_long_enough
-from schedlab.simulators.cosy.simulate import CosyResult, cosy_metrics
+from schedlab.simulators.cosy.run import CosyResult, cosy_metrics
 
 
 @dataclass

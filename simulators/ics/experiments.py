@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 
-from schedlab.simulators.ics.run import IcsResult, simulate
 from schedlab.simulators.ics.workload import MEAN_READINGS, NpbSpec, SyntheticSpec, npb_jobs, synthetic_jobs
 
 ALL_SCHEMES = ("LOCAL", "DCS", "PB", "PROC-S", "SB", "HYBRID", "PROC-B", "GS", "BATCH")
@@ -62,12 +61,6 @@ class Point:
             self.workload, self.load, self.n_jobs, self.skew, self.compression, self.simultaneous, self.seed, self.means
         )
         return synthetic_jobs(spec)
-
-    def run(self, engine: str = "compiled") -> IcsResult:
-        return simulate(
-            self.jobs(), self.scheme, self.nodes, self.mpl, max_events=RUNAWAY_EVENTS, engine=engine,
-            boost_preempts_spinner=self.boost_preempts_spinner,
-        )
 
     def parameters(self) -> dict:
         values = asdict(self)

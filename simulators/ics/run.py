@@ -44,7 +44,7 @@ def run_kernel(
     return kernel.outcome()
 
 
-def simulate(
+def simulate_jobs(
     jobs, scheme: str, n_nodes: int, mpl: int, max_events: int | None = None, engine: str = "compiled",
     boost_preempts_spinner: bool = True,
 ) -> IcsResult:

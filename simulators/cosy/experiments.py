@@ -64,13 +64,14 @@ is then against the same node-level simulator without reservations.
 Per run: ``q = wq / wq0`` against the same workload's baseline; ``q_matched``, the mean
 wait of this run's queue jobs over the baseline mean wait of the same jobs (equal to
 ``q`` in expectation when the queue jobs are a random subset, as in the paper's design,
-but not when refusals pick out large jobs); and the metrics of ``schedlab.simulators.cosy.simulate``.  ``schedlab.reports.cosy.summarize`` gives mean and 95 % t-interval over seeds.
+but not when refusals pick out large jobs); and the metrics of ``schedlab.simulators.cosy.run``.  ``schedlab.reports.cosy.summarize`` gives mean and 95 % t-interval over seeds.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -81,7 +82,7 @@ from schedlab.simulators.cosy.fixed_point import FIXED_POINT, RUNNING_MEAN, WAIT
 from schedlab.simulators.cosy.node_bound import simulate_node_bound
 from schedlab.simulators.cosy.notice import NoNotice, notice_policy
 from schedlab.simulators.cosy.scheduler import EXACT_START, ReservationRequest
-from schedlab.simulators.cosy.simulate import simulate_cosy
+from schedlab.simulators.cosy.run import simulate_cosy
 from schedlab.workloads import cirne_berman
 from schedlab.workloads.cirne_berman import MACHINE_NODES as CIRNE_BERMAN_NODES
 from schedlab.workloads.cirne_berman import cirne_berman_jobs
@@ -156,6 +157,16 @@ def check_workload_name(workload: str) -> None:
                             f"{SLICES_PREFIX}<trace> or {REGIME_SLICES_PREFIX}<trace>")
 
 
+class Point(NamedTuple):
+    """One point of the experiment: ``share`` of the jobs are reservations under ``policy`` (with its notice
+    ``factor``; None for the adaptive policy), which reads W as ``reading``."""
+
+    share: float
+    policy: str
+    factor: float | None
+    reading: str = FIXED_POINT
+
+
 @dataclass(frozen=True)
 class Profile:
     """An experiment grid: sizes and seed counts of the ledger's workload, reservation shares, notice
@@ -176,10 +187,10 @@ class Profile:
     regime_traces: tuple[str, ...] = ()  # traces whose in-regime slices run when found (``regime-slices:``)
     workload: str = CIRNE_BERMAN  # the workload the ledger judges
 
-    def points(self) -> list[tuple[float, str, float | None, str]]:
-        """(share, policy, factor, reading) of every run; the adaptive policy has no factor."""
+    def points(self) -> list[Point]:
+        """Every point of the ledger's workload; the adaptive policy has no factor."""
         return [
-            (share, policy, factor, reading)
+            Point(share, policy, factor, reading)
             for share in self.shares
             for policy, factor, reading in [
                 *(("fixed", f, r) for r in self.readings for f in self.factors),
@@ -190,10 +201,10 @@ class Profile:
             ]
         ]
 
-    def regime_points(self) -> list[tuple[float, str, float, str]]:
-        """(share, policy, factor, reading) of the other workloads' runs."""
+    def regime_points(self) -> list[Point]:
+        """The points of the other workloads' runs."""
         return [
-            (share, policy, f, reading)
+            Point(share, policy, f, reading)
             for share in self.shares
             for policy in REGIME_POLICIES
             for reading in (self.readings if policy == "fixed" else (reading_of(policy),))
@@ -418,26 +429,3 @@ def matched_queue_wait_ratio(run: pd.DataFrame, baseline_waits: pd.Series) -> fl
     waits = (run["start"] - run["submit"]).to_numpy()[queued]
     before = baseline_waits.loc[run["job_id"].to_numpy()[queued]].to_numpy()
     return float(waits.mean() / before.mean()) if before.mean() > 0 else math.nan
-
-
-def run_points(workloads, nodes: int, share: float, policy: str, factor: float | None,
-               reading: str = FIXED_POINT) -> pd.DataFrame:
-    """One row per workload: its seed, the point's parameters (with the W reading used) and every metric."""
-    used = reading_of(policy, reading)
-    rows = [
-        {"seed": w.seed, "share": share, "policy": policy, "factor": factor, "reading": used,
-         **run_point(w, nodes, share, policy, factor, reading)}
-        for w in workloads
-    ]
-    return pd.DataFrame(rows)
-
-
-def run_profile(profile: Profile, nodes: int = MACHINE_NODES) -> pd.DataFrame:
-    """Every run of a profile without the pipeline (tests, the bench): one row per run."""
-    frames = []
-    for workload, n_jobs, count, points in profile.grids():
-        workloads, _ = select_workloads(count, n_jobs, nodes, workload=workload)
-        for share, policy, factor, reading in points:
-            runs = run_points(workloads, nodes, share, policy, factor, reading)
-            frames.append(runs.assign(jobs_per_workload=n_jobs, workload=workload))
-    return pd.concat(frames, ignore_index=True)
