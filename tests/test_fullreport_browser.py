@@ -196,17 +196,18 @@ def test_the_browser_check_catches_a_missing_figure_and_a_dead_link(tmp_path):
 def stage_pages(tmp_path_factory) -> dict[str, Path]:
     """The ICS and bandwidth report pages, written from the tiny profiles of their report tests."""
     from pipeline.bandwidth import BandwidthRuns, report_parameters, result_tables
-    from pipeline.ics import point_summary, report_inputs, run_row
+    from pipeline.ics import report_inputs, run_row
     from schedlab.reports import ics
     from schedlab.reports.bandwidth import write_report
     from schedlab.simulators.bandwidth.experiments import points
     from schedlab.simulators.bandwidth.simulate import simulate_workload
     from schedlab.simulators.ics.experiments import profile_points
+    from schedlab.simulators.ics.simulate import simulate
     from tests.test_bandwidth_report import TINY as BANDWIDTH_TINY
     from tests.test_ics_report import TINY as ICS_TINY
 
     root = tmp_path_factory.mktemp("stage-pages")
-    runs = pd.DataFrame([run_row(figure, key, point_summary(point)[0])
+    runs = pd.DataFrame([run_row(figure, key, simulate(point)[1])
                          for figure, figure_points in profile_points(ICS_TINY).items()
                          for key, point in figure_points.items()])
     (root / "ics").mkdir()
