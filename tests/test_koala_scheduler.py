@@ -120,7 +120,7 @@ class PlainScanScheduler(KoalaScheduler):
     """The rule as written: ask the policy for every queued job, head to tail."""
 
     def _scan(self, sim):
-        self.queue = [j for j in self.queue if not self._try_place(sim, j)]
+        self.queue = [(j, key) for j, key in self.queue if not self._try_place(sim, j, sim.state.idle.tolist())]
 
 
 @pytest.mark.parametrize("policy", ["WF", "FCM", "FCM2", "CA"])

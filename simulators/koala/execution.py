@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from schedlab.simulators.multicluster.requests import Placement
+from schedlab.simulators.multicluster.requests import Placement, nodes_by_cluster
 from schedlab.simulators.multicluster.topology import Topology, das3
 
 CLUSTER_SET, NODE_SHARES = "cluster-set", "node-shares"
@@ -84,13 +84,11 @@ class CommunicationModel:
 
     def cluster_weights(self, placement: Placement) -> tuple[list[int], np.ndarray]:
         """The placement's clusters and each one's weight x_c under the split rule."""
-        nodes: dict[int, int] = {}
-        for cluster, count in placement:
-            nodes[cluster] = nodes.get(cluster, 0) + count
-        clusters = sorted(nodes)
+        used = nodes_by_cluster(placement)
+        clusters = [cluster for cluster, _ in used]
         if self.split_rule == CLUSTER_SET:
             return clusters, np.full(len(clusters), 1.0 / len(clusters))
-        counts = np.array([nodes[c] for c in clusters], dtype=float)
+        counts = np.array([nodes for _, nodes in used], dtype=float)
         return clusters, counts / counts.sum()
 
 

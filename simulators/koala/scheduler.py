@@ -16,7 +16,9 @@ functions of (request, idle nodes), and within a scan the idle nodes change only
 job is placed, so a request equal to one that already failed since the last placement
 is skipped without asking the policy, and once every distinct request in the queue has
 failed the rest of the scan is known to fail.  Both shortcuts give exactly the plain
-scan's decisions.
+scan's decisions.  Equal requests share one small number (``_request_key``), so that a scan
+compares numbers, not request objects; the policies read the idle nodes as a list, taken
+again after each placement.
 """
 
 from __future__ import annotations
@@ -37,8 +39,10 @@ class KoalaScheduler:
         self.model = model
         self.scan_period = scan_period
         self._next_scan: float | None = None
-        self.queue: list[int] = []
+        self.queue: list[tuple[int, int]] = []
+        """(job, its request's key) in arrival order."""
         self._queued_requests: Counter = Counter()
+        self._request_keys: dict = {}
         self._ever_fits: dict = {}
 
     def waiting(self) -> int:
@@ -48,9 +52,10 @@ class KoalaScheduler:
         request = sim.jobs[job].request
         if not self._fits_empty_system(sim, request):
             raise ValueError(f"job {sim.jobs[job].job_id}: {request} can never fit {sim.topology.name}")
-        if not self._try_place(sim, job):
-            self.queue.append(job)
-            self._queued_requests[request] += 1
+        if not self._try_place(sim, job, sim.state.idle.tolist()):
+            key = self._request_keys.setdefault(request, len(self._request_keys))
+            self.queue.append((job, key))
+            self._queued_requests[key] += 1
         self._scan_now_or_later(sim, t)
 
     def on_end(self, sim: MulticlusterSimulation, job: int, t: float) -> None:
@@ -79,12 +84,13 @@ class KoalaScheduler:
 
     def _fits_empty_system(self, sim, request) -> bool:
         if request not in self._ever_fits:
-            self._ever_fits[request] = self._place(request, sim.state.capacities) is not None
+            self._ever_fits[request] = self._place(request, sim.state.capacities.tolist()) is not None
         return self._ever_fits[request]
 
-    def _try_place(self, sim: MulticlusterSimulation, job: int) -> bool:
+    def _try_place(self, sim: MulticlusterSimulation, job: int, idle: list[int]) -> bool:
+        """Place the job on ``idle`` (the state's idle nodes) if its policy finds room, and start it."""
         request = sim.jobs[job].request
-        placement = self._place(request, sim.state.idle)
+        placement = self._place(request, idle)
         if placement is None:
             return False
         check_placement(request, placement, len(sim.state.idle))
@@ -93,21 +99,22 @@ class KoalaScheduler:
         return True
 
     def _scan(self, sim: MulticlusterSimulation) -> None:
-        failed: set = set()
-        kept: list[int] = []
-        for position, job in enumerate(self.queue):
-            if len(failed) == len(self._queued_requests):
-                kept.extend(self.queue[position:])
-                break
-            request = sim.jobs[job].request
-            if request in failed:
-                kept.append(job)
-            elif self._try_place(sim, job):
+        failed: set[int] = set()
+        kept: list[tuple[int, int]] = []
+        idle = sim.state.idle.tolist()
+        for position, (job, key) in enumerate(self.queue):
+            if key in failed:
+                kept.append((job, key))
+            elif self._try_place(sim, job, idle):
                 failed.clear()
-                self._queued_requests[request] -= 1
-                if not self._queued_requests[request]:
-                    del self._queued_requests[request]
+                idle = sim.state.idle.tolist()
+                self._queued_requests[key] -= 1
+                if not self._queued_requests[key]:
+                    del self._queued_requests[key]
             else:
-                failed.add(request)
-                kept.append(job)
+                failed.add(key)
+                kept.append((job, key))
+                if len(failed) == len(self._queued_requests):  # every request still queued has failed
+                    kept.extend(self.queue[position + 1:])
+                    break
         self.queue = kept

@@ -55,10 +55,10 @@ def poisson_workload(
     submits = submits[submits < duration]
     drawn = sizes_rng.choice(np.asarray(sizes, dtype=np.int64), size=len(gaps))[: len(submits)]
 
-    def request(size: int):
-        return NonFixedRequest((size,)) if request_kind == "single" else FlexibleRequest(size)
-
+    # one request object per size: requests are frozen, and jobs of one size ask for the same thing
+    kind = NonFixedRequest if request_kind == "single" else FlexibleRequest
+    request = {int(size): kind((int(size),) if kind is NonFixedRequest else int(size)) for size in sizes}
     return [
-        MulticlusterJob(job_id=i + 1, submit=float(t), request=request(int(s)), attributes=app)
+        MulticlusterJob(job_id=i + 1, submit=float(t), request=request[int(s)], attributes=app)
         for i, (t, s) in enumerate(zip(submits, drawn))
     ]

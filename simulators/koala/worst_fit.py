@@ -11,23 +11,22 @@ Ties go to the cluster listed first in the topology.
 
 from __future__ import annotations
 
-import numpy as np
-
 from schedlab.simulators.multicluster.requests import NonFixedRequest, Placement
 
 
 class WorstFit:
     name = "WF"
 
-    def place(self, request: NonFixedRequest, idle: np.ndarray) -> Placement | None:
+    def place(self, request: NonFixedRequest, idle) -> Placement | None:
         if not isinstance(request, NonFixedRequest):
             raise TypeError(f"Worst Fit serves non-fixed requests, not {type(request).__name__}")
-        left = np.array(idle, dtype=np.int64)
+        left = [int(nodes) for nodes in idle]
         placement = []
         for size in sorted(request.sizes, reverse=True):
-            roomiest = int(np.argmax(left))
-            if left[roomiest] < size:
+            most = max(left)
+            if most < size:
                 return None
+            roomiest = left.index(most)  # the first of the roomiest clusters
             left[roomiest] -= size
             placement.append((roomiest, size))
         return tuple(placement)

@@ -9,29 +9,31 @@ Events are ``(time, rank, sequence)``-ordered: ``rank`` says which kind goes fir
 one timestamp (ends before arrivals, so nodes freed at t serve a job arriving at t) and
 ``sequence`` (the order events were pushed) breaks the remaining ties, so a run is
 deterministic.  Cancelling marks the heap entry dead (it is skipped when popped);
-moving cancels and pushes a fresh entry, which keeps the heap valid in O(log n).
+moving cancels and pushes a fresh entry, which keeps the heap valid in O(log n).  The heap holds
+``(time, rank, sequence, event)`` tuples: the sequence is unique, so the tuples compare in C and never
+reach the event.
 """
 
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(order=True)
+@dataclass(eq=False, slots=True)
 class Event:
     time: float
     rank: int
     sequence: int
-    kind: str = field(compare=False)
-    payload: Any = field(compare=False)
-    cancelled: bool = field(default=False, compare=False)
+    kind: str
+    payload: Any
+    cancelled: bool = False
 
 
 class EventQueue:
     def __init__(self):
-        self._heap: list[Event] = []
+        self._heap: list[tuple[float, int, int, Event]] = []
         self._sequence = 0
         self.now = float("-inf")
 
@@ -41,7 +43,7 @@ class EventQueue:
             raise ValueError(f"cannot schedule a {kind} event at {time} before now ({self.now})")
         self._sequence += 1
         event = Event(float(time), rank, self._sequence, kind, payload)
-        heapq.heappush(self._heap, event)
+        heapq.heappush(self._heap, (event.time, rank, self._sequence, event))
         return event
 
     def cancel(self, event: Event) -> None:
@@ -57,11 +59,11 @@ class EventQueue:
     def pop(self) -> Event | None:
         """The next live event (advancing ``now`` to its time), or None when none is left."""
         while self._heap:
-            event = heapq.heappop(self._heap)
+            event = heapq.heappop(self._heap)[-1]
             if not event.cancelled:
                 self.now = event.time
                 return event
         return None
 
     def __len__(self) -> int:
-        return sum(not event.cancelled for event in self._heap)
+        return sum(not entry[-1].cancelled for entry in self._heap)

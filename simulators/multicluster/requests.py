@@ -63,6 +63,14 @@ def nodes_per_cluster(placement: Placement, n_clusters: int) -> np.ndarray:
     return taken
 
 
+def nodes_by_cluster(placement: Placement) -> list[tuple[int, int]]:
+    """(cluster, nodes) per cluster the placement uses, in cluster order, components on one cluster added up."""
+    nodes: dict[int, int] = {}
+    for cluster, taken in placement:
+        nodes[cluster] = nodes.get(cluster, 0) + taken
+    return sorted(nodes.items())
+
+
 def clusters_used(placement: Placement) -> tuple[int, ...]:
     return tuple(sorted({cluster for cluster, _ in placement}))
 

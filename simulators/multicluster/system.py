@@ -23,7 +23,7 @@ import pandas as pd
 from schedlab.simulators.core.invariants import InvariantError
 from schedlab.simulators.multicluster.events import Event, EventQueue
 from schedlab.simulators.multicluster.invariants import check_multicluster_run
-from schedlab.simulators.multicluster.requests import Placement, Request, clusters_used, nodes_per_cluster
+from schedlab.simulators.multicluster.requests import Placement, Request, clusters_used, nodes_by_cluster, nodes_per_cluster
 from schedlab.simulators.multicluster.topology import Topology
 
 END_RANK, ARRIVAL_RANK, WAKE_RANK = 0, 1, 2
@@ -41,34 +41,36 @@ class MulticlusterJob:
 
 
 class ClusterState:
-    """Idle nodes per cluster, changed only by atomic allocations and releases."""
+    """Idle nodes per cluster, changed only by atomic allocations and releases.  A placement has a few
+    components, so they are changed one by one in Python rather than as arrays the size of the system."""
 
     def __init__(self, capacities: np.ndarray):
         self.capacities = np.asarray(capacities, dtype=np.int64).copy()
         self.idle = self.capacities.copy()
+        self.busy = 0
+        """Nodes taken, over all clusters."""
         self.log: list[tuple[float, int, int, int]] = []
         """(time, job, cluster, +nodes taken / -nodes given back) per component change."""
 
     def fits(self, placement: Placement) -> bool:
-        return bool(np.all(nodes_per_cluster(placement, len(self.idle)) <= self.idle))
+        return all(nodes <= self.idle[cluster] for cluster, nodes in nodes_by_cluster(placement))
 
     def allocate(self, job: int, placement: Placement, t: float) -> None:
-        wanted = nodes_per_cluster(placement, len(self.idle))
-        if np.any(wanted > self.idle):
+        wanted = nodes_by_cluster(placement)
+        if any(nodes > self.idle[cluster] for cluster, nodes in wanted):
             raise InvariantError(f"job {job}: placement {placement} over-commits idle nodes {self.idle.tolist()}")
-        self.idle -= wanted
-        self.log.extend((t, job, int(c), int(wanted[c])) for c in np.flatnonzero(wanted))
+        for cluster, nodes in wanted:
+            self.idle[cluster] -= nodes
+            self.busy += nodes
+            self.log.append((t, job, int(cluster), int(nodes)))
 
     def release(self, job: int, placement: Placement, t: float) -> None:
-        given = nodes_per_cluster(placement, len(self.idle))
-        self.idle += given
-        if np.any(self.idle > self.capacities):
-            raise InvariantError(f"job {job}: releasing {placement} leaves more idle nodes than clusters have")
-        self.log.extend((t, job, int(c), -int(given[c])) for c in np.flatnonzero(given))
-
-    @property
-    def busy(self) -> int:
-        return int((self.capacities - self.idle).sum())
+        for cluster, nodes in nodes_by_cluster(placement):
+            self.idle[cluster] += nodes
+            if self.idle[cluster] > self.capacities[cluster]:
+                raise InvariantError(f"job {job}: releasing {placement} leaves more idle nodes than clusters have")
+            self.busy -= nodes
+            self.log.append((t, job, int(cluster), -int(nodes)))
 
 
 class Scheduler(Protocol):
