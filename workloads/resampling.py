@@ -35,9 +35,9 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
+from schedlab.workloads.cycle import SECONDS_PER_WEEK
 from schedlab.workloads.sessions import check_users
 
-SECONDS_PER_WEEK = 7 * 86_400.0
 DEFAULT_LONG_TERM_SHARE = 0.5
 DEFAULT_LOAD_TOLERANCE = 0.02
 MAX_LOAD_STEPS = 100_000

@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import SchedlabError
+from schedlab.workloads.cycle import SECONDS_PER_DAY
 
 DELIMITATIONS = ("arrival", "termination")
 DEFAULT_THRESHOLD_SECONDS = 3600.0
@@ -185,7 +186,7 @@ def keeping_time_of_day(sessions: Sessions, unix_start_time=None, time_zone=None
 
     first = sessions.sessions["first_submit"].to_numpy(dtype=float)
     local = local_week_seconds(first[:1], unix_start_time, time_zone)
-    return replace(sessions, day_clock=float((local[0] - first[0]) % 86_400))
+    return replace(sessions, day_clock=float((local[0] - first[0]) % SECONDS_PER_DAY))
 
 
 def has_recorded_dependencies(jobs: pd.DataFrame) -> bool:
@@ -262,7 +263,7 @@ def overnight(sessions: Sessions, unix_start_time=None, time_zone=None) -> np.nd
     table = sessions.sessions
     first = table["first_submit"].to_numpy(dtype=float)
     ended = first - table["think_time"].fillna(0.0).to_numpy(dtype=float)
-    clock = local_week_seconds(np.r_[first, ended], unix_start_time, time_zone) // 86_400
+    clock = local_week_seconds(np.r_[first, ended], unix_start_time, time_zone) // SECONDS_PER_DAY
     return sessions.dependent & (clock[: len(first)] != clock[len(first):])
 
 
@@ -300,9 +301,9 @@ def summarize_sessions(sessions: Sessions, unix_start_time=None, time_zone=None)
 def _duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{seconds / 60:.0f} min"
-    if seconds < 2 * 86_400:
+    if seconds < 2 * SECONDS_PER_DAY:
         return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86_400:.1f} d"
+    return f"{seconds / SECONDS_PER_DAY:.1f} d"
 
 
 def format_summary(name: str, summary: dict) -> str:

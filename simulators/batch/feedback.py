@@ -34,8 +34,7 @@ import pandas as pd
 
 from schedlab.simulators.core.engine import Engine
 from schedlab.simulators.core.machine import Machine
-
-DAY = 86_400.0
+from schedlab.workloads.cycle import SECONDS_PER_DAY
 
 
 @dataclass(frozen=True)
@@ -105,7 +104,7 @@ class SessionTables:
                    members=index[by_session].astype(np.int64), member_offsets=offsets[by_session],
                    dependent_start=_starts(np.bincount(leader_number[linked], minlength=len(ids))),
                    dependents=follower_number[linked][by_leader].astype(np.int64), think=think,
-                   time_of_day=np.mod(first + day_clock, DAY), running=running, waiting=waiting, ready=ready,
+                   time_of_day=np.mod(first + day_clock, SECONDS_PER_DAY), running=running, waiting=waiting, ready=ready,
                    day_clock=day_clock)
 
     def for_compiled_loop(self) -> tuple:
@@ -142,7 +141,7 @@ class SessionArrivals:
         day when the sessions keep their time of day and ``ready`` comes earlier in the day."""
         if math.isnan(self.tables.day_clock):
             return ready
-        clock = (ready + self.tables.day_clock) % DAY
+        clock = (ready + self.tables.day_clock) % SECONDS_PER_DAY
         return ready + max(self.time_of_day[session] - clock, 0.0)
 
     def held_jobs(self) -> set[int]:

@@ -30,7 +30,7 @@ from scipy import stats
 
 from schedlab.errors import SchedlabError
 from schedlab.simulators.cosched.coscheduler import HOLD, YIELD
-from schedlab.simulators.cosched.run import MACHINE_NAMES, SECONDS_PER_HOUR, baseline_metrics
+from schedlab.simulators.cosched.run import MACHINE_NAMES, baseline_metrics
 from schedlab.simulators.cosched.workloads import (
     INTREPID_PROCS,
     RATIO_ARRIVALS,
@@ -38,6 +38,7 @@ from schedlab.simulators.cosched.workloads import (
     analysis_like,
     widths_on_intrepid,
 )
+from schedlab.workloads.cycle import SECONDS_PER_HOUR
 from schedlab.workloads.load import offered_load
 
 COMBINATIONS = {"HH": (HOLD, HOLD), "HY": (HOLD, YIELD), "YH": (YIELD, HOLD), "YY": (YIELD, YIELD)}

@@ -24,9 +24,9 @@ from schedlab.simulators.core.machine import Machine
 from schedlab.simulators.core.metrics import BOUNDED_SLOWDOWN_TAU
 from schedlab.simulators.cosched.coscheduler import Coscheduler, CoscheduledPolicy, CoschedSettings, Deadlock
 from schedlab.simulators.cosched.invariants import check_machine, check_pairs
+from schedlab.workloads.cycle import SECONDS_PER_HOUR
 
 MACHINE_NAMES = ("A", "B")
-SECONDS_PER_HOUR = 3600.0
 
 
 @dataclass

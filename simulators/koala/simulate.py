@@ -18,6 +18,7 @@ from schedlab.simulators.koala.worst_fit import WorstFit
 from schedlab.simulators.koala.workload import poisson_workload
 from schedlab.simulators.multicluster.system import MulticlusterResult, MulticlusterSimulation
 from schedlab.simulators.multicluster.topology import das3
+from schedlab.workloads.cycle import SECONDS_PER_HOUR
 
 POLICIES = {
     "WF": (lambda topology: WorstFit(), "single"),
@@ -26,7 +27,6 @@ POLICIES = {
     "CA": (lambda topology: CommunicationAware(topology), "flexible"),
 }
 
-SECONDS_PER_HOUR = 3600.0
 
 
 @dataclass(frozen=True)
