@@ -18,6 +18,14 @@ Cause = Callable[[Results, dict], str]
 """A claim's measured cause: one sentence from the result tables and the parameters the runs used."""
 
 
+def column_mean(frame: pd.DataFrame, column: str, what: str = "runs") -> float:
+    """The mean of ``column`` over ``frame``'s rows; ``NotMeasured`` (naming ``what`` the rows are) where the
+    table has no such column, so that a cause says what is missing rather than fail."""
+    if column not in frame:
+        raise NotMeasured(f"the {what} have no {column}")
+    return float(frame[column].mean())
+
+
 def combined(*causes: Cause) -> Cause:
     """One cause from several: their sentences in turn, an empty one left out."""
     def cause(results: Results, parameters: dict) -> str:

@@ -16,7 +16,7 @@ import math
 
 import pandas as pd
 
-from schedlab.reports.causes import Cause, measured_causes
+from schedlab.reports.causes import Cause, column_mean, measured_causes
 from schedlab.reports.cosy_claims import (
     CLAIMS,
     FIRST_EXPERIMENT,
@@ -43,14 +43,8 @@ def _point(results: Results, policy: str, percent: int, factor: float | None = N
     return runs[runs["factor"] == nearest]
 
 
-def _mean(frame: pd.DataFrame, column: str, what: str = "runs") -> float:
-    if column not in frame:
-        raise NotMeasured(f"the {what} have no {column}")
-    return float(frame[column].mean())
-
-
 def _baseline(results: Results, column: str) -> float:
-    return _mean(results["baselines"], column, "baselines")
+    return column_mean(results["baselines"], column, "baselines")
 
 
 def _factor(runs: pd.DataFrame) -> float:
@@ -63,7 +57,7 @@ def _diagnostic_q(results: Results, policy: str, percent: int, factor: float, la
         runs = _point(results, policy, percent, factor)
     except NotMeasured:
         return ""
-    return f"; {label}, q = {_mean(runs, 'q'):.2f} (n = {_factor(runs):g})"
+    return f"; {label}, q = {column_mean(runs, 'q'):.2f} (n = {_factor(runs):g})"
 
 
 def queue_wait(percent: int, n: float) -> Cause:
@@ -73,9 +67,9 @@ def queue_wait(percent: int, n: float) -> Cause:
         fixed = _point(results, "fixed", percent, factor)
         wait = _baseline(results, "mean_queue_wait")
         return (
-            f"p = {percent} %, policy n = {factor:g}: queue jobs wait q = {_mean(fixed, 'q'):.2f} x wq0, with the "
-            f"refused reservations ({100 * _mean(fixed, 'rejection_rate'):.1f} % of all jobs) taking "
-            f"{100 * _mean(fixed, 'rejected_work_share'):.1f} % of the work off the machine"
+            f"p = {percent} %, policy n = {factor:g}: queue jobs wait q = {column_mean(fixed, 'q'):.2f} x wq0, with the "
+            f"refused reservations ({100 * column_mean(fixed, 'rejection_rate'):.1f} % of all jobs) taking "
+            f"{100 * column_mean(fixed, 'rejected_work_share'):.1f} % of the work off the machine"
             + _diagnostic_q(results, "requeue", percent, factor, "run as queue jobs instead")
             + _diagnostic_q(results, "oracle", percent, factor, "asking for submit + n x wq0")
             + f". Without reservations queue jobs wait {wait / HOUR:.1f} h on average, "
@@ -90,14 +84,14 @@ def utilization(percent: int, n: float) -> Cause:
         factor = factor_at_measured_n(results, percent, n)
         fixed = _point(results, "fixed", percent, factor)
         window = _baseline(results, "makespan")
-        growth = _mean(fixed, "makespan") / window - 1
-        notice = factor * _mean(fixed, "notice_wait")
+        growth = column_mean(fixed, "makespan") / window - 1
+        notice = factor * column_mean(fixed, "notice_wait")
         notice_text = (f"; a reservation's notice n x W is {notice / HOUR:.1f} h, {100 * notice / window:.1f} % of "
                        "the window" if math.isfinite(notice) else "")
         return (
-            f"p = {percent} %, policy n = {factor:g}: u = {100 * _mean(fixed, 'utilization'):.1f} % against "
+            f"p = {percent} %, policy n = {factor:g}: u = {100 * column_mean(fixed, 'utilization'):.1f} % against "
             f"{100 * _baseline(results, 'utilization'):.1f} % without reservations; refused reservations took "
-            f"{100 * _mean(fixed, 'rejected_work_share'):.1f} % of the work off the machine and the run window "
+            f"{100 * column_mean(fixed, 'rejected_work_share'):.1f} % of the work off the machine and the run window "
             f"({window / 86_400:.1f} days without reservations) grew by {100 * growth:.1f} %{notice_text}."
         )
     return cause
@@ -109,7 +103,7 @@ def rejections(percent: int) -> Cause:
         fixed = _point(results, "fixed", percent)
         columns = ["rejection_rate", "reservations_rejected", "reservations_requested"]
         for column in columns:
-            _mean(fixed, column)
+            column_mean(fixed, column)
         by_factor = fixed.groupby("factor")[columns].mean()
         values = ", ".join(f"{100 * rate:.2f}" for rate in by_factor["rejection_rate"])
         factors = ", ".join(f"{f:g}" for f in by_factor.index)
@@ -153,9 +147,9 @@ def longest_wait(percent: int, n: float) -> Cause:
         factor = factor_at_measured_n(results, percent, n)
         fixed = _point(results, "fixed", percent, factor)
         return (
-            f"p = {percent} %, policy n = {factor:g}: the longest queue wait is {_mean(fixed, 'max_queue_wait') / HOUR:.1f} h "
+            f"p = {percent} %, policy n = {factor:g}: the longest queue wait is {column_mean(fixed, 'max_queue_wait') / HOUR:.1f} h "
             f"against {_baseline(results, 'max_queue_wait') / HOUR:.1f} h without reservations, with "
-            f"{100 * _mean(fixed, 'rejection_rate'):.1f} % of all jobs refused as reservations."
+            f"{100 * column_mean(fixed, 'rejection_rate'):.1f} % of all jobs refused as reservations."
         )
     return cause
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from schedlab.reports.causes import Cause, combined, measured_causes
+from schedlab.reports.causes import Cause, column_mean, combined, measured_causes
 from schedlab.reports.koala_claims import (
     CLAIMS,
     CLUSTER_USE,
@@ -49,17 +49,11 @@ def unsaturated_loads(runs: pd.DataFrame, where: dict, policies) -> list[float]:
     return [load for load in loads if load not in hit]
 
 
-def _mean(runs: pd.DataFrame, where: dict, column: str) -> float:
-    if column not in runs:
-        raise NotMeasured(f"the runs have no {column}")
-    return float(rows_where(runs, where)[column].mean())
-
-
 def response_split(runs: pd.DataFrame, where: dict, treatment: str, baseline: str, load: float, label: str) -> str:
     """``treatment``'s mean response time against ``baseline``'s at ``load``: the difference split into
     queue wait and execution, and the share of ``treatment``'s jobs it coallocated."""
     def mean(policy: str, column: str) -> float:
-        return _mean(runs, {**where, "policy": policy, "net_utilization": load}, column)
+        return column_mean(rows_where(runs, {**where, "policy": policy, "net_utilization": load}), column)
 
     return (f"{label}{percent(load)}: {treatment} {mean(treatment, 'mean_response_time'):.0f} s against {baseline} "
             f"{mean(baseline, 'mean_response_time'):.0f} s, wait "
@@ -77,10 +71,10 @@ def saturation_split(runs: pd.DataFrame, where: dict, policy: str, label: str) -
     if not stable:
         return text + ", already at the grid's lowest load"
     load = stable[-1]
-    at = {**where, "policy": policy, "net_utilization": load}
+    at = rows_where(runs, {**where, "policy": policy, "net_utilization": load})
     return (f"{text}; at {percent(load)} net, the last load no seed saturated, it keeps "
-            f"{100 * _mean(runs, at, 'observed_utilization'):.0f} % of the nodes busy, its jobs running "
-            f"{_mean(runs, at, 'mean_run_time'):.0f} s on average ({100 * _mean(runs, at, 'coallocated_fraction'):.0f} % "
+            f"{100 * column_mean(at, 'observed_utilization'):.0f} % of the nodes busy, its jobs running "
+            f"{column_mean(at, 'mean_run_time'):.0f} s on average ({100 * column_mean(at, 'coallocated_fraction'):.0f} % "
             "coallocated)")
 
 

@@ -18,7 +18,7 @@ def simulate(point: Point, workloads, nodes: int = MACHINE_NODES) -> pd.DataFram
     used = reading_of(point.policy, point.reading)
     return pd.DataFrame([
         {"seed": w.seed, "share": point.share, "policy": point.policy, "factor": point.factor, "reading": used,
-         **run_point(w, nodes, *point)}
+         **run_point(w, nodes, **point._asdict())}
         for w in workloads
     ])
 

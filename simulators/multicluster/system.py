@@ -52,9 +52,6 @@ class ClusterState:
         self.log: list[tuple[float, int, int, int]] = []
         """(time, job, cluster, +nodes taken / -nodes given back) per component change."""
 
-    def fits(self, placement: Placement) -> bool:
-        return all(nodes <= self.idle[cluster] for cluster, nodes in nodes_by_cluster(placement))
-
     def allocate(self, job: int, placement: Placement, t: float) -> None:
         wanted = nodes_by_cluster(placement)
         if any(nodes > self.idle[cluster] for cluster, nodes in wanted):
