@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from schedlab.simulators.bandwidth.demand import cut_edges, grid_shape, link_demands, rectangular_sizes
-from schedlab.simulators.bandwidth.placement import STRATEGIES, cluster_subsets, ics, places_whole_jobs_first
+from schedlab.simulators.bandwidth.placement import STRATEGIES, cluster_subsets, ics, new_scratch, places_whole_jobs_first
 from schedlab.simulators.bandwidth.sharing import reference_fractions
 from schedlab.simulators.bandwidth.simulate import check_run, run_workload
 from schedlab.simulators.bandwidth.workload import Workload, make_workload
@@ -153,11 +153,11 @@ def test_ics_backtracks_to_a_split_that_fits_the_links():
     # PPBW 150 -> 10 n_c (16 - n_c); link 0 carries 500, so a piece on cluster 0 needs n_0 (16 - n_0) <= 50:
     # n_0 <= 4, leaving 12+ for one other cluster (at most 9 idle): no pair with cluster 0.
     # Pair (1, 2): 9 on cluster 1 -> 630, 7 on cluster 2 -> 630, both <= 1000.
-    k = ics(16, 4, 150.0, 1.0, idle, np.array([500.0, 0, 0, 0]), 1000.0, subsets, sizes, order, pieces)
+    k = ics(16, 4, 150.0, 1.0, idle, np.array([500.0, 0, 0, 0]), 1000.0, subsets, sizes, new_scratch(4), order, pieces)
     assert (k, order[:k].tolist(), pieces[:k].tolist()) == (2, [1, 2], [9, 7])
     # PPBW 300 -> 20 n_c (16 - n_c) <= 1000 needs n_c <= 4 on every link: 16 nodes over the three
     # usable clusters cannot be split that way, so the job waits.
-    k = ics(16, 4, 300.0, 1.0, idle, np.zeros(4), 1000.0, subsets, sizes, order, pieces)
+    k = ics(16, 4, 300.0, 1.0, idle, np.zeros(4), 1000.0, subsets, sizes, new_scratch(4), order, pieces)
     assert k == 0
 
 

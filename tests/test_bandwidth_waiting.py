@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from schedlab.simulators.bandwidth.demand import cut_edges, piece_demand, rectangular_sizes
-from schedlab.simulators.bandwidth.placement import cluster_subsets, ics, ics_may_place, least_piece_demand
+from schedlab.simulators.bandwidth.placement import cluster_subsets, ics, ics_may_place, least_piece_demand, new_scratch
 from schedlab.simulators.bandwidth.waiting import NOT_WAITING, new_tree, next_candidate, set_size, smallest_waiting
 
 
@@ -25,7 +25,7 @@ def test_next_candidate_agrees_with_a_walk_of_the_queue():
         assert next_candidate(tree, leaves, first, bound) == (walked[0] if walked else -1), step
         for cluster in range(n_clusters):
             waiting = size[home == cluster]
-            assert smallest_waiting(tree)[cluster] == waiting.min(), step
+            assert smallest_waiting(tree, cluster) == waiting.min(), step
 
 
 def test_an_empty_queue_has_no_candidate():
@@ -59,7 +59,7 @@ def test_ics_pre_test_never_rejects_a_job_ics_places():
         ppbw, rho = float(rng.choice([10.0, 50.0, 200.0, 1000.0])), float(rng.random())
         load = rng.uniform(0, 1000.0, 4) * rng.integers(0, 2, 4)
         may = ics_may_place(nodes, columns, ppbw, rho, idle, load, 1000.0)
-        placed_here = ics(nodes, columns, ppbw, rho, idle, load, 1000.0, subsets, sizes, order, pieces) > 0
+        placed_here = ics(nodes, columns, ppbw, rho, idle, load, 1000.0, subsets, sizes, new_scratch(4), order, pieces) > 0
         assert may or not placed_here, (nodes, ppbw, rho, idle, load)
         placed += placed_here
         skipped += not may

@@ -16,7 +16,7 @@ Modules
 ``workload``    synthetic, realistic (fitted to KTH-SP2) and modified workloads A-D.
 ``simulate``    one checked run: ``simulate(Point) -> (Run, summary)``.
 ``experiments`` the paper's experiments as profiles of points (``quick``, ``paper``).
-``results``     improvements over Migration Only, room for improvement, information needed.
+``jit``         how the kernel's helpers are compiled (no reference counting).
 
 Speed: ``bench/bench_bandwidth.py`` (4 x 400,000 jobs, one strategy, in seconds).
 """

@@ -25,7 +25,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from schedlab.simulators.bandwidth.jit import uncounted
 
 
 def grid_shape(requested: int) -> tuple[int, int]:
@@ -48,7 +49,7 @@ def rectangular_sizes(requested: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows * columns, columns
 
 
-@njit(cache=True)
+@uncounted
 def cut_edges(nodes: int, columns: int, first: int, last: int) -> int:
     """Mesh edges with exactly one end among ranks ``[first, last)`` of a row-major grid.
 
@@ -72,7 +73,7 @@ def cut_edges(nodes: int, columns: int, first: int, last: int) -> int:
     return count
 
 
-@njit(cache=True)
+@uncounted
 def piece_demand(nodes: int, columns: int, ppbw: float, rho: float, first: int, size: int) -> float:
     """R_c (Mb/s each way) of the piece holding ranks ``[first, first + size)`` of the job."""
     if size >= nodes or size <= 0:
@@ -82,7 +83,7 @@ def piece_demand(nodes: int, columns: int, ppbw: float, rho: float, first: int, 
     return all_to_all + mesh
 
 
-@njit(cache=True)
+@uncounted
 def link_demands(nodes, columns, ppbw, rho, order, pieces, out):
     """Fill ``out[c]`` with R_c for pieces ``pieces[i]`` on clusters ``order[i]``, laid in that order."""
     out[:] = 0.0

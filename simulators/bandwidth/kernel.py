@@ -24,7 +24,11 @@ ever longer queue slower; the loop stops when more jobs wait than
 as saturated, as the paper leaves unstable configurations off its charts.
 
 End events live in a binary heap keyed by (time, push order); moving an end pushes a
-fresh entry and bumps the job's version so the stale one is skipped when popped.
+fresh entry and bumps the job's version so the stale one is skipped when popped.  The heap has
+room for four entries per node (at most one live entry per running job, and a job takes a node
+or more); when it fills, the stale entries are dropped in place (``_compact``).  The helpers
+allocate nothing and count no references (``schedlab.simulators.bandwidth.jit``); the loop
+allocates its arrays once, here.
 """
 
 from __future__ import annotations
@@ -33,7 +37,10 @@ import numpy as np
 from numba import njit
 
 from schedlab.simulators.bandwidth.demand import link_demands
-from schedlab.simulators.bandwidth.placement import COALLOCATED, ICS, MIGRATION_ONLY, NO_SHARE, ZERO_COMM, place
+from schedlab.simulators.bandwidth.jit import uncounted
+from schedlab.simulators.bandwidth.placement import (
+    COALLOCATED, ICS, MIGRATION_ONLY, NO_SHARE, ZERO_COMM, new_scratch, place,
+)
 from schedlab.simulators.bandwidth.sharing import duration, progressive_filling
 from schedlab.simulators.bandwidth.waiting import NOT_WAITING, new_tree, next_candidate, set_size, smallest_waiting
 
@@ -41,19 +48,12 @@ HOUR = 3600.0
 TOLERANCE = 1e-9
 
 
-@njit(cache=True)
-def _grow(array):
-    bigger = np.empty(2 * len(array), dtype=array.dtype)
-    bigger[: len(array)] = array
-    return bigger
-
-
-@njit(cache=True)
+@uncounted
 def _less(times, sequence, a, b):
     return times[a] < times[b] or (times[a] == times[b] and sequence[a] < sequence[b])
 
 
-@njit(cache=True)
+@uncounted
 def _swap(times, sequence, jobs, versions, a, b):
     times[a], times[b] = times[b], times[a]
     sequence[a], sequence[b] = sequence[b], sequence[a]
@@ -61,7 +61,7 @@ def _swap(times, sequence, jobs, versions, a, b):
     versions[a], versions[b] = versions[b], versions[a]
 
 
-@njit(cache=True)
+@uncounted
 def _sift_up(times, sequence, jobs, versions, i):
     while i > 0:
         parent = (i - 1) // 2
@@ -71,7 +71,7 @@ def _sift_up(times, sequence, jobs, versions, i):
         i = parent
 
 
-@njit(cache=True)
+@uncounted
 def _sift_down(times, sequence, jobs, versions, size):
     i = 0
     while True:
@@ -86,17 +86,35 @@ def _sift_down(times, sequence, jobs, versions, size):
         i = smallest
 
 
-@njit(cache=True)
-def _push(times, sequence, jobs, versions, size, time, order, job, version):
-    """Add an end event at ``time``; ``order`` (the push count) breaks ties between equal times."""
+@uncounted
+def _compact(times, sequence, jobs, versions, version, size):
+    """Drop the stale entries (moved ends) and restore the heap order; returns the new size.  Entries
+    pop in (time, push order), a total order, so which layout the heap has never changes a run."""
+    kept = 0
+    for i in range(size):
+        if versions[i] == version[jobs[i]]:
+            times[kept], sequence[kept], jobs[kept], versions[kept] = times[i], sequence[i], jobs[i], versions[i]
+            kept += 1
+    for i in range(1, kept):
+        _sift_up(times, sequence, jobs, versions, i)
+    return kept
+
+
+@uncounted
+def _push(times, sequence, jobs, versions, version, size, time, order, job):
+    """Add the end event of ``job``'s current version at ``time``; ``order`` (the push count) breaks ties
+    between equal times.  A full heap is first compacted: it holds at most one live entry per running
+    job, and ``run_kernel`` gives it room for several times more than can run."""
     if size == len(times):
-        times, sequence, jobs, versions = _grow(times), _grow(sequence), _grow(jobs), _grow(versions)
-    times[size], sequence[size], jobs[size], versions[size] = time, order, job, version
+        size = _compact(times, sequence, jobs, versions, version, size)
+        if size == len(times):
+            raise RuntimeError("more end events pending than running jobs")
+    times[size], sequence[size], jobs[size], versions[size] = time, order, job, version[job]
     _sift_up(times, sequence, jobs, versions, size)
-    return times, sequence, jobs, versions, size + 1
+    return size + 1
 
 
-@njit(cache=True)
+@uncounted
 def _pop(times, sequence, jobs, versions, size):
     """Drop the earliest event (read it from index 0 first); returns the new size."""
     size -= 1
@@ -105,31 +123,44 @@ def _pop(times, sequence, jobs, versions, size):
     return size
 
 
-@njit(cache=True)
-def _may_start(strategy, idle, smallest):
+@uncounted
+def _reachable(strategy, idle):
+    """The most nodes a job could get beyond its home: one remote cluster's with migration only, all
+    clusters' when co-allocating."""
+    reachable = 0
+    for cluster in range(len(idle)):
+        if strategy == MIGRATION_ONLY:
+            reachable = max(reachable, idle[cluster])
+        else:
+            reachable += idle[cluster]
+    return reachable
+
+
+@uncounted
+def _may_start(strategy, idle, queue):
     """False only if no waiting job can start: too few idle nodes where the strategy may look."""
     if strategy == NO_SHARE:
         for cluster in range(len(idle)):
-            if idle[cluster] >= smallest[cluster]:
+            if idle[cluster] >= smallest_waiting(queue, cluster):
                 return True
         return False
-    reachable = idle.max() if strategy == MIGRATION_ONLY else idle.sum()
-    return reachable >= smallest.min()
+    reachable = _reachable(strategy, idle)
+    for cluster in range(len(idle)):
+        if reachable >= smallest_waiting(queue, cluster):
+            return True
+    return False
 
 
-@njit(cache=True)
+@uncounted
 def _fitting_bound(strategy, idle, bound):
     """Per home cluster, the largest job ``strategy`` could place now (on its home only without
     sharing, whole on any cluster with migration only, over all clusters when co-allocating)."""
-    if strategy == NO_SHARE:
-        bound[:] = idle
-    elif strategy == MIGRATION_ONLY:
-        bound[:] = idle.max()
-    else:
-        bound[:] = idle.sum()
+    reachable = _reachable(strategy, idle)
+    for cluster in range(len(idle)):
+        bound[cluster] = idle[cluster] if strategy == NO_SHARE else reachable
 
 
-@njit(cache=True)
+@uncounted
 def _queue_area(t0, t1, waiting, area, observed):
     """Add ``waiting`` jobs over [t0, t1) to the hour-of-day bins (Fig. 9)."""
     while t0 < t1:
@@ -141,7 +172,7 @@ def _queue_area(t0, t1, waiting, area, observed):
         t0 += segment
 
 
-@njit(cache=True)
+@uncounted
 def waiting_limit(arrived, share, floor, cap):
     """Waiting jobs beyond which a run is saturated once ``arrived`` jobs have arrived."""
     return min(cap, max(floor, int(np.ceil(share * arrived))))
@@ -168,13 +199,15 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
     slot_work = np.ones(max_coallocated)  # share of the job's work still to do
     slot_since = np.zeros(max_coallocated)
     new_fraction = np.ones(max_coallocated)
+    frozen, link_used = np.zeros(max_coallocated, dtype=np.bool_), np.zeros(n_clusters)  # progressive filling's
     slot_of = np.full(n_jobs, -1, dtype=np.int64)
     coallocated = 0
     # end-event heap
-    heap_time = np.empty(1024)
-    heap_sequence = np.empty(1024, dtype=np.int64)
-    heap_job = np.empty(1024, dtype=np.int64)
-    heap_version = np.empty(1024, dtype=np.int64)
+    heap_capacity = 4 * (int(capacities.sum()) + 1)  # live entries: one per running job, each on 1+ nodes
+    heap_time = np.empty(heap_capacity)
+    heap_sequence = np.empty(heap_capacity, dtype=np.int64)
+    heap_job = np.empty(heap_capacity, dtype=np.int64)
+    heap_version = np.empty(heap_capacity, dtype=np.int64)
     heap_size, pushes = 0, 0
     version = np.zeros(n_jobs, dtype=np.int64)
     planned_end = np.zeros(n_jobs)
@@ -184,6 +217,7 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
     bound = np.empty(n_clusters, dtype=np.int64)
     order = np.empty(n_clusters, dtype=np.int64)
     pieces = np.empty(n_clusters, dtype=np.int64)
+    scratch = new_scratch(n_clusters)
     demand = np.empty(n_clusters)
     next_arrival, now = 0, 0.0
     sharing = strategy != ZERO_COMM
@@ -240,7 +274,7 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
         # FPFS scan.  Without an end at this timestamp no idle node or link capacity came
         # back, so the jobs that waited before still cannot start: only arrivals are tried.
         # The queue's tree skips every job larger than the strategy could place anywhere.
-        if _may_start(strategy, idle, smallest_waiting(queue)):
+        if _may_start(strategy, idle, queue):
             scan_from = 0 if freed else first_new
             # The paper's order places every waiting job that fits whole (local or migrated)
             # before it co-allocates any; the per-job order tries all three on each job in turn.
@@ -252,7 +286,8 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
                 while job >= 0:
                     placement_kind, k = place(scan_strategy, home[job], nodes[job], columns[job], ppbw[job],
                                               rho[job], exposed[job], idle, load, link_capacity,
-                                              lslt_threshold, chunk_share, subsets, subset_sizes, order, pieces)
+                                              lslt_threshold, chunk_share, subsets, subset_sizes, scratch, order,
+                                              pieces)
                     if placement_kind != 0:
                         set_size(queue, leaves, job, home[job], NOT_WAITING)
                         waiting -= 1
@@ -279,17 +314,15 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
                             slot_of[job] = slot
                             load += demand
                             reshare = True
-                        heap_time, heap_sequence, heap_job, heap_version, heap_size = _push(
-                            heap_time, heap_sequence, heap_job, heap_version, heap_size, planned_end[job], pushes,
-                            job, version[job],
-                        )
+                        heap_size = _push(heap_time, heap_sequence, heap_job, heap_version, version, heap_size,
+                                          planned_end[job], pushes, job)
                         pushes += 1
                         _fitting_bound(scan_strategy, idle, bound)
                     job = next_candidate(queue, leaves, job + 1, bound)
 
         # re-share the links and move the ends that change
         if reshare and coallocated > 0:
-            progressive_filling(slot_demand, capacity_vector, coallocated, new_fraction)
+            progressive_filling(slot_demand, capacity_vector, coallocated, new_fraction, frozen, link_used)
             for slot in range(coallocated):
                 job = slot_job[slot]
                 if strategy == ICS and new_fraction[slot] < 1.0 - TOLERANCE:
@@ -302,10 +335,8 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
                 slot_fraction[slot] = new_fraction[slot]
                 planned_end[job] = now + slot_work[slot] * duration(base_time[job], new_fraction[slot])
                 version[job] += 1
-                heap_time, heap_sequence, heap_job, heap_version, heap_size = _push(
-                    heap_time, heap_sequence, heap_job, heap_version, heap_size, planned_end[job], pushes, job,
-                    version[job],
-                )
+                heap_size = _push(heap_time, heap_sequence, heap_job, heap_version, version, heap_size,
+                                  planned_end[job], pushes, job)
                 pushes += 1
 
     if waiting > 0 and not saturated:

@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from schedlab.simulators.bandwidth.demand import piece_demand
+from schedlab.simulators.bandwidth.jit import uncounted
 
 NO_SHARE, MIGRATION_ONLY, FIRST_FIT, LSLT, LSLT_CS, ICS, ZERO_COMM = range(7)
 STRATEGIES = {
@@ -81,21 +82,40 @@ def places_whole_jobs_first(pass_order: str, strategy: int) -> bool:
     return strategy in STATED_WHOLE_FIRST if pass_order == "as_stated" else pass_order == "whole_first"
 
 
-@njit(cache=True)
-def clusters_by_idle(idle: np.ndarray) -> np.ndarray:
-    """Cluster indices, most idle nodes first, lower index first on ties."""
-    return np.argsort(-idle, kind="mergesort")
+RANKED, CHOSEN, AFTER, START = range(4)
+"""Rows of the work array of ``place`` (``new_scratch``): the clusters by idle nodes, the clusters ICS
+tries, and the two work rows of ``ics_split``."""
 
 
 @njit(cache=True)
-def first_fit(nodes, idle, eligible, order, pieces) -> int:
-    """Largest-idle-first pieces over eligible clusters; number of pieces, 0 if short."""
-    ranked = clusters_by_idle(idle)
+def new_scratch(n_clusters: int) -> np.ndarray:
+    """The work array ``place`` and ``ics`` need for ``n_clusters`` clusters."""
+    return np.zeros((4, n_clusters + 1), dtype=np.int64)
+
+
+@uncounted
+def rank_by_idle(idle, ranked) -> None:
+    """Fill ``ranked`` with the cluster indices, most idle nodes first, lower index first on ties."""
+    for cluster in range(len(idle)):
+        i = cluster
+        while i > 0 and idle[ranked[i - 1]] < idle[cluster]:
+            ranked[i] = ranked[i - 1]
+            i -= 1
+        ranked[i] = cluster
+
+
+@uncounted
+def first_fit(nodes, idle, load, max_load, scratch, order, pieces) -> int:
+    """Largest-idle-first pieces over the clusters whose link load is at most ``max_load``; number of
+    pieces, 0 if short."""
+    ranked = scratch[RANKED]
+    rank_by_idle(idle, ranked)
     left, used = nodes, 0
-    for cluster in ranked:
+    for rank in range(len(idle)):
+        cluster = ranked[rank]
         if left == 0:
             break
-        if eligible[cluster] and idle[cluster] > 0:
+        if load[cluster] <= max_load and idle[cluster] > 0:
             take = min(idle[cluster], left)
             order[used], pieces[used] = cluster, take
             used += 1
@@ -103,7 +123,7 @@ def first_fit(nodes, idle, eligible, order, pieces) -> int:
     return used if left == 0 else 0
 
 
-@njit(cache=True)
+@uncounted
 def ics_split(nodes, columns, ppbw, rho, clusters, idle, load, capacity, pieces, after, start) -> bool:
     """Backtracking search of pieces on ``clusters`` (in that order) saturating no link;
     ``after`` and ``start``: work arrays of ``len(clusters) + 1``."""
@@ -136,7 +156,7 @@ def ics_split(nodes, columns, ppbw, rho, clusters, idle, load, capacity, pieces,
     return False
 
 
-@njit(cache=True)
+@uncounted
 def least_piece_demand(nodes, columns, ppbw, rho, smaller) -> float:
     """A lower bound on R_c for any piece of the job whose smaller side, min(s, n - s), is ``smaller``:
     the all-to-all part exactly, and ``min(s, n - s, columns)`` cut mesh edges.  (A row-major range of
@@ -146,7 +166,7 @@ def least_piece_demand(nodes, columns, ppbw, rho, smaller) -> float:
     return ppbw * (rho * smaller * (nodes - smaller) / (nodes - 1) + (1.0 - rho) * min(smaller, columns) / 4.0)
 
 
-@njit(cache=True)
+@uncounted
 def ics_may_place(nodes, columns, ppbw, rho, idle, load, capacity) -> bool:
     """False when no split of the job over two or more clusters can leave every link within its
     capacity, judged before the search from ``least_piece_demand``, which rises with the piece's
@@ -177,14 +197,11 @@ def ics_may_place(nodes, columns, ppbw, rho, idle, load, capacity) -> bool:
     return hosts >= 2 and total >= nodes
 
 
-@njit(cache=True)
-def ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, order, pieces) -> int:
+@uncounted
+def ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, scratch, order, pieces) -> int:
     """ICS placement: fewest clusters first; number of pieces, 0 if none saturates no link."""
-    ranked = clusters_by_idle(idle)
-    n_clusters = len(idle)
-    chosen = np.empty(n_clusters, dtype=np.int64)
-    after = np.empty(n_clusters + 1, dtype=np.int64)
-    start = np.empty(n_clusters + 1, dtype=np.int64)
+    ranked, chosen, after, start = scratch[RANKED], scratch[CHOSEN], scratch[AFTER], scratch[START]
+    rank_by_idle(idle, ranked)
     for s in range(len(subsets)):
         k = subset_sizes[s]
         usable = True
@@ -192,7 +209,8 @@ def ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, 
             chosen[i] = ranked[subsets[s, i]]
             usable = usable and idle[chosen[i]] > 0
         if usable and ics_split(nodes, columns, ppbw, rho, chosen[:k], idle, load, capacity, pieces, after, start):
-            order[:k] = chosen[:k]
+            for i in range(k):
+                order[i] = chosen[i]
             return k
     return 0
 
@@ -208,10 +226,11 @@ def cluster_subsets(n_clusters: int) -> tuple[np.ndarray, np.ndarray]:
     return matrix, np.array([len(s) for s in subsets], dtype=np.int64)
 
 
-@njit(cache=True)
+@uncounted
 def place(strategy, home, nodes, columns, ppbw, rho, exposed, idle, load, capacity,
-          lslt_threshold, chunk_share, subsets, subset_sizes, order, pieces) -> int:
-    """Placement of one job: (kind, k) with ``order[:k]`` / ``pieces[:k]`` filled; kind 0: it waits."""
+          lslt_threshold, chunk_share, subsets, subset_sizes, scratch, order, pieces) -> int:
+    """Placement of one job: (kind, k) with ``order[:k]`` / ``pieces[:k]`` filled; kind 0: it waits.
+    ``scratch``: ``new_scratch(len(idle))``."""
     if idle[home] >= nodes:
         order[0], pieces[0] = home, nodes
         return LOCAL, 1
@@ -224,18 +243,20 @@ def place(strategy, home, nodes, columns, ppbw, rho, exposed, idle, load, capaci
     if idle[best] >= nodes:
         order[0], pieces[0] = best, nodes
         return MIGRATED, 1
-    if strategy == MIGRATION_ONLY or idle.sum() < nodes:
+    if strategy == MIGRATION_ONLY:
+        return 0, 0
+    total = 0
+    for cluster in range(len(idle)):
+        total += idle[cluster]
+    if total < nodes:
         return 0, 0
     if strategy == ICS:
         if not exposed or not ics_may_place(nodes, columns, ppbw, rho, idle, load, capacity):
             return 0, 0
-        k = ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, order, pieces)
+        k = ics(nodes, columns, ppbw, rho, idle, load, capacity, subsets, subset_sizes, scratch, order, pieces)
         return (COALLOCATED if k else 0), k
-    eligible = np.ones(len(idle), dtype=np.bool_)
-    if strategy == LSLT or strategy == LSLT_CS:
-        for cluster in range(len(idle)):
-            eligible[cluster] = load[cluster] <= lslt_threshold * capacity
-    k = first_fit(nodes, idle, eligible, order, pieces)
+    max_load = lslt_threshold * capacity if strategy == LSLT or strategy == LSLT_CS else np.inf
+    k = first_fit(nodes, idle, load, max_load, scratch, order, pieces)
     if k == 0 or (strategy == LSLT_CS and pieces[0] < np.ceil(chunk_share * nodes - 1e-9)):
         return 0, 0
     return COALLOCATED, k

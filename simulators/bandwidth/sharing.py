@@ -15,18 +15,21 @@ the end under the new one; that is why end events move.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from schedlab.simulators.bandwidth.jit import uncounted
 
 PROCESSING_SHARE = 0.7
 """T_P / T_E0 (spec): the rest, 0.3, is communication, the only part links slow down."""
 
 
-@njit(cache=True)
-def progressive_filling(demand: np.ndarray, capacity: np.ndarray, count: int, fraction: np.ndarray) -> None:
-    """Max-min fair fractions ``fraction[:count]`` of demands ``demand[:count, link]``."""
+@uncounted
+def progressive_filling(demand: np.ndarray, capacity: np.ndarray, count: int, fraction: np.ndarray,
+                        frozen: np.ndarray, used: np.ndarray) -> None:
+    """Max-min fair fractions ``fraction[:count]`` of demands ``demand[:count, link]``; ``frozen`` (bool, one
+    per job) and ``used`` (float, one per link) are work arrays."""
     links = capacity.shape[0]
-    frozen = np.zeros(count, dtype=np.bool_)
-    used = np.zeros(links)
+    frozen[:count] = False
+    used[:] = 0.0
     left = count
     while left > 0:
         level, bottleneck = 1.0, -1
@@ -48,7 +51,7 @@ def progressive_filling(demand: np.ndarray, capacity: np.ndarray, count: int, fr
                     used[link] += level * demand[job, link]
 
 
-@njit(cache=True)
+@uncounted
 def duration(base_time: float, fraction: float) -> float:
     """Whole-job duration at a constant fraction of its bandwidth demand."""
     return base_time * (PROCESSING_SHARE + (1.0 - PROCESSING_SHARE) / fraction)
@@ -58,5 +61,7 @@ def reference_fractions(demand, capacity) -> np.ndarray:
     """Python entry for tests: fractions of every job of ``demand`` (jobs x links)."""
     demand = np.asarray(demand, dtype=np.float64)
     fraction = np.zeros(len(demand))
-    progressive_filling(demand, np.asarray(capacity, dtype=np.float64), len(demand), fraction)
+    capacity = np.asarray(capacity, dtype=np.float64)
+    progressive_filling(demand, capacity, len(demand), fraction, np.zeros(len(demand), dtype=np.bool_),
+                        np.zeros(len(capacity)))
     return fraction

@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from schedlab.simulators.bandwidth.jit import uncounted
+
 NOT_WAITING = np.iinfo(np.int16).max
 """A leaf's value while its job is not waiting; above every job's size (a job has at most 400 nodes)."""
 
@@ -30,7 +32,7 @@ def new_tree(n_jobs, n_clusters):
     return np.full((2 * leaves, n_clusters), NOT_WAITING, dtype=np.int16), leaves
 
 
-@njit(cache=True)
+@uncounted
 def set_size(tree, leaves, job, cluster, size):
     """Job ``job`` of home ``cluster`` now waits with ``size`` nodes (``NOT_WAITING``: it no longer waits)."""
     node = leaves + job
@@ -44,7 +46,7 @@ def set_size(tree, leaves, job, cluster, size):
         node //= 2
 
 
-@njit(cache=True)
+@uncounted
 def _within(tree, node, bound):
     for cluster in range(tree.shape[1]):
         if tree[node, cluster] <= bound[cluster]:
@@ -52,7 +54,7 @@ def _within(tree, node, bound):
     return False
 
 
-@njit(cache=True)
+@uncounted
 def next_candidate(tree, leaves, first, bound):
     """The first waiting job at or after ``first`` (arrival order) whose size is at most
     ``bound[home]``, or -1."""
@@ -75,7 +77,7 @@ def next_candidate(tree, leaves, first, bound):
     return node - leaves
 
 
-@njit(cache=True)
-def smallest_waiting(tree):
-    """Per home cluster, the smallest waiting job's size (``NOT_WAITING`` if none waits)."""
-    return tree[1]
+@uncounted
+def smallest_waiting(tree, cluster):
+    """The smallest waiting job's size among those of home ``cluster`` (``NOT_WAITING`` if none waits)."""
+    return tree[1, cluster]
