@@ -125,8 +125,8 @@ def _pop(times, sequence, jobs, versions, size):
 
 @uncounted
 def _reachable(strategy, idle):
-    """The most nodes a job could get beyond its home: one remote cluster's with migration only, all
-    clusters' when co-allocating."""
+    """The most nodes the strategy could give one job now, its home cluster included: the most idle
+    cluster's with migration only, all clusters' together when co-allocating."""
     reachable = 0
     for cluster in range(len(idle)):
         if strategy == MIGRATION_ONLY:
