@@ -1,7 +1,7 @@
 """Coscheduling stage (spec 000): one task per experiment point, one per figure, the report.
 
-    CleanTrace(A's log) or FitWorkloadModel (stand-in) --> CoschedMachineA --+
-    FitWorkloadModel(B's source trace) ------------------> CoschedMachineB --+--> CoschedPoint (x grid)
+    CleanTrace(A's log) or B's model (stand-in) ---------> CoschedMachineA --+
+    FitWorkloadModel(B's source trace) or BuiltinModel --> CoschedMachineB --+--> CoschedRuns (x grid, seeds)
                                                                                 --> CoschedFigure (Figs. 3-10)
                                                                                 --> CoschedReport
 
@@ -15,7 +15,8 @@ page's setup is generated).  Machine A is, with ``machine_a="auto"`` (default),
 it, else the synthetic Intrepid stand-in; any other log is chosen by name.  A window of the
 profile's length from ``start_day`` (by default its busiest: the window with the most
 submissions) is used.  B's jobs come from a model fitted
-on ``analysis_model`` (a 100-node trace, KTH-SP2 by default).  Both
+on ``analysis_model`` (a 100-node trace, KTH-SP2 by default; where that trace is not in the trace
+directories, the fit of it shipped with schedlab, and the page says so).  Both
 machines are calibrated on their no-coscheduling baselines only, each by one constant
 (``CoschedMachineA``, ``CoschedMachineB``); no coscheduling result chooses anything.
 """
@@ -29,10 +30,10 @@ import pandas as pd
 
 from schedlab.parsers.schema import read_jobs, write_jobs
 from pipeline import settings
-from pipeline.base import SchedlabTask, read_json, write_json
+from pipeline.base import SchedlabTask, read_json, seed_series, write_json
 from pipeline.report_tasks import write_csv
 from pipeline.trace_tasks import CleanTrace, ParseTrace, find_traces
-from pipeline.workload_tasks import FitWorkloadModel
+from pipeline.workload_tasks import BuiltinModel, trace_model
 from schedlab.reports.cosched import FIGURES, FIGURES_BY_NUMBER, coscheduling_figure, write_report
 from schedlab.reports.figures import save_figure
 from schedlab.simulators.cosched.coscheduler import CoschedSettings
@@ -129,7 +130,7 @@ class CoschedMachineA(CoschedSetup, SchedlabTask):
 
     def requires(self):
         if self.source() == STANDIN:
-            return {"model": FitWorkloadModel(trace=self.analysis_model)}
+            return {"model": trace_model(self.analysis_model)}
         return {"clean": CleanTrace(trace=self.source()), "parse": ParseTrace(trace=self.source())}
 
     def run(self):
@@ -188,7 +189,7 @@ class CoschedMachineB(CoschedSetup, SchedlabTask):
     code_modules = ("schedlab.simulators.cosched.workloads", "schedlab.simulators.cosched.experiments")
 
     def requires(self):
-        return {"a": CoschedMachineA(**self.setup()), "model": FitWorkloadModel(trace=self.analysis_model)}
+        return {"a": CoschedMachineA(**self.setup()), "model": trace_model(self.analysis_model)}
 
     def run(self):
         jobs_a = read_jobs(self.requires()["a"].output_file("jobs.parquet"))
@@ -200,9 +201,10 @@ class CoschedMachineB(CoschedSetup, SchedlabTask):
         except CalibrationMissed as missed:
             raise CalibrationMissed(f"cosched machine B from {self.analysis_model}'s model: {missed}; choose "
                                     f"another --analysis-model (a 100-node trace, e.g. {DEFAULT_ANALYSIS_MODEL})") from None
+        builtin = isinstance(self.requires()["model"], BuiltinModel)
         with self.writing_output() as directory:
             write_json(directory / "machine.json", {
-                "procs": ANALYSIS_PROCS, "model_trace": self.analysis_model,
+                "procs": ANALYSIS_PROCS, "model_trace": self.analysis_model, "model_builtin": builtin,
                 "estimate_source": f"drawn from {self.analysis_model}'s requested/actual ratios",
                 "min_runtime": cut, "calibration_load": CALIBRATION_LOAD,
                 "calibration_target_slowdown": PAPER_B_BASE_SLOWDOWN, "calibrated_base_slowdown": slowdown,
@@ -210,41 +212,57 @@ class CoschedMachineB(CoschedSetup, SchedlabTask):
             })
 
 
-class CoschedPoint(CoschedSetup, SchedlabTask):
-    """One experiment point: ``summary.json`` (metrics per machine, pairing, deadlock) and ``schedule.parquet``."""
+class CoschedRuns(CoschedSetup, SchedlabTask):
+    """One experiment point on each of ``seeds``: ``summaries.json`` (per seed, in the task's order:
+    metrics per machine, pairing, deadlock) and ``schedule.parquet`` (both machines' schedules, with
+    ``seed``).  One task per series of seeds, A's month and B's model read once for them all."""
 
     series = luigi.ChoiceParameter(choices=SERIES)
     x = luigi.FloatParameter(description="B utilization (load series) or paired share (ratio series)")
     scheme = luigi.ChoiceParameter(choices=SCHEMES)
-    seed = luigi.IntParameter()
+    seeds = luigi.ListParameter(description="the seeds, one run each")
     release = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
     ratio_arrivals = luigi.ChoiceParameter(choices=RATIO_ARRIVALS, default=DEFAULT_RATIO_ARRIVALS,
                                            description="ratio series: where B's jobs arrive")
+    nonempty_parameters = ("seeds",)
     code_modules = ("schedlab.simulators.cosched.simulate",)
 
     def requires(self):
         return {
             "a": CoschedMachineA(**self.setup()),
             "b": CoschedMachineB(**self.setup()),
-            "model": FitWorkloadModel(trace=self.analysis_model),
+            "model": trace_model(self.analysis_model),
         }
+
+    def points(self) -> list[Point]:
+        return [Point(self.series, self.x, self.scheme, int(seed), self.release, self.ratio_arrivals)
+                for seed in self.seeds]
 
     def run(self):
         machine = read_json(self.requires()["a"].output_file("machine.json"))
         jobs_a = read_jobs(self.requires()["a"].output_file("jobs.parquet"))
         model = load_model(self.requires()["model"].output_file("model.json"))
         min_runtime = read_json(self.requires()["b"].output_file("machine.json"))["min_runtime"]
-        point = Point(self.series, self.x, self.scheme, self.seed, self.release, self.ratio_arrivals)
-        schedule, summary = simulate(point, jobs_a, machine["procs"], model, min_runtime)
+        schedules, summaries = [], []
+        for done, point in enumerate(self.points()):
+            self.set_progress_percentage(100 * done // len(self.seeds))
+            schedule, summary = simulate(point, jobs_a, machine["procs"], model, min_runtime)
+            schedules.append(schedule.assign(seed=point.seed))
+            summaries.append(summary)
         with self.writing_output() as directory:
-            schedule.to_parquet(directory / "schedule.parquet", index=False, write_page_checksum=True)
-            write_json(directory / "summary.json", summary)
+            pd.concat(schedules, ignore_index=True).to_parquet(directory / "schedule.parquet", index=False,
+                                                               write_page_checksum=True)
+            write_json(directory / "summaries.json", summaries)
+
+    def summaries(self) -> list[dict]:
+        return read_json(self.output_file("summaries.json"))
 
 
-def point_tasks(setup: dict, points) -> list[CoschedPoint]:
+def run_tasks(setup: dict, points) -> list[CoschedRuns]:
+    """The tasks that run ``points``: one per point but for the seed, its seeds in ascending order."""
     return [
-        CoschedPoint(**setup, series=p.series, x=p.x, scheme=p.scheme, seed=p.seed, release=p.release,
-                     ratio_arrivals=p.ratio_arrivals) for p in points
+        CoschedRuns(**setup, series=p.series, x=p.x, scheme=p.scheme, seeds=seeds, release=p.release,
+                    ratio_arrivals=p.ratio_arrivals) for p, seeds in seed_series(points).items()
     ]
 
 
@@ -255,7 +273,7 @@ def read_as_default(point: Point) -> bool:
 
 def runs_of(tasks, days: float) -> pd.DataFrame:
     """The per-seed runs table (one row per run and machine), A's window length on every row."""
-    rows = summary_rows([read_json(task.output_file("summary.json")) for task in tasks])
+    rows = summary_rows([summary for task in tasks for summary in task.summaries()])
     keys = ["series", "x", "scheme", "release", "seed", "machine"]
     return rows.assign(window_days=days).sort_values(keys, ignore_index=True)
 
@@ -273,7 +291,7 @@ class CoschedFigure(CoschedSetup, SchedlabTask):
     def requires(self):
         points = [p for p in grid(PROFILES[self.profile])
                   if p.series == self.spec().series and p.release and read_as_default(p)]
-        return {"a": CoschedMachineA(**self.setup()), "points": point_tasks(self.setup(), points)}
+        return {"a": CoschedMachineA(**self.setup()), "points": run_tasks(self.setup(), points)}
 
     def run(self):
         spec = self.spec()
@@ -297,8 +315,8 @@ class CoschedReport(CoschedSetup, SchedlabTask):
             "a": CoschedMachineA(**self.setup()),
             "b": CoschedMachineB(**self.setup()),
             "figures": [CoschedFigure(**self.setup(), figure=str(spec.number)) for spec in FIGURES],
-            "points": point_tasks(self.setup(), [p for p in grid(PROFILES[self.profile]) if read_as_default(p)]),
-            "ratio_arrivals_variant": point_tasks(self.setup(), [p for p in grid(PROFILES[self.profile])
+            "points": run_tasks(self.setup(), [p for p in grid(PROFILES[self.profile]) if read_as_default(p)]),
+            "ratio_arrivals_variant": run_tasks(self.setup(), [p for p in grid(PROFILES[self.profile])
                                                                  if not read_as_default(p)]),
         }
 

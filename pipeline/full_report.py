@@ -24,16 +24,16 @@ from pipeline.base import PROJECT_ROOT, SchedlabTask, read_json
 from pipeline.cleanup import point_latest
 from pipeline.replay_tasks import DEFAULT_RESAMPLE_MAX_JOBS, DEFAULT_RESAMPLES
 from pipeline.report_tasks import ReplayChoices, TraceReport, write_csv, write_document
-from pipeline.stages import STAGE_NAMES, STAGE_PROFILES, missing_traces, stage
+from pipeline.stages import STAGE_NAMES, STAGE_PROFILES, stage
 from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import find_traces, locate_trace
 from schedlab.reports.document import Code, Document, paragraph
 from schedlab.reports.forest import write_forests
 from schedlab.reports.headline import headline_blocks, stacked_ledger, stale_papers, with_other_profile
-from schedlab.reports.ledger import LEDGER_STEM, read_ledger, unattempted_ledger, write_ledger
+from schedlab.reports.ledger import LEDGER_STEM, read_ledger, write_ledger
 from schedlab.reports.metrics import combined_metrics_table
 from schedlab.reports.pages import index_page
-from schedlab.reports.stage_index import left_out_paragraphs, provenance_table, stages_section
+from schedlab.reports.stage_index import provenance_table, stages_section
 from schedlab.options import COUNT, SEED, WORKLOAD_JOBS, one_of, whole_number
 from schedlab.errors import SchedlabError
 from schedlab.progress import progress
@@ -164,16 +164,9 @@ class FullReport(ReplayChoices, SchedlabTask):
             for name in self.workload_names()
         ]
 
-    def stages_left_out(self) -> dict[str, list[str]]:
-        """By default, the stages lacking a trace they need, with the traces missing; else none."""
-        if self.stages is not None:
-            return {}
-        return missing_traces(set(find_traces(settings.trace_dirs())))
-
     def stage_reports(self) -> dict[str, SchedlabTask]:
         names = STAGE_NAMES if self.stages is None else self.stages
-        left_out = self.stages_left_out()
-        return {name: stage(name).report(self.stage_profile) for name in names if name not in left_out}
+        return {name: stage(name).report(self.stage_profile) for name in names}
 
     def requires(self):
         """The workload pages first, then the stage reports, in the order of ``stages``."""
@@ -197,20 +190,16 @@ class FullReport(ReplayChoices, SchedlabTask):
             "profile": self.stage_profile,
             "href": self.relative_link(report),
             "files": sorted(path.name for path in report.output_dir().iterdir() if path.is_file()),
-            "tasks": [read_json(task.output_file("task.json")) for task in dependency_closure(report)],
+            "tasks": [task.record() for task in dependency_closure(report)],
             "companions": {page: self.relative_link(task) for page, task in self.companion_pages(name).items()},
         }
 
     def claims_ledger(self) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, str]]:
-        """Every stage's claims (those of a stage left out for a missing trace as not attempted);
-        the published paper-profile ledger; which of its papers are stale."""
+        """Every stage's claims; the published paper-profile ledger; which of its papers are stale."""
         stage_ledgers = {
             name: (read_ledger(report.output_file(f"{LEDGER_STEM}.csv")), self.relative_link(report))
             for name, report in self.stage_reports().items()
         }
-        for name, traces in self.stages_left_out().items():
-            reason = f"stage left out: it needs the trace(s) {', '.join(traces)}, not in the trace directories"
-            stage_ledgers[name] = (unattempted_ledger(name, stage(name).claims, self.stage_profile, reason), "")
         ledger = stacked_ledger({name: stage_ledgers[name] for name in STAGE_NAMES if name in stage_ledgers})
         published = published_ledger()
         if published is None:
@@ -230,22 +219,19 @@ class FullReport(ReplayChoices, SchedlabTask):
         searched = None if self.trace_names() else [str(d) for d in settings.trace_dirs()]
         stage_entries = [self.stage_entry(name, report) for name, report in
                          progress(list(self.stage_reports().items()), desc="reading each stage's task provenance")]
-        trace_dirs = [str(d) for d in settings.trace_dirs()]
         run_times = paragraph(
             "Run times: every task's wall-clock time is appended, one line per run, to ",
             Code(f"<work directory>/{RUN_TIMES_FILE}"),
             " (kept out of this report, whose bytes must not depend on how long a run took).",
         )
         index = index_page(entries, combined, self.replay_settings(), searched)
-        left_out_stages = self.stages_left_out()
-        left_out = left_out_paragraphs(left_out_stages, trace_dirs)
-        stages = stages_section(stage_entries, left_out_stages, trace_dirs)
+        stages = stages_section(stage_entries)
         self.set_status_message("stacking the stages' claims ledgers")
         ledger, published, stale = self.claims_ledger()
         captions = {name: f"{name}: {stage(name).paper}" for name in dict.fromkeys(ledger["paper"])}
         with self.writing_output() as directory:
             forests = write_forests(directory, ledger, captions)
-            headline = headline_blocks(ledger, published, stale, "paper-ledger.csv", captions, forests, left_out)
+            headline = headline_blocks(ledger, published, stale, "paper-ledger.csv", captions, forests)
             index = Document(index.title, (*headline, *index.blocks, *stages, run_times))
             write_document(directory, "index", index)
             write_ledger(directory, ledger, "Claims ledger of every paper")
@@ -254,3 +240,9 @@ class FullReport(ReplayChoices, SchedlabTask):
             write_csv(directory / "metrics.csv", combined)
             write_csv(directory / "provenance.csv", provenance_table(stage_entries))
         point_latest(self.output_dir())
+
+
+@FullReport.event_handler(luigi.Event.DEPENDENCY_PRESENT)
+def _latest_points_to_the_report(report: FullReport) -> None:
+    """A build that finds its report complete points ``FullReport/latest`` at it: a stale or dangling link is repaired."""
+    point_latest(report.output_dir())

@@ -52,9 +52,9 @@ import pandas as pd
 from pipeline import settings
 from pipeline.base import PROJECT_ROOT
 from pipeline.full_report import PUBLISHED_LEDGER, FullReport
+from pipeline.base import SchedlabTask
 from pipeline.run_timing import TIME_COLUMNS, WORKLOAD_PAGES, group_times, recording_events, report_groups, task_times
-from pipeline.stages import STAGE_NAMES, missing_traces, stage
-from pipeline.trace_tasks import find_traces
+from pipeline.stages import STAGE_NAMES, stage
 from schedlab.reports.document import Code, Document, Heading, Link, paragraph, render_markdown, table
 from schedlab.reports.headline import PUBLISHED_COLUMNS, differing, with_other_profile
 from schedlab.reports.ledger import LEDGER_STEM, VERDICTS, ledger_blocks, read_ledger, verdict_counts, verdict_words
@@ -164,12 +164,6 @@ def publish_run(stages, workers: int, command: str, profile: str = "paper", othe
     publish the ledger, the times and the companion pages into ``results``."""
     stages = [name for name in STAGE_NAMES if name in stages]
     report = FullReport(stage_profile=profile, stages=None if stages == list(STAGE_NAMES) else stages)
-    missing = {name: traces for name, traces in missing_traces(set(find_traces(settings.trace_dirs()))).items()
-               if name in stages}
-    if missing:
-        raise SystemExit("cannot publish stages whose traces are missing: " + "; ".join(
-            f"{name} needs {', '.join(traces)}" for name, traces in missing.items())
-            + f" (trace directories: {', '.join(map(str, settings.trace_dirs()))})")
     print(f"FullReport at the {profile} profile, stages {', '.join(stages)}, {workers} worker(s)", flush=True)
     run = timed_full_report(report, workers, command)
     print(f"FullReport took {run.wall_seconds:.0f} s", flush=True)
@@ -177,7 +171,7 @@ def publish_run(stages, workers: int, command: str, profile: str = "paper", othe
     build([stage(name).report(other_profile) for name in stages], workers)
     for name in stages:
         for page, task in stage(name).companion_pages(profile).items():
-            publish_directory(task.output_dir(), results / f"{name}-{page}")
+            publish_directory(task, results / f"{name}-{page}")
     ledger_file = results / PUBLISHED_LEDGER.name
     kept = read_ledger(ledger_file) if ledger_file.exists() else None
     frames = []
@@ -268,13 +262,24 @@ MAX_PUBLISHED_BYTES = 2 * 1024 * 1024
 no file over 2 MiB."""
 
 
-def publish_directory(source: Path, target: Path) -> None:
-    """Replace ``target`` by a copy of the files of ``source`` (a task's output directory, task.json aside); a file
-    over ``MAX_PUBLISHED_BYTES`` is copied gzip-compressed, and the pages' links to it name the compressed copy."""
+def publish_directory(task: SchedlabTask, target: Path) -> None:
+    """Replace ``target`` by a copy of the files a task wrote at the top of its output directory, each
+    proven to be its bytes as it is read (a damaged one is refused, naming it); a file over
+    ``MAX_PUBLISHED_BYTES`` is copied gzip-compressed, and the pages' links to it name the compressed copy."""
     staging = target.with_name(f".{target.name}.tmp")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    files = [path for path in sorted(source.iterdir()) if path.is_file() and path.name != "task.json"]
+    try:
+        _copy_published(task, staging)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(staging, target)
+
+
+def _copy_published(task: SchedlabTask, staging: Path) -> None:
+    files = [task.output_file(name) for name in sorted(task.record()["outputs"]) if "/" not in name]
     compressed = {path.name for path in files if path.stat().st_size > MAX_PUBLISHED_BYTES}
     for path in files:
         if path.name in compressed:
@@ -288,8 +293,6 @@ def publish_directory(source: Path, target: Path) -> None:
             (staging / path.name).write_text(text, encoding="utf-8")
         else:
             shutil.copy2(path, staging / path.name)
-    shutil.rmtree(target, ignore_errors=True)
-    os.replace(staging, target)
 
 
 def publish(frame: pd.DataFrame, run: TimedRun, target: Path = PUBLISHED_LEDGER) -> None:

@@ -3,9 +3,10 @@
 Each stage's report task takes ``profile`` ("quick" or "paper") and writes one directory
 holding ``index.md`` / ``index.html``, its figures and its tables.  A stage enters the
 report by being listed here, with an explicit import, so that a broken stage module
-fails loudly instead of silently dropping out of the report.  A stage that needs a real
-trace says which (``needs_traces``): without it, the default report leaves the stage out
-and says why, so that a fresh clone still builds offline.
+fails loudly instead of silently dropping out of the report.  Every stage runs on its
+embedded defaults (synthetic workloads, the fits shipped with schedlab) where the real
+logs it would use are absent, so a fresh clone builds all five offline; each page says
+which input stood in for which log.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from pipeline.bandwidth import BandwidthReport
 from pipeline.base import SchedlabTask
-from pipeline.cosched import DEFAULT_ANALYSIS_MODEL, CoschedReport
+from pipeline.cosched import CoschedReport
 from pipeline.cosy import CosyReport
 from pipeline.ics import IcsReport
 from pipeline.koala import KoalaReport, KoalaSensitivity
@@ -27,14 +28,13 @@ STAGE_PROFILES = ("quick", "paper")
 
 @dataclass(frozen=True)
 class Stage:
-    """A stage: its name, the paper it reproduces, its report task, the paper's claims
-    (``reports.<stage>_claims``), and the traces it cannot do without."""
+    """A stage: its name, the paper it reproduces, its report task and the paper's claims
+    (``reports.<stage>_claims``)."""
 
     name: str
     paper: str
     task: type[SchedlabTask]
     claims: tuple[Claim, ...]
-    needs_traces: tuple[str, ...] = ()
     companions: tuple[type[SchedlabTask], ...] = ()
     """Further pages of the stage, each taking ``profile`` (a sensitivity study, say): built beside the
     report and, at the paper profile, published into ``docs/results/<name>-<page>/``."""
@@ -54,7 +54,6 @@ STAGES = (
         "Job Coscheduling on Coupled High-End Computing Systems (Argonne: Intrepid + Eureka)",
         CoschedReport,
         cosched_claims.CLAIMS,
-        needs_traces=(DEFAULT_ANALYSIS_MODEL,),  # machine B's workload model is fitted on it
     ),
     Stage(
         "ics",
@@ -80,15 +79,6 @@ STAGES = (
 )
 
 STAGE_NAMES = tuple(stage.name for stage in STAGES)
-
-
-def missing_traces(available: set[str]) -> dict[str, list[str]]:
-    """Stage name -> the traces it needs that are not ``available``, for stages missing some."""
-    return {
-        candidate.name: missing
-        for candidate in STAGES
-        if (missing := [name for name in candidate.needs_traces if name not in available])
-    }
 
 
 def stage(name: str) -> Stage:

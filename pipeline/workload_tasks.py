@@ -20,16 +20,17 @@ import luigi
 from schedlab.parsers.header import SwfHeader
 from schedlab.parsers.schema import read_jobs, write_jobs
 from schedlab.parsers.swf import write_swf
+from pipeline import settings
 from pipeline.base import SchedlabTask, read_json, write_json
 from pipeline.synthetic_tasks import SyntheticWorkload
-from pipeline.trace_tasks import CleanTrace, ParseTrace
+from pipeline.trace_tasks import CleanTrace, ParseTrace, find_traces
 from schedlab.reports.workload_figures import fit_figures, save_figures, synthesis_figures
 from schedlab.errors import SchedlabError
 from schedlab.options import COUNT, DURATION, LOAD, POSITIVE_DURATION, SEED, number
 from schedlab.progress import reporter
 from schedlab.workloads.diagnostics import ks_to_model, model_cdfs, synthesis_sample
 from schedlab.workloads.fitting import fit_workload
-from schedlab.workloads.model import BUILTIN_MODELS, FITTED, load_model, save_model
+from schedlab.workloads.model import BUILTIN_FITS, BUILTIN_MODELS, FITTED, load_model, save_model
 from schedlab.workloads.pairing import DEFAULT_WINDOW_SECONDS, pair_by_ratio, pair_by_window
 from schedlab.workloads.scaling import RESIZE_MODES, scale_trace, scaled_header
 from schedlab.workloads.synthesis import synthesize_with_details, synthetic_header
@@ -68,6 +69,30 @@ class FitWorkloadModel(SchedlabTask):
         with self.writing_output() as directory:
             save_model(model, directory / "model.json")
             save_figures(fit_figures(model, jobs), directory)
+
+
+class BuiltinModel(SchedlabTask):
+    """A built-in model as a task's output, ``model.json``, where a trace's own fit would be.
+
+    The shipped model files count as code of ``schedlab.workloads.model``, so an edited one reruns
+    whatever was drawn from it.
+    """
+
+    model = luigi.ChoiceParameter(choices=tuple(BUILTIN_MODELS), description="a built-in model")
+    code_modules = ("schedlab.workloads.model",)
+
+    def run(self):
+        with self.writing_output() as directory:
+            save_model(load_model(self.model), directory / "model.json")
+
+
+def trace_model(trace: str) -> SchedlabTask:
+    """The task whose ``model.json`` is ``trace``'s workload model: its fit where the trace is in the
+    trace directories, else the built-in fit of it where one is shipped (``BUILTIN_FITS``), else
+    the fit (which then says, in one line, that the trace is missing)."""
+    if trace in BUILTIN_FITS and trace not in find_traces(settings.trace_dirs()):
+        return BuiltinModel(model=BUILTIN_FITS[trace])
+    return FitWorkloadModel(trace=trace)
 
 
 class SynthesizeWorkload(SchedlabTask):

@@ -387,6 +387,14 @@ def _ratio_reading_text(parameters: dict, which: str) -> str:
             f"{RATIO_PAIRING_EXPLAINED[readings['pairing'][reading]]}")
 
 
+def _builtin_text(machine_b: dict) -> str:
+    """Whether B's model is the one shipped with schedlab, standing in for a fit of the trace itself."""
+    if not machine_b.get("model_builtin"):
+        return ""
+    return (f" (the fit shipped with schedlab, workloads/models/, standing in for {machine_b['model_trace']}'s own "
+            "fit: the trace is not in the trace directories)")
+
+
 def setup_items(parameters: dict, runs: pd.DataFrame) -> list[str]:
     """The setup section, every number from the parameters the runs used and the runs themselves."""
     profile, a, b, rules = parameters["profile"], parameters["machine_a"], parameters["machine_b"], parameters["coscheduling"]
@@ -406,7 +414,8 @@ def setup_items(parameters: dict, runs: pd.DataFrame) -> list[str]:
         f"Machine A: {kind}, {a['description']}; {a['jobs']:,} jobs over {profile['days']:g} days on {a['procs']:,} "
         f"nodes, Intrepid's (each job's share of the log's {a['source_procs']:,} nodes mapped onto them, below); "
         f"offered load {offered_a:.3f}; {_estimates(a['estimate_source'], runs_a['exact_estimate_share'].mean())}.",
-        f"Machine B: {b['procs']} nodes, jobs synthesized from a model fitted on {b['model_trace']}; "
+        f"Machine B: {b['procs']} nodes, jobs synthesized from a model fitted on {b['model_trace']}"
+        f"{_builtin_text(b)}; "
         f"{_estimates(b['estimate_source'], runs.loc[runs['machine'] == 'B', 'exact_estimate_share'].mean())}. "
         f"By load: arrival gaps scaled to offered load {b_loads}, pairs by a {parameters['pairing_window_seconds']:g}-s "
         f"submit window. By ratio: A's job count and span at offered load {parameters['ratio_series_load']:g}, "

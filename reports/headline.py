@@ -14,7 +14,7 @@ claims whose verdicts differ between the two profiles.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import pandas as pd
 
@@ -116,9 +116,8 @@ def forest_blocks(forests: Mapping[str, tuple[str, str]], figure_captions: Mappi
 
 def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale: Mapping[str, str],
                     published_href: str, figure_captions: Mapping[str, str],
-                    forests: Mapping[str, tuple[str, str]] | None = None, left_out: Sequence = ()) -> list:
-    """The headline: verdict counts per paper, why a paper was left out (``left_out``: blocks, see
-    ``schedlab.reports.stage_index.left_out_paragraphs``), each paper's forest plot (``forests``, see ``forest_blocks``),
+                    forests: Mapping[str, tuple[str, str]] | None = None) -> list:
+    """The headline: verdict counts per paper, each paper's forest plot (``forests``, see ``forest_blocks``),
     the published paper profile beside with the claims whose verdicts differ, key figures, every claim."""
     header = ("paper", *(verdict_words(v) for v in VERDICTS), "claims")
     blocks: list = [Heading("Headline: the papers' claims, judged")]
@@ -132,7 +131,6 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
                 Link("LaTeX", "claims.tex"), ".",
             ),
             table(header, _counts_rows(verdict_counts(ledger)), range(1, len(header))),
-            *left_out,
             *forest_blocks(forests or {}, figure_captions),
         ]
     if published is None or published.empty:

@@ -529,12 +529,6 @@ def ledger(paper: str, claims: Sequence[Claim], results: Results, profile: str) 
     return pd.DataFrame(rows, columns=[*LEDGER_COLUMNS, *EXTRA_COLUMNS])
 
 
-def unattempted_ledger(paper: str, claims: Sequence[Claim], profile: str, reason: str) -> pd.DataFrame:
-    """The ledger of a paper whose stage did not run: every claim not attempted, for ``reason``."""
-    unmeasured = [Claim(**{**c.__dict__, "compute": None, "not_attempted": reason}) for c in claims]
-    return ledger(paper, unmeasured, {}, profile)
-
-
 NUMBER_COLUMNS = ("ours", "low", "high", "paper_low", "paper_high")
 
 

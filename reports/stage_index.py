@@ -171,10 +171,8 @@ def provenance_table(entries: Sequence[Mapping]) -> pd.DataFrame:
     )
 
 
-def stages_section(
-    entries: Sequence[Mapping], left_out: Mapping[str, Sequence[str]], trace_dirs: Sequence[str]
-) -> list:
-    """The stage sections; ``left_out`` maps stages not run to the traces they missed in ``trace_dirs``."""
+def stages_section(entries: Sequence[Mapping]) -> list:
+    """The stage sections."""
     blocks: list = [Heading("Simulator stages")]
     if entries:
         blocks.append(
@@ -183,21 +181,7 @@ def stages_section(
                 "(for papers); tables as CSV, Markdown and LaTeX (a plain tabular, every special character escaped)."
             )
         )
-    elif not left_out:
+    else:
         blocks.append(paragraph("No stage report was requested."))
-    blocks += left_out_paragraphs(left_out, trace_dirs)
     blocks += [block for entry in entries for block in stage_blocks(entry)]
     return blocks
-
-
-def left_out_paragraphs(left_out: Mapping[str, Sequence[str]], trace_dirs: Sequence[str]) -> list:
-    """Per stage not run, why (the traces it missed in ``trace_dirs``) and the commands that add it."""
-    return [
-        paragraph(
-            f"Stage {name} is left out: it needs the trace(s) {', '.join(traces)}, not found in the "
-            f"trace directories ({', '.join(trace_dirs) or 'none configured'}). Fetch them with ",
-            Code("; ".join(f"schedlab fetch {trace}" for trace in traces)),
-            " or point SCHEDLAB_TRACE_DIRS at a copy, and rebuild.",
-        )
-        for name, traces in left_out.items()
-    ]

@@ -50,20 +50,6 @@ def test_a_broken_trend_shows_as_not_reproduced_on_the_front_page():
     assert "![a: key figure](A/fig03.png)" in page
 
 
-def test_a_paper_left_out_says_why_and_how_to_add_it_right_under_the_counts():
-    from pipeline.stages import stage
-    from schedlab.reports.ledger import unattempted_ledger
-    from schedlab.reports.stage_index import left_out_paragraphs
-
-    left = unattempted_ledger("cosched", stage("cosched").claims, "quick", "stage left out")
-    stacked = stacked_ledger({"a": (stage_ledger("a"), "A"), "cosched": (left, "")})
-    why = left_out_paragraphs({"cosched": ["KTH-SP2-1996-2.2"]}, ["raw_traces"])
-    page = render_markdown(Document("index", tuple(headline_blocks(stacked, None, {}, "paper-ledger.csv", {}, None, why))))
-    counts, reason = page.index("| cosched | 0 | 0 | 0 | 0 |"), page.index("Stage cosched is left out")
-    assert counts < reason < page.index("Every claim")
-    assert "not found in the trace directories (raw_traces)" in page and "`schedlab fetch KTH-SP2-1996-2.2`" in page
-
-
 def test_verdicts_that_differ_between_profiles_are_flagged_and_stale_papers_named():
     quick = stacked_ledger({"a": (stage_ledger("a"), "A")})
     paper = stage_ledger("a", rising=False).assign(code_version="old", run_date="2026-11-01", wall_seconds=12.0)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pipeline.base import SchedlabTask
 from pipeline.run_timing import SHARED, TIME_COLUMNS, WORKLOAD_PAGES, group_times
 
 DATA = Path(__file__).parent / "data"
@@ -97,27 +98,52 @@ def test_tasks_a_build_found_complete_are_counted_as_reused():
 
 
 
+class _PublishedPage(SchedlabTask):
+    """A companion page's files, for the publication tests."""
+
+    def run(self):
+        with self.writing_output() as directory:
+            (directory / "runs.csv").write_text("a,b\n" + "1,2\n" * 50)
+            (directory / "index.md").write_text("Files: [runs.csv](runs.csv), [small](small.csv).\n")
+            (directory / "index.html").write_text('<a href="runs.csv">runs</a> <a href="small.csv">small</a>')
+            (directory / "small.csv").write_text("a\n1\n")
+            (directory / "figures").mkdir()
+            (directory / "figures" / "inner.txt").write_text("below the top: not published")
+
+
 def test_a_published_file_over_the_size_limit_is_compressed_and_the_pages_link_to_it(tmp_path, monkeypatch):
     import gzip
 
-    from pipeline import publish_ledger
+    from pipeline import publish_ledger, settings
 
     monkeypatch.setattr(publish_ledger, "MAX_PUBLISHED_BYTES", 100)
-    source = tmp_path / "task"
-    source.mkdir()
-    (source / "runs.csv").write_text("a,b\n" + "1,2\n" * 50)
-    (source / "index.md").write_text("Files: [runs.csv](runs.csv), [small](small.csv).\n")
-    (source / "index.html").write_text('<a href="runs.csv">runs</a> <a href="small.csv">small</a>')
-    (source / "small.csv").write_text("a\n1\n")
-    (source / "task.json").write_text("{}")
-    for target in (tmp_path / "one", tmp_path / "two"):
-        publish_ledger.publish_directory(source, target)
-    target = tmp_path / "one"
-    assert sorted(p.name for p in target.iterdir()) == ["index.html", "index.md", "runs.csv.gz", "small.csv"]
-    assert gzip.decompress((target / "runs.csv.gz").read_bytes()) == (source / "runs.csv").read_bytes()
-    assert (target / "runs.csv.gz").read_bytes() == (tmp_path / "two" / "runs.csv.gz").read_bytes()
-    assert (target / "index.md").read_text() == "Files: [runs.csv](runs.csv.gz), [small](small.csv).\n"
-    assert (target / "index.html").read_text() == '<a href="runs.csv.gz">runs</a> <a href="small.csv">small</a>'
+    with settings.overridden(work_dir=str(tmp_path / "work")):
+        task = _PublishedPage()
+        task.run()
+        for target in (tmp_path / "one", tmp_path / "two"):
+            publish_ledger.publish_directory(task, target)
+        source = task.output_dir()
+        target = tmp_path / "one"
+        assert sorted(p.name for p in target.iterdir()) == ["index.html", "index.md", "runs.csv.gz", "small.csv"]
+        assert gzip.decompress((target / "runs.csv.gz").read_bytes()) == (source / "runs.csv").read_bytes()
+        assert (target / "runs.csv.gz").read_bytes() == (tmp_path / "two" / "runs.csv.gz").read_bytes()
+        assert (target / "index.md").read_text() == "Files: [runs.csv](runs.csv.gz), [small](small.csv).\n"
+        assert (target / "index.html").read_text() == '<a href="runs.csv.gz">runs</a> <a href="small.csv">small</a>'
+
+
+def test_a_damaged_output_is_never_published(tmp_path):
+    """Issue 69 item 3: publication copies files through their digests."""
+    from pipeline import publish_ledger, settings
+    from schedlab.output_digests import DamagedOutput
+
+    with settings.overridden(work_dir=str(tmp_path / "work")):
+        task = _PublishedPage()
+        task.run()
+        small = task.output_dir() / "small.csv"
+        small.write_text("a\n7\n")
+        with pytest.raises(DamagedOutput, match=r"small\.csv: damaged cached output"):
+            publish_ledger.publish_directory(task, tmp_path / "published")
+        assert list(tmp_path.glob("*published*")) == []
 
 
 def test_the_times_page_says_what_bounds_the_build_and_renders_again_from_its_csv():

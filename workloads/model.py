@@ -93,6 +93,10 @@ def exact_estimates(document: dict) -> bool:
     return document.get("requested_times", EXACT_ESTIMATES) == EXACT_ESTIMATES
 
 
+CODE_DATA_FILES = ("models/*.json",)
+"""The shipped models are part of this module's code: a task that reads them is keyed on them too
+(``pipeline.base.DATA_FILES``)."""
+
 FITTED_MODELS = Path(__file__).parent / "models"
 """Models fitted by ``schedlab fit`` to Parallel Workloads Archive traces and shipped with the package
 (the traces are not): each file is the command's output, unedited."""
@@ -108,6 +112,10 @@ def builtin_fitted_model(file_name: str):
 
 BUILTIN_MODELS = {f"builtin:{lublin.MODEL_NAME}": builtin_lublin_feitelson_model,
                   "builtin:kth-sp2-1996": builtin_fitted_model("kth-sp2-1996-2.2.json")}
+
+BUILTIN_FITS = {"KTH-SP2-1996-2.2": "builtin:kth-sp2-1996"}
+"""Trace name -> the built-in model ``schedlab fit`` made of it: what stands in for the trace's own
+fit where the trace is not at hand."""
 
 
 def _field(document, path: str):
