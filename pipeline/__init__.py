@@ -12,11 +12,16 @@ Every task named below can be run on its own, e.g. ``luigi --module pipeline Cos
 --profile quick --local-scheduler``.
 """
 
+import os
+
 from pipeline import luigi_defaults
 
 luigi_defaults.install()  # before luigi reads its exit codes and log level, whatever the working directory
 
 from pipeline import console  # noqa: E402, F401 - its event handlers print the build's progress
+
+if os.environ.get("SCHEDLAB_TASK_EVENTS"):
+    from pipeline import run_timing  # noqa: E402, F401 - its event handlers time every task (bench/bench_fullreport.py)
 from pipeline.bandwidth import BandwidthReport  # noqa: E402
 from pipeline.base import SchedlabTask
 from pipeline.bundle import ArchiveBundle

@@ -78,6 +78,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import dataclasses
 import fcntl
 import functools
 import hashlib
@@ -91,6 +92,7 @@ import re
 import shutil
 import site
 import socket
+import sys
 import sysconfig
 import tempfile
 import time
@@ -103,7 +105,7 @@ from pipeline import settings
 from pipeline.build_identity import build_tag, refuse_other_code_on_scheduler
 from schedlab import progress
 from schedlab.errors import SchedlabError
-from schedlab.output_digests import RECORD_FILE, check_file, record, recorded_outputs, whole
+from schedlab.output_digests import RECORD_FILE, check_file, read_record, record, recorded_outputs, seal, whole
 from schedlab.versions import dependency_versions
 
 logger = logging.getLogger("luigi-interface")
@@ -128,6 +130,23 @@ INSTALLED_CODE_ROOTS = tuple(
 
 OWN_PACKAGES = frozenset({"schedlab", "pipeline"})
 """schedlab's top-level packages (``setup.py``): always versioned, even when installed."""
+
+
+@functools.cache
+def _warm_up_once(family: type[SchedlabTask]) -> None:
+    dependency_versions()  # every task.json records them: found once here, not once per forked worker (40 ms)
+    family.warm_up()
+
+
+def _on_luigi_command_line() -> bool:
+    """Whether this runs under the ``luigi`` command (``luigi.retcodes.run_with_retcodes``), not
+    ``luigi.build`` called from Python, which gets the exception as Luigi reports it."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "run_with_retcodes" and frame.f_globals.get("__name__") == "luigi.retcodes":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def module_source(module_name: str) -> Path:
@@ -165,14 +184,42 @@ def _is_string_statement(statement: ast.stmt) -> bool:
     )
 
 
+DATA_FILES = "CODE_DATA_FILES"
+"""A module-level tuple of this name lists data files the module reads as part of its code (glob
+patterns relative to the module's directory, e.g. ``("models/*.json",)``): their names and bytes
+count in the module's version as its code does, so editing a shipped model file reruns what
+depends on it."""
+
+
 @functools.cache
 def module_code_version(module_name: str) -> str:
-    """SHA-256 of one module's normalised code (cached for the life of the process).
+    """SHA-256 of one module's normalised code and of the data files it declares (``DATA_FILES``),
+    cached for the life of the process.
 
     A compiled extension is versioned by its C source, byte for byte."""
     path = _source_file(module_name) or module_source(module_name)
-    code = path.read_bytes() if path.suffix == ".c" else normalized_code(path.read_bytes(), str(path)).encode()
-    return hashlib.sha256(code).hexdigest()
+    if path.suffix == ".c":
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    source = path.read_bytes()
+    digest = hashlib.sha256(normalized_code(source, str(path)).encode())
+    for pattern in _declared_data_files(source, str(path)):
+        files = sorted(path.parent.glob(pattern))
+        if not files:
+            raise SchedlabError(f"{path}: {DATA_FILES} names {pattern!r}, which matches no file")
+        for data_file in files:
+            digest.update(f"\0{data_file.relative_to(path.parent).as_posix()}\0".encode())
+            digest.update(hashlib.sha256(data_file.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _declared_data_files(source: bytes, filename: str) -> tuple[str, ...]:
+    """The patterns of a module's ``DATA_FILES`` assignment (a tuple of string literals), if any."""
+    for statement in ast.parse(source, filename=filename).body:
+        if (isinstance(statement, (ast.Assign, ast.AnnAssign))
+                and any(isinstance(target, ast.Name) and target.id == DATA_FILES
+                        for target in (statement.targets if isinstance(statement, ast.Assign) else [statement.target]))):
+            return tuple(ast.literal_eval(statement.value))
+    return ()
 
 
 def _source_file(name: str) -> Path | None:
@@ -246,6 +293,15 @@ def code_closure(module_names) -> list[str]:
             seen.add(name)
             pending.extend(project_imports(name))
     return sorted(seen)
+
+
+def seed_series(points) -> dict:
+    """Points (frozen dataclasses with a ``seed``) grouped by all but their seed: each group's point with
+    seed 0 -> its seeds, ascending.  A run task per group runs one setting on every seed it is asked for."""
+    series: dict = {}
+    for point in points:
+        series.setdefault(dataclasses.replace(point, seed=0), set()).add(point.seed)
+    return {common: sorted(seeds) for common, seeds in series.items()}
 
 
 def write_json(path, data) -> None:
@@ -466,6 +522,18 @@ class SchedlabTask(luigi.Task):
         modules = {type(self).__module__, *code_closure(self.code_modules)}
         return {name: module_code_version(name) for name in sorted(modules)}
 
+    @classmethod
+    def warm_up(cls) -> None:
+        """Load what every run of this task pays for on its first call in a process (compiled code
+        from numba's cache, say), by a run too small to matter.  Called once per task family in the
+        process that schedules the build, when it finds a task of the family to run, so that the
+        workers Luigi forks for each task inherit it instead of each loading it again.  Nothing by
+        default."""
+
+    def deps(self):
+        _warm_up_once(type(self))
+        return super().deps()
+
     def keyed_requirements(self) -> list[SchedlabTask]:
         required = luigi.task.flatten(self.requires())
         for task in required:
@@ -518,10 +586,30 @@ class SchedlabTask(luigi.Task):
     def output(self) -> luigi.LocalTarget:
         return luigi.LocalTarget(str(self.output_dir()))
 
+    def record(self) -> dict:
+        """This task's ``task.json`` (its parameters, code versions, environment and output digests),
+        refused naming the directory unless it is sealed and of this directory."""
+        directory = self.output_dir()
+        found = read_record(directory)
+        if found is None or found["key"] != self.task_key():
+            check_file(directory, RECORD_FILE, None)  # raises, saying why
+        return found
+
     def complete(self) -> bool:
         """Done when the output directory holds every file its ``task.json`` records, each of its
-        recorded size (a truncated, deleted or never-recorded output makes the task run again)."""
-        directory = self.output_dir()
+        recorded size (a truncated, deleted or never-recorded output makes the task run again).
+
+        A user's error met on the way (a trace not found, say) stops a build started from the
+        ``luigi`` command line in one line on stderr with exit code 2, whichever task it was given;
+        Luigi would log a traceback and exit 35."""
+        try:
+            directory = self.output_dir()
+        except SchedlabError as error:
+            if _on_luigi_command_line():
+                sys.stdout.flush()
+                print(f"luigi: {error}", file=sys.stderr, flush=True)
+                raise SystemExit(2) from None
+            raise
         return whole(directory, recorded_outputs(directory))
 
     @contextlib.contextmanager
@@ -539,8 +627,8 @@ class SchedlabTask(luigi.Task):
         staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.{writer}.", suffix=".tmp", dir=final.parent))
         try:
             yield staging
-            write_json(staging / RECORD_FILE, {"key": self.task_key(), **self.identity(),
-                                               "environment": dependency_versions(), "outputs": record(staging)})
+            write_json(staging / RECORD_FILE, seal({"key": self.task_key(), **self.identity(),
+                                                    "environment": dependency_versions(), "outputs": record(staging)}))
             staging.chmod(0o755)  # mkdtemp makes it private to the user
             if final.is_dir() and not whole(final, recorded_outputs(final)):
                 _set_aside(final)  # a damaged earlier output, which made the task run again

@@ -1,6 +1,6 @@
-"""The COSY stage (spec 003): tuned workloads, one task per experiment point, the report.
+"""The COSY stage (spec 003): tuned workloads, one task per notice policy over its settings, the report.
 
-    CosyWorkloads(jobs, workloads, workload) --> CosyPoint(share, policy, factor, reading, workload) --+--> CosyReport(profile)
+    CosyWorkloads(jobs, workloads, workload) --> CosyRuns(policy, reading, [share, factor]..., workload) --+--> CosyReport(profile)
 
 ``CosyReport(profile="quick"|"paper")`` writes ``index.md`` / ``index.html``, the claims
 ledger (``claims.csv`` / ``.md`` / ``.tex``), the figures (PNG and SVG) and the tables (CSV,
@@ -120,20 +120,36 @@ class CosyWorkloads(SchedlabTask):
         ]
 
 
-class CosyPoint(SchedlabTask):
-    """One experiment point over every workload: ``runs.csv``, one row per seed."""
+class CosyRuns(SchedlabTask):
+    """One notice policy and W reading at each of ``settings`` (share, factor), every run over every
+    workload: ``runs.csv``, one row per setting and seed (``setting``: its place in ``settings``).  One
+    task per policy, the workloads read once for all its settings."""
 
     jobs = luigi.IntParameter()
     workloads = luigi.IntParameter()
-    share = luigi.FloatParameter(description="share of jobs turned into reservations")
     policy = luigi.ChoiceParameter(choices=EXPERIMENT_POLICIES, default="fixed")
-    factor = luigi.OptionalFloatParameter(default=None, description="n of the fixed notice policy")
     reading = luigi.ChoiceParameter(choices=(*WAIT_READINGS, BASELINE_WAIT_READING), default=FIXED_POINT,
                                     description="how the policy reads W: the fixed policy either of "
                                                 "schedlab.simulators.cosy.fixed_point's readings, every other policy its own "
                                                 "(experiment.reading_of)")
+    settings = luigi.ListParameter(description="[share of jobs turned into reservations, n of the fixed notice "
+                                               "policy or null] per run")
     workload = luigi.Parameter(default=CIRNE_BERMAN, description=WORKLOAD_HELP)
+    nonempty_parameters = ("settings",)
     code_modules = ("schedlab.simulators.cosy.simulate",)
+
+    @classmethod
+    def covering(cls, jobs: int, workloads: int, workload: str, points) -> dict[Point, tuple[CosyRuns, int]]:
+        """Each of ``points`` -> the task that runs it and its place there: one task per policy and reading."""
+        series: dict[tuple, list[Point]] = {}
+        for point in points:
+            series.setdefault((point.policy, point.reading), []).append(point)
+        covering = {}
+        for (policy, reading), chosen in series.items():
+            task = cls(jobs=jobs, workloads=workloads, workload=workload, policy=policy, reading=reading,
+                       settings=[[point.share, point.factor] for point in chosen])
+            covering.update({point: (task, index) for index, point in enumerate(chosen)})
+        return covering
 
     def requires(self):
         return CosyWorkloads(jobs=self.jobs, workloads=self.workloads, workload=self.workload)
@@ -141,11 +157,14 @@ class CosyPoint(SchedlabTask):
     def run(self):
         if reading_of(self.policy, self.reading) != self.reading:
             raise SchedlabError(f"the {self.policy} policy reads W as {reading_of(self.policy)!r}, not {self.reading!r}")
-        point = Point(self.share, self.policy, self.factor, self.reading)
-        runs = simulate(point, self.requires().load(), MACHINE_NODES)
+        workloads = self.requires().load()
+        frames = []
+        for index, (share, factor) in enumerate(self.settings):
+            self.set_progress_percentage(100 * index // len(self.settings))
+            runs = simulate(Point(share, self.policy, factor, self.reading), workloads, MACHINE_NODES)
+            frames.append(runs.assign(jobs_per_workload=self.jobs, workload=self.workload, setting=index))
         with self.writing_output() as directory:
-            runs = runs.assign(jobs_per_workload=self.jobs, workload=self.workload)
-            runs.to_csv(directory / "runs.csv", index=False, lineterminator="\n")
+            pd.concat(frames, ignore_index=True).to_csv(directory / "runs.csv", index=False, lineterminator="\n")
 
 
 class CosyReport(SchedlabTask):
@@ -161,21 +180,24 @@ class CosyReport(SchedlabTask):
         wanted = PROFILES[self.profile].regime_traces
         return [t for t in wanted if t in found], [t for t in wanted if t not in found]
 
+    def point_runs(self) -> list[tuple[CosyRuns, int]]:
+        """Every point of the profile's grids, in the grids' order: the task that runs it and its place there."""
+        grids = PROFILES[self.profile].grids(self.trace_slices, self.regime_traces()[0])
+        return [covering[point] for workload, jobs, count, points in grids
+                for covering in [CosyRuns.covering(jobs, count, workload, points)] for point in points]
+
     def requires(self):
         grids = PROFILES[self.profile].grids(self.trace_slices, self.regime_traces()[0])
         return {
             "workloads": [CosyWorkloads(jobs=jobs, workloads=count, workload=workload) for workload, jobs, count, _ in grids],
-            "points": [
-                CosyPoint(jobs=jobs, workloads=count, share=share, policy=policy, factor=factor,
-                          reading=reading, workload=workload)
-                for workload, jobs, count, points in grids
-                for share, policy, factor, reading in points
-            ],
+            "points": list(dict.fromkeys(task for task, _ in self.point_runs())),
         }
 
     def run(self):
         required = self.requires()
-        runs = pd.concat([pd.read_csv(task.output_file("runs.csv")) for task in required["points"]], ignore_index=True)
+        tables = {task.task_id: pd.read_csv(task.output_file("runs.csv")) for task in required["points"]}
+        runs = pd.concat([tables[task.task_id].query("setting == @index") for task, index in self.point_runs()],
+                         ignore_index=True).drop(columns="setting")
         baselines = pd.concat(
             [
                 pd.read_csv(task.output_file("baselines.csv")).assign(jobs_per_workload=task.jobs, workload=task.workload)

@@ -1,11 +1,11 @@
 """Luigi tasks of the ics stage (implicit coscheduling and PROC, Yu, Kim and Maeng).
 
-    IcsPoint(scheme, workload, load, n_jobs, skew, compression, iteration_share, nodes, mpl, seed, ...) --> IcsReport(profile)
+    IcsRuns(scheme, workload, load, n_jobs, skew, compression, iteration_share, nodes, mpl, seeds, ...) --> IcsReport(profile)
 
-``IcsPoint`` simulates one experiment point (``schedlab.simulators.ics.experiments.Point``) and
-writes ``jobs.parquet`` (one row per job: job_id, kind, procs, submit, start, end,
-wait, execution, response, slowdown) and ``summary.json`` (the point, its metrics, its
-event count and the offered load of its workload).  ``IcsReport(profile="quick"|"paper")``
+``IcsRuns`` simulates one experiment point (``schedlab.simulators.ics.experiments.Point``) on each
+of its seeds and writes ``jobs.parquet`` (one row per job and seed: seed, job_id, kind, procs, submit,
+start, end, wait, execution, response, slowdown) and ``summaries.json`` (per seed, in the task's
+order: the point, its metrics, its event count and the offered load of its workload).  ``IcsReport(profile="quick"|"paper")``
 requires every point of the profile (each figure's points once per seed of the profile)
 and writes the stage's result tables into its directory: ``runs.csv`` (one row per
 figure, group, scheme and seed), ``means_runs.csv`` (the same for the figures also run
@@ -24,7 +24,7 @@ import math
 import luigi
 import pandas as pd
 
-from pipeline.base import SchedlabTask, read_json, write_json
+from pipeline.base import SchedlabTask, read_json, seed_series, write_json
 from schedlab.reports import ics as report
 from schedlab.simulators.ics import kernel, metrics, network, tstable, workload
 from schedlab.simulators.ics.experiments import (
@@ -43,9 +43,13 @@ from schedlab.simulators.ics.state import CPU_CATEGORIES
 
 logger = logging.getLogger("luigi-interface")
 
+WARM_UP_JOBS = 4
+"""Jobs of each scheme's warm-up run (``IcsRuns.warm_up``): enough to reach every event handler."""
 
-class IcsPoint(SchedlabTask):
-    """One simulation: a workload of the ICS study run under one scheme."""
+
+class IcsRuns(SchedlabTask):
+    """One point of the ICS study simulated on each of ``seeds``: one task per series of seeds, since a
+    point's run takes less time than Luigi spends on a task."""
 
     scheme = luigi.Parameter()
     family = luigi.ChoiceParameter(choices=("synthetic", "npb"), default="synthetic")
@@ -60,31 +64,52 @@ class IcsPoint(SchedlabTask):
     mpl = luigi.IntParameter(default=5)
     apps = luigi.ListParameter(default=())
     mean_interarrival = luigi.FloatParameter(default=0.0)
-    seed = luigi.IntParameter(default=1)
+    seeds = luigi.ListParameter(description="the seeds, one run each")
     boost_preempts_spinner = luigi.BoolParameter(default=True, parsing=luigi.BoolParameter.EXPLICIT_PARSING)
     means = luigi.ChoiceParameter(choices=(DEFAULT_MEANS, VARIANT_MEANS), default=DEFAULT_MEANS)
+    nonempty_parameters = ("seeds",)
     code_modules = ("schedlab.simulators.ics.simulate",)
 
     @classmethod
-    def of(cls, point: Point) -> IcsPoint:
-        return cls(**point.parameters())
+    def covering(cls, points) -> dict[Point, IcsRuns]:
+        """Each of ``points`` -> the task that runs it: one task per point but for the seed, its seeds
+        in ascending order."""
+        tasks = {}
+        for common, seeds in seed_series(points).items():
+            task = cls(**{k: v for k, v in common.parameters().items() if k != "seed"}, seeds=seeds)
+            tasks.update({dataclasses.replace(common, seed=seed): task for seed in seeds})
+        return tasks
 
-    def point(self) -> Point:
-        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(Point)}
-        return Point(**{**fields, "apps": tuple(self.apps)})
+    def points(self) -> list[Point]:
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(Point) if f.name != "seed"}
+        return [Point(**{**fields, "apps": tuple(self.apps)}, seed=int(seed)) for seed in self.seeds]
 
     def label(self) -> str:
-        point = self.point()
+        point = self.points()[0]
         what = "-".join(point.apps) if point.family == "npb" else f"{point.workload}-{point.load}"
-        return f"{point.scheme}_{what}_mpl{point.mpl}_n{point.n_jobs}_s{point.seed}"
+        return f"{point.scheme}_{what}_mpl{point.mpl}_n{point.n_jobs}_s{self.seeds[0]}-{self.seeds[-1]}"
+
+    @classmethod
+    def warm_up(cls) -> None:
+        for scheme in ALL_SCHEMES:  # the compiled kernel's helpers of every scheme, from numba's cache
+            simulate(Point(scheme, n_jobs=WARM_UP_JOBS))
 
     def run(self):
-        point = self.point()
-        self.set_status_message(f"simulating {point.scheme} on {point.family} {point.workload} seed {point.seed}")
-        result, summary = simulate(point)
+        tables, summaries = [], []
+        for done, point in enumerate(self.points()):
+            self.set_status_message(f"simulating {point.scheme} on {point.family} {point.workload} seed {point.seed}")
+            self.set_progress_percentage(100 * done // len(self.seeds))
+            result, summary = simulate(point)
+            tables.append(result.jobs.assign(seed=point.seed))
+            summaries.append(summary)
         with self.writing_output() as directory:
-            result.jobs.to_parquet(directory / "jobs.parquet", index=False, write_page_checksum=True)
-            write_json(directory / "summary.json", summary)
+            pd.concat(tables, ignore_index=True).to_parquet(directory / "jobs.parquet", index=False,
+                                                            write_page_checksum=True)
+            write_json(directory / "summaries.json", summaries)
+
+    def summaries(self) -> dict[int, dict]:
+        """Seed -> its run's row, as ``schedlab.simulators.ics.simulate.simulate`` gives it."""
+        return dict(zip(self.seeds, read_json(self.output_file("summaries.json"))))
 
 
 def scheme_table() -> pd.DataFrame:
@@ -148,13 +173,16 @@ def run_row(figure: str, key: tuple, summary: dict) -> dict:
     return {"figure": figure, "group": group, "scheme": scheme, "seed": seed, **point, **metrics}
 
 
-def run_rows(figure_tasks: dict[str, dict[tuple, IcsPoint]]) -> pd.DataFrame:
-    """``runs``: one row per figure, group, scheme and seed."""
-    return pd.DataFrame([
-        run_row(figure, key, read_json(task.output_file("summary.json")))
-        for figure, tasks in figure_tasks.items()
-        for key, task in tasks.items()
-    ])
+def run_rows(figure_tasks: dict[str, dict[tuple, IcsRuns]]) -> pd.DataFrame:
+    """``runs``: one row per figure, group, scheme and seed (the key's last item)."""
+    summaries: dict[str, dict[int, dict]] = {}  # task id -> its summaries, each series read once
+    rows = []
+    for figure, tasks in figure_tasks.items():
+        for key, task in tasks.items():
+            if task.task_id not in summaries:
+                summaries[task.task_id] = task.summaries()
+            rows.append(run_row(figure, key, summaries[task.task_id][key[-1]]))
+    return pd.DataFrame(rows)
 
 
 def report_inputs(profile: Profile, runs: pd.DataFrame, means_runs: pd.DataFrame | None = None) -> tuple[dict, dict]:
@@ -178,13 +206,14 @@ class IcsReport(SchedlabTask):
     )
     code_modules = ("schedlab.reports.ics", "schedlab.reports.ics_claims", "schedlab.reports.ics_causes")
 
-    def figure_tasks(self, points_of=profile_points) -> dict[str, dict[tuple, IcsPoint]]:
-        return {
-            figure: {key: IcsPoint.of(self.under_boost_rule(point)) for key, point in points.items()}
-            for figure, points in points_of(PROFILES[self.profile]).items()
-        }
+    def figure_tasks(self, points_of=profile_points) -> dict[str, dict[tuple, IcsRuns]]:
+        """Per figure, its keys (group, scheme, seed) -> the task that runs the key's point."""
+        figures = {figure: {key: self.under_boost_rule(point) for key, point in points.items()}
+                   for figure, points in points_of(PROFILES[self.profile]).items()}
+        tasks = IcsRuns.covering(point for points in figures.values() for point in points.values())
+        return {figure: {key: tasks[point] for key, point in points.items()} for figure, points in figures.items()}
 
-    def means_variant_tasks(self) -> dict[str, dict[tuple, IcsPoint]]:
+    def means_variant_tasks(self) -> dict[str, dict[tuple, IcsRuns]]:
         return self.figure_tasks(means_variant_points)
 
     def under_boost_rule(self, point: Point) -> Point:

@@ -52,6 +52,9 @@ from schedlab.simulators.multicluster.topology import das3
 
 logger = logging.getLogger("luigi-interface")
 
+WARM_UP_HOURS = 0.5
+"""Hours of arrivals of each policy's warm-up run (``KoalaRuns.warm_up``): a few jobs."""
+
 
 class KoalaRuns(SchedlabTask):
     """One seed of one application's Poisson workload placed by one policy on one DAS-3 configuration,
@@ -86,6 +89,11 @@ class KoalaRuns(SchedlabTask):
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(Point) if f.name != "net_utilization"}
         template = {**fields, "sizes": tuple(int(s) for s in self.sizes)}
         return [Point(**template, net_utilization=float(load)) for load in self.net_utilizations]
+
+    @classmethod
+    def warm_up(cls) -> None:
+        for policy in POLICIES:  # the run invariants' compiled checks, from numba's cache
+            simulate(Point("prime", policy, net_utilization=0.3, seed=1, hours=WARM_UP_HOURS))
 
     def run(self):
         schedules, components, summaries = [], [], []

@@ -49,6 +49,10 @@ _EVENTS = {
     "failure": luigi.Event.FAILURE,
 }
 
+EVENTS_VARIABLE = "SCHEDLAB_TASK_EVENTS"
+"""An environment variable naming a file: when set, every task of the build records its events there
+(how ``bench/bench_fullreport.py`` times a build started as the README starts it, from the command line)."""
+
 _log_path: Path | None = None
 """Where events go while :func:`recording_events` is active (forked workers inherit it)."""
 
@@ -72,6 +76,10 @@ def _handler(event: str):
 
 for _name, _event in _EVENTS.items():
     SchedlabTask.event_handler(_event)(_handler(_name))
+
+if os.environ.get(EVENTS_VARIABLE):
+    _log_path = Path(os.environ[EVENTS_VARIABLE])
+    _log_path.parent.mkdir(parents=True, exist_ok=True)
 
 
 @contextlib.contextmanager

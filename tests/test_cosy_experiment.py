@@ -123,13 +123,29 @@ def test_single_workload_pattern_counts_each_workload_on_its_own():
 def test_pipeline_point_runs_through_luigi(tmp_path, monkeypatch):
     import luigi
 
-    from pipeline.cosy import CosyPoint
+    from pipeline.cosy import CosyRuns
 
     monkeypatch.setenv("SCHEDLAB_WORK_DIR", str(tmp_path))
-    task = CosyPoint(jobs=100, workloads=2, share=0.1, policy="fixed", factor=2.0)
+    task = CosyRuns(jobs=100, workloads=2, policy="fixed", settings=[[0.1, 2.0], [0.2, 1.0]])
     assert luigi.build([task], local_scheduler=True, workers=1, log_level="WARNING")
     runs = pd.read_csv(task.output_file("runs.csv"))
-    assert len(runs) == 2 and set(runs["share"]) == {0.1}
+    assert len(runs) == 4 and list(runs["share"]) == [0.1, 0.1, 0.2, 0.2] and list(runs["setting"]) == [0, 0, 1, 1]
+    assert list(runs["factor"]) == [2.0, 2.0, 1.0, 1.0]
+
+
+def test_the_report_takes_every_point_of_its_grids_once_in_the_grids_order():
+    from pipeline.cosy import CosyReport
+    from schedlab.simulators.cosy.experiments import PROFILES
+
+    report = CosyReport(profile="quick")
+    grids = PROFILES["quick"].grids()
+    placed = report.point_runs()
+    expected = [(point, workload) for workload, _, _, points in grids for point in points]
+    assert len(placed) == len(expected) == len(set(placed))
+    for (task, index), (point, workload) in zip(placed, expected):
+        share, factor = task.settings[index]
+        assert (share, task.policy, factor, task.reading, task.workload) == (*point, workload)
+    assert len(report.requires()["points"]) < len(expected) / 5  # a task per policy, not per point
 
 
 @pytest.fixture(scope="module")

@@ -68,7 +68,8 @@ def wait_for(condition, what: str, process: subprocess.Popen, timeout: float = 1
 
 
 def kill_hard(process: subprocess.Popen) -> None:
-    os.kill(process.pid, signal.SIGKILL)
+    """kill -9 the build and the workers Luigi forked for its tasks (its process group: a crash of the machine)."""
+    os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=30)
 
 
@@ -82,7 +83,7 @@ def test_a_task_killed_mid_write_leaves_no_complete_looking_output(tmp_path):
     marker = tmp_path / "half-written"
     run = subprocess.Popen(
         luigi("slow_writer", "TwoFileWrite"), cwd=tmp_path, env=environment(tmp_path, PAUSE_MARKER=str(marker)),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     wait_for(marker.exists, "half-written output", run)
     kill_hard(run)
@@ -104,7 +105,7 @@ def test_a_killed_full_report_resumes_where_it_stopped(tmp_path):
     (tmp_path / "modules").mkdir()
     report = ["FullReport", "--stages", "[]", "--synthetic-jobs", "400", "--synthetic-machine-procs", "[16, 32]"]
     run = subprocess.Popen(luigi("pipeline", *report), cwd=tmp_path, env=environment(tmp_path),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
     replays = tmp_path / "work" / "ReplayTrace"
     wait_for(lambda: replays.is_dir() and len(finished_outputs(tmp_path / "work")) >= 3, "finished replay", run)
     kill_hard(run)

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from pipeline.ics import IcsPoint, IcsReport, model_parameters, report_inputs, run_row
+from pipeline.ics import IcsReport, IcsRuns, model_parameters, report_inputs, run_row
 from schedlab.reports import ics as report
 from schedlab.simulators.ics.experiments import PROFILES, Profile, figure_points, means_variant_points, profile_points
 from schedlab.simulators.ics.simulate import simulate
@@ -104,9 +104,14 @@ def test_report_task_requires_each_point_once():
     task = IcsReport(profile="paper")
     required = task.requires()
     assert len({t.task_id for t in required}) == len(required)
-    assert all(isinstance(t, IcsPoint) for t in required)
-    point = next(iter(figure_points(PROFILES["paper"], "fig13").values()))
-    assert IcsPoint.of(point).point() == point
+    assert all(isinstance(t, IcsRuns) for t in required)
+    points = list(figure_points(PROFILES["paper"], "fig13").values())
+    covering = IcsRuns.covering(points)
+    assert set(covering) == set(points)
+    for point, task in covering.items():
+        assert point in task.points() and list(task.seeds) == sorted(task.seeds)
+    # One task per point but for its seed: the paper's NPB seeds of each point in one series.
+    assert len(set(covering.values())) == len(points) // len(PROFILES["paper"].npb_seeds)
 
 
 def test_tables_show_headers_in_words_and_figures_keep_legends_clear(runs, tmp_path, monkeypatch):

@@ -104,3 +104,26 @@ def test_an_empty_trace_fails_its_parse_naming_the_file(monkeypatch, tmp_path):
         task.set_status_message = lambda message: None  # set by a Luigi worker, absent when run directly
         with pytest.raises(InputError, match=r"empty\.swf: no job lines: an empty trace has nothing to replay$"):
             task.run()
+
+
+@pytest.mark.parametrize("task", ["TraceReport", "ReplayTrace", "ParseTrace", "CleanTrace", "FitWorkloadModel"])
+def test_an_unknown_trace_is_one_line_and_exit_code_2_from_every_task(tmp_path, task):
+    """Found in a task's ``complete()``, where Luigi would log a traceback and exit 35 (issue 64)."""
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("SCHEDLAB_")}
+    environment.update(SCHEDLAB_TRACE_DIRS=str(traces), SCHEDLAB_WORK_DIR=str(tmp_path / "work"))
+    done = subprocess.run([sys.executable, "-m", "luigi", "--module", "pipeline", task, "--trace", "no-such",
+                           "--local-scheduler"], cwd=REPOSITORY, env=environment, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"luigi: trace 'no-such' not found in {traces} (traces there: none)\n"
+
+
+def test_in_python_an_unknown_trace_fails_the_build_as_luigi_reports_it(tmp_path):
+    import luigi
+
+    from pipeline import ParseTrace, settings
+
+    with settings.overridden(trace_dirs=[str(tmp_path)], work_dir=str(tmp_path / "work")):
+        assert not luigi.build([ParseTrace(trace="no-such")], local_scheduler=True, workers=1, log_level="CRITICAL")

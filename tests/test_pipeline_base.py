@@ -1,12 +1,15 @@
 """The keyed-output base task and the settings, without running a Luigi scheduler."""
 
 import json
+from pathlib import Path
 
 import luigi
 import pytest
 
 from pipeline import base, settings
 from pipeline.base import SchedlabTask, code_closure, normalized_code, project_imports
+from pipeline.workload_tasks import BuiltinModel
+from schedlab.errors import SchedlabError
 
 
 class KeyedUpstream(SchedlabTask):
@@ -208,3 +211,44 @@ def test_an_extension_not_built_here_keys_as_where_it_is_built(monkeypatch):
                         lambda name: None if name == "schedlab.simulators.batch._event_loop" else find_spec(name))
     source = base._source_file("schedlab.simulators.batch._event_loop")
     assert source is not None and source.name == "_event_loop.c"
+
+
+def test_data_files_a_module_declares_are_versioned_with_its_code(tmp_path, monkeypatch):
+    """Issue 69 item 4: editing a shipped model file changes the key of every task that reads it."""
+    from schedlab.workloads import model
+
+    copy = tmp_path / "model.py"
+    copy.write_bytes(Path(model.__file__).read_bytes())
+    (tmp_path / "models").mkdir()
+    shipped = Path(model.__file__).with_name("models") / "kth-sp2-1996-2.2.json"
+    data = tmp_path / "models" / shipped.name
+    data.write_bytes(shipped.read_bytes())
+    monkeypatch.setattr(base, "_source_file", lambda name: copy)
+
+    def version() -> str:
+        base.module_code_version.cache_clear()
+        return base.module_code_version("schedlab.workloads.model")
+
+    try:
+        before = version()
+        data.write_bytes(shipped.read_bytes().replace(b'"machine_procs": 100', b'"machine_procs": 101', 1))
+        edited = version()
+        data.write_bytes(shipped.read_bytes())
+        assert edited != before and version() == before
+        (tmp_path / "models" / "another.json").write_text("{}")  # a file added under the pattern counts too
+        assert version() != before
+        for path in (tmp_path / "models").iterdir():
+            path.unlink()
+        with pytest.raises(SchedlabError, match="matches no file"):
+            version()
+    finally:
+        base.module_code_version.cache_clear()
+
+
+def test_the_shipped_models_are_declared_where_they_are_read():
+    from schedlab.workloads import model
+
+    assert model.CODE_DATA_FILES == ("models/*.json",)
+    assert base._declared_data_files(Path(model.__file__).read_bytes(), model.__file__) == ("models/*.json",)
+    assert "schedlab.workloads.model" in BuiltinModel(model="builtin:kth-sp2-1996").code_versions()
+    assert "schedlab.workloads.model" in code_closure(["schedlab.simulators.bandwidth.simulate"])  # its realistic workload
