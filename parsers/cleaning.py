@@ -7,13 +7,14 @@ returns ``(kept_jobs, removed_count)``; :func:`clean` runs them in order and ret
 first paragraph) and counts go into reports, so a reader can see what was dropped and
 why.  Filters are pure: they never modify their input and give the same output for
 the same input.  Order matters only for attribution: a job failing several filters
-is counted by the first.
+is counted by the first.  A job table is a DataFrame or, as ``schedlab replay`` cleans it
+without importing pandas, a mapping of column name to numpy array (``Trace.columns``).
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,25 +28,33 @@ if TYPE_CHECKING:
 #: SWF status code of a cancelled job (SWF 2.1 added it to 1 = completed, 0 = failed).
 STATUS_CANCELLED = 5
 
-CleaningStep = Callable[["pd.DataFrame", int], tuple["pd.DataFrame", int]]
+Jobs = "pd.DataFrame | Mapping[str, np.ndarray]"
+CleaningStep = Callable[[Jobs, int], tuple[Jobs, int]]
 
 
-def effective_procs(jobs: pd.DataFrame) -> np.ndarray:
+def effective_procs(jobs: Jobs) -> np.ndarray:
     """Processors each job occupies: allocated if the log knows it, else requested.
 
     Allocation is what the machine actually gave, so it is preferred; many logs and
     models (and cancelled jobs) give only the request.  ``-1`` where neither is known.
     """
-    allocated = jobs["allocated_procs"].to_numpy()
-    requested = jobs["requested_procs"].to_numpy()
+    allocated = np.asarray(jobs["allocated_procs"])
+    requested = np.asarray(jobs["requested_procs"])
     return np.where(allocated > 0, allocated, np.where(requested > 0, requested, -1))
 
 
-def _keep(jobs: pd.DataFrame, keep: np.ndarray) -> tuple[pd.DataFrame, int]:
-    return jobs[keep].reset_index(drop=True), int(len(keep) - keep.sum())
+def job_count(jobs: Jobs) -> int:
+    return len(next(iter(jobs.values()))) if isinstance(jobs, Mapping) else len(jobs)
 
 
-def drop_cancelled_before_start(jobs: pd.DataFrame, machine_procs: int) -> tuple[pd.DataFrame, int]:
+def _keep(jobs: Jobs, keep: np.ndarray) -> tuple[Jobs, int]:
+    removed = int(len(keep) - keep.sum())
+    if isinstance(jobs, Mapping):
+        return {name: np.asarray(column)[keep] for name, column in jobs.items()}, removed
+    return jobs[keep].reset_index(drop=True), removed
+
+
+def drop_cancelled_before_start(jobs: Jobs, machine_procs: int) -> tuple[Jobs, int]:
     """Drop jobs cancelled before they started: status 5 (cancelled) and run time <= 0.
 
     The SWF definition gives status 5 to cancelled jobs but leaves their other fields
@@ -53,20 +62,20 @@ def drop_cancelled_before_start(jobs: pd.DataFrame, machine_procs: int) -> tuple
     -1 (often no allocation either), and one cancelled while running with its real
     run time.  The latter occupied processors, so it stays in the workload.
     """
-    cancelled = jobs["status"].to_numpy() == STATUS_CANCELLED
-    return _keep(jobs, ~(cancelled & (jobs["run_time"].to_numpy() <= 0)))
+    cancelled = np.asarray(jobs["status"]) == STATUS_CANCELLED
+    return _keep(jobs, ~(cancelled & (np.asarray(jobs["run_time"]) <= 0)))
 
 
-def drop_nonpositive_runtime(jobs: pd.DataFrame, machine_procs: int) -> tuple[pd.DataFrame, int]:
+def drop_nonpositive_runtime(jobs: Jobs, machine_procs: int) -> tuple[Jobs, int]:
     """Drop jobs whose run time is unknown (-1) or 0 (under 0.5 s in integer logs).
 
     Such jobs put no load on the machine, and a zero-length job makes slowdown
     metrics divide by zero.
     """
-    return _keep(jobs, jobs["run_time"].to_numpy() > 0)
+    return _keep(jobs, np.asarray(jobs["run_time"]) > 0)
 
 
-def drop_nonpositive_size(jobs: pd.DataFrame, machine_procs: int) -> tuple[pd.DataFrame, int]:
+def drop_nonpositive_size(jobs: Jobs, machine_procs: int) -> tuple[Jobs, int]:
     """Drop jobs with neither allocated nor requested processors above 0.
 
     A replay cannot place a job of unknown size.
@@ -74,7 +83,7 @@ def drop_nonpositive_size(jobs: pd.DataFrame, machine_procs: int) -> tuple[pd.Da
     return _keep(jobs, effective_procs(jobs) > 0)
 
 
-def drop_oversized(jobs: pd.DataFrame, machine_procs: int) -> tuple[pd.DataFrame, int]:
+def drop_oversized(jobs: Jobs, machine_procs: int) -> tuple[Jobs, int]:
     """Drop jobs needing more processors than the machine has (allocated, else requested).
 
     A replay could never start them; left in, they would block FCFS queues forever.
@@ -129,8 +138,8 @@ def step_description(step: CleaningStep) -> str:
 
 
 def clean(
-    jobs: pd.DataFrame, machine_procs: int, steps: Sequence[CleaningStep] = DEFAULT_STEPS
-) -> tuple[pd.DataFrame, CleaningReport]:
+    jobs: Jobs, machine_procs: int, steps: Sequence[CleaningStep] = DEFAULT_STEPS
+) -> tuple[Jobs, CleaningReport]:
     """Run ``steps`` in order on ``jobs``; return the kept jobs and the report."""
     if machine_procs is None or machine_procs <= 0:
         raise ValueError(f"machine_procs must be a positive processor count, not {machine_procs!r}")
@@ -139,7 +148,7 @@ def clean(
     for step in steps:
         kept, removed = step(kept, machine_procs)
         results.append(StepResult(step.__name__, step_description(step), removed))
-    report = CleaningReport(len(jobs), len(kept), machine_procs, tuple(results))
+    report = CleaningReport(job_count(jobs), job_count(kept), machine_procs, tuple(results))
     return kept, report
 
 
@@ -156,9 +165,9 @@ def refuse_empty(job_count: int, source, report: CleaningReport | None = None) -
 
 
 def clean_or_refuse(
-    jobs: pd.DataFrame, machine_procs: int, source, steps: Sequence[CleaningStep] = DEFAULT_STEPS
-) -> tuple[pd.DataFrame, CleaningReport]:
+    jobs: Jobs, machine_procs: int, source, steps: Sequence[CleaningStep] = DEFAULT_STEPS
+) -> tuple[Jobs, CleaningReport]:
     """:func:`clean`, refusing (:func:`refuse_empty`) a result without jobs."""
     kept, report = clean(jobs, machine_procs, steps)
-    refuse_empty(len(kept), source, report)
+    refuse_empty(job_count(kept), source, report)
     return kept, report

@@ -147,3 +147,15 @@ def test_kth_cleaning_counts():
     assert len(kept) == 28489 - 8
     assert (kept["run_time"] > 0).all() and (effective_procs(kept) <= 100).all()
     assert np.array_equal(kept["job_id"], trace.jobs.loc[trace.jobs["run_time"] > 0, "job_id"])
+
+
+def test_numpy_columns_are_cleaned_as_the_table_is(jobs):
+    """``schedlab replay`` cleans ``Trace.columns`` without pandas: the same jobs kept, the same counts."""
+    columns = {name: jobs[name].to_numpy() for name in jobs.columns}
+    kept_table, table_report = clean(jobs, MACHINE)
+    kept_columns, columns_report = clean(columns, MACHINE)
+    assert columns_report == table_report
+    assert list(kept_columns["job_id"]) == list(kept_table["job_id"]) == [1, 4, 9, 12]
+    assert set(kept_columns) == set(jobs.columns)
+    for name in jobs.columns:
+        np.testing.assert_array_equal(kept_columns[name], kept_table[name].to_numpy())

@@ -104,6 +104,26 @@ def test_replay_under_pyss_conventions_loads_no_pandas(tmp_path):
     assert loaded(modules, "pandas", "pyarrow", "scipy", "numba", "matplotlib", "luigi") == []
 
 
+@pytest.mark.parametrize("out", [None, "s.csv", "s.swf", "jobs.csv:batsim"])
+def test_replay_cleans_and_writes_text_schedules_without_pandas_or_pyarrow(tmp_path, out):
+    """The default conventions clean the trace on its numpy columns, and CSV, SWF and Batsim's
+    jobs.csv are written from columns: pandas and pyarrow are left for Parquet (issue 64)."""
+    argv = ["replay", str(SMALL), "--policy", "easy"]
+    if out:
+        name, _, form = out.partition(":")
+        argv += ["--out", str(tmp_path / name)] + (["--format", form] if form else [])
+    modules = modules_of(tmp_path, *argv)
+    assert "schedlab.parsers.cleaning" in modules  # it did clean
+    assert loaded(modules, "pandas", "pyarrow", "matplotlib", "luigi") == []
+    if out:
+        assert (tmp_path / out.partition(":")[0]).stat().st_size > 0
+
+
+def test_replay_writing_parquet_loads_pyarrow(tmp_path):
+    modules = modules_of(tmp_path, "replay", str(SMALL), "--out", str(tmp_path / "s.parquet"))
+    assert loaded(modules, "pyarrow") == ["pyarrow"]  # the check above can fail: Parquet does load it
+
+
 def test_every_command_module_has_a_one_line_help():
     import importlib
 

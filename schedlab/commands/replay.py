@@ -81,11 +81,10 @@ def run(args) -> int:
         raise UsageError(f"{args.trace}: no machine size in the header; give --procs")
     for warning in trace.warnings:
         print(f"note: {warning}", file=sys.stderr)
+    jobs = trace.columns  # numpy columns: pandas is imported only where a table needs it (Parquet, sessions)
     if args.conventions == "default" and not args.no_clean:
-        jobs, report = clean_or_refuse(trace.jobs, procs, args.trace)
+        jobs, report = clean_or_refuse(jobs, procs, args.trace)
         print(report.summary(), file=sys.stderr)
-    else:  # every line is a job: the columns serve, and pandas is not even imported
-        jobs = trace.columns
     estimates = args.estimates
     if estimates == "requested" and args.conventions == "default" and not (jobs["requested_time"] > 0).any():
         # Cleaning takes the run time for a missing request, so the replay is the one of 'actual': say so.
@@ -96,9 +95,12 @@ def run(args) -> int:
     if args.feedback:
         if args.conventions != "default" or args.no_clean:
             raise UsageError("--feedback replays a cleaned trace under the default conventions")
+        import pandas as pd
+
         from schedlab.workloads.fitting import header_clock
         from schedlab.workloads.sessions import keeping_time_of_day, sessions_of
 
+        jobs = pd.DataFrame(jobs)
         sessions = sessions_of(jobs, args.delimit, 60.0 * args.threshold, Path(args.trace).name)
         if args.keep_time_of_day:
             sessions = keeping_time_of_day(sessions, *header_clock(trace.header))
