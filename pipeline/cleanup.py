@@ -18,9 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.base import LOCKS_DIRECTORY, dead_writer, read_json
-
-LATEST = "latest"
-"""Name of the link, in a task family's directory, to its newest output."""
+from schedlab.output_digests import LATEST
 
 STAGING_GRACE_SECONDS = 3_600
 """A staging directory (a task's write in progress) younger than this may belong to a running build,

@@ -80,7 +80,16 @@ class TraceSessions(SchedlabTask):
         from schedlab.workloads.sessions import read_sessions
 
         status = read_json(self.output_file("sessions.json"))
-        return (read_sessions(self.output_dir()), "") if status["found"] else (None, status["reason"])
+        return (read_sessions(self.output_file), "") if status["found"] else (None, status["reason"])
+
+
+def policy_modules(policies, order: str) -> tuple[str, ...]:
+    """The modules of ``policies`` and ``order`` (a built-in's or a researcher's), made importable: a
+    task that runs them keys on their code, so editing one reruns what ran it and nothing else."""
+    references = (*(policy_reference(policy) for policy in policies), order_reference(order))
+    for reference in references:
+        make_importable(reference)
+    return tuple(dict.fromkeys(reference.module for reference in references))
 
 
 class PolicyParameter(luigi.Parameter):
@@ -122,11 +131,8 @@ class ReplayTrace(SchedlabTask):
     def code_modules(self) -> tuple[str, ...]:
         """The replay engine, and the modules of the policy and order this replay runs
         (with what they import): editing another policy reruns nothing here."""
-        references = (policy_reference(self.policy), order_reference(self.order))
-        for reference in references:
-            make_importable(reference)
         return ("schedlab.simulators.batch.replay", "schedlab.simulators.batch.feedback",
-                "schedlab.reports.exports", *(reference.module for reference in references))
+                "schedlab.reports.exports", *policy_modules([self.policy], self.order))
 
     def label(self) -> str:
         """Trace, policy, order and estimates, a policy or order of one's own by its name alone
@@ -183,8 +189,12 @@ class ResampledReplays(SchedlabTask):
     resamples = luigi.IntParameter(default=DEFAULT_RESAMPLES, description="how many resampled workloads (seeds 1..N)")
     max_jobs = luigi.IntParameter(default=DEFAULT_RESAMPLE_MAX_JOBS,
                                   description="largest trace (jobs after cleaning) the comparison runs on")
-    code_modules = ("schedlab.simulators.batch.resampled", "schedlab.workloads.resampling",
-                    "schedlab.workloads.fitting")
+    @property
+    def code_modules(self) -> tuple[str, ...]:
+        """The resampling and replay, and the modules of the policies and order it runs (issue 69: a
+        researcher's edited policy left these intervals stale)."""
+        return ("schedlab.simulators.batch.resampled", "schedlab.workloads.resampling",
+                "schedlab.workloads.fitting", *policy_modules(self.policies, self.order))
 
     def requires(self):
         return workload_task(self.trace)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from schedlab.output_digests import seal
+
 from schedlab.reports.bundle import BUNDLE_ROOT, MANIFEST, BundleContents, create_bundle, extract_bundle, manifest_problems
 from schedlab.cli import main
 
@@ -132,7 +134,7 @@ def test_a_file_with_the_bytes_of_another_is_stored_once_and_unpacked_under_both
         (work / run).mkdir(parents=True)
         (work / run / "schedule.parquet").write_bytes(schedule)
         outputs = {"schedule.parquet": {"bytes": len(schedule), "sha256": hashlib.sha256(schedule).hexdigest()}}
-        (work / run / "task.json").write_text(json.dumps({"key": run, "outputs": outputs}))
+        (work / run / "task.json").write_text(json.dumps(seal({"key": run[-1], "outputs": outputs})))
     project.mkdir()
     contents = BundleContents(work, (Path("Runs/a-1"), Path("Runs/b-2")), {"task": "T"}, {}, project)
     create_bundle(tmp_path / "b.tar.gz", contents)

@@ -80,8 +80,50 @@ def test_an_output_without_a_record_is_not_complete(work_dir):
     task = built()
     (task.output_dir() / "task.json").unlink()
     assert not task.complete()
-    with pytest.raises(DamagedOutput, match="records no digests"):
+    with pytest.raises(DamagedOutput, match="no task.json"):
         task.output_file("runs.csv")
+
+
+@pytest.mark.parametrize("field, change", [
+    ("parameters", lambda record: record["parameters"].update(rows="51")),
+    ("environment", lambda record: record["environment"].update(pandas="0.0.1")),
+    ("outputs", lambda record: record["outputs"]["runs.csv"].update(sha256="0" * 64)),
+    ("key", lambda record: record.update(key="0" * 16)),
+])
+def test_an_edited_record_is_no_record_and_the_task_runs_again(work_dir, field, change):
+    """Issue 69 item 7: task.json is sealed, so a digit edited in it is seen (the provenance table is built from it)."""
+    task = built()
+    path = task.output_dir() / "task.json"
+    record = json.loads(path.read_text())
+    change(record)
+    path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    assert not task.complete()
+    with pytest.raises(DamagedOutput, match="task.json (was changed after it was written|is the record of another)"):
+        task.record()
+    with pytest.raises(DamagedOutput, match=r"runs\.csv: "):
+        task.output_file("runs.csv")
+    task.run()
+    assert task.complete() and task.record()["parameters"]["rows"] == "50"
+
+
+def test_swapped_or_copied_directories_are_refused_and_rebuilt_with_their_own_results(work_dir):
+    """Issue 69 item 2: two outputs of one family swapped (FCFS's and conservative's, say) read as no record."""
+    import shutil
+
+    first, second = built(50), built(60)
+    a, b = first.output_dir(), second.output_dir()
+    a.rename(a.with_name("swap")), b.rename(a), a.with_name("swap").rename(b)
+    for task in (first, second):
+        assert not task.complete()
+        with pytest.raises(DamagedOutput, match="is the record of another task"):
+            task.output_file("runs.csv")
+        task.run()
+        assert len(pd.read_csv(task.output_file("runs.csv"))) == task.rows
+    shutil.rmtree(b)
+    shutil.copytree(a, b)  # a copy under another task's name
+    assert not second.complete()
+    assert damage(b, None) == [f"task.json is the record of another task (key {first.task_key()}): the directory "
+                               "was copied, renamed or swapped"]
 
 
 def test_every_single_bit_flip_in_a_parquet_file_is_caught(work_dir):
@@ -123,3 +165,35 @@ def test_verify_cache_lists_each_damaged_output_and_removes_it_on_request(work_d
     assert [p.name for p in (work_dir / "WritesTables").iterdir()] == [intact.output_dir().name]
     assert main(["verify-cache", "--work-dir", str(work_dir)]) == 0
     assert capsys.readouterr().out.strip().endswith("every file as its task wrote it")
+
+
+def test_verify_cache_lists_links_where_outputs_belong_and_a_dangling_latest(work_dir, capsys):
+    """Issue 69 item 9: a symlinked output directory was invisible to verify-cache."""
+    from schedlab.cli import main
+
+    first, second = built(10), built(20)
+    family = work_dir / "WritesTables"
+    second.output_dir().rename(work_dir / "elsewhere")
+    second.output_dir().symlink_to(work_dir / "elsewhere", target_is_directory=True)
+    (family / "latest").symlink_to("gone", target_is_directory=True)
+    assert main(["verify-cache", "--work-dir", str(work_dir)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"WritesTables/latest: a link (dangling: gone) where the newest output belongs" in out
+    assert f"WritesTables/{second.output_dir().name}: a link (an output: {work_dir / 'elsewhere'}) where an output directory belongs" in out
+    assert main(["verify-cache", "--work-dir", str(work_dir), "--remove-damaged"]) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in family.iterdir()) == [first.output_dir().name]
+    (family / "latest").symlink_to(first.output_dir().name, target_is_directory=True)  # a family's newest: fine
+    assert main(["verify-cache", "--work-dir", str(work_dir)]) == 0
+
+
+def test_a_build_finding_its_report_complete_repairs_a_dangling_latest(work_dir):
+    from pipeline import FullReport
+
+    report = FullReport(stages=[], synthetic_jobs=60, synthetic_machine_procs=[16])
+    assert luigi.build([report], local_scheduler=True, workers=1, log_level="WARNING")
+    latest = work_dir / "FullReport" / "latest"
+    latest.unlink()
+    latest.symlink_to("gone", target_is_directory=True)
+    assert luigi.build([report], local_scheduler=True, workers=1, log_level="WARNING")
+    assert latest.resolve() == report.output_dir().resolve()

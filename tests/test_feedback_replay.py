@@ -218,3 +218,25 @@ def test_a_closed_loop_report_says_which_mode_each_trace_ran_in(tmp_path):
     assert found["users"]["found"] and found["users"]["summary"]["sessions"] == 8
     assert arrivals["anonymous"] == ("open-loop (closed-loop asked for, but anonymous: no user ids (SWF field 12 "
                                      "is -1 for every job), so no sessions to find)")
+
+
+def test_an_edited_sessions_file_never_reaches_a_closed_loop_replay(tmp_path):
+    """Issue 69 item 3: the closed-loop replay reads TraceSessions' files through their digests."""
+    import luigi
+
+    from pipeline import settings
+    from pipeline.replay_tasks import ReplayTrace, TraceSessions
+    from schedlab.output_digests import DamagedOutput
+
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    _write_swf(traces / "users.swf", users=True)
+    with settings.overridden(work_dir=str(tmp_path / "work"), trace_dirs=[str(traces)]):
+        sessions = TraceSessions(trace="users")
+        assert luigi.build([sessions], local_scheduler=True, workers=1)
+        found = sessions.output_file("sessions_found.json")
+        found.write_text(found.read_text().replace('"threshold": 3600.0', '"threshold": 9600.0'))
+        with pytest.raises(DamagedOutput, match=r"sessions_found\.json: damaged cached output"):
+            sessions.sessions()
+        assert not luigi.build([ReplayTrace(trace="users", policy="fcfs", feedback=True)], local_scheduler=True,
+                               workers=1, log_level="CRITICAL")

@@ -148,7 +148,7 @@ def test_sessions_written_and_read_back_are_the_same(tmp_path):
 
     sessions = keeping_time_of_day(find_sessions(_jobs(), "termination", 1800))
     write_sessions(sessions, tmp_path)
-    back = read_sessions(tmp_path)
+    back = read_sessions(tmp_path.joinpath)
     for name in ("jobs", "sessions", "predecessors"):
         pd.testing.assert_frame_equal(getattr(back, name), getattr(sessions, name))
     assert (back.delimitation, back.threshold, back.day_clock) == ("termination", 1800.0, 0.0)

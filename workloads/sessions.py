@@ -240,13 +240,13 @@ def write_sessions(sessions: Sessions, directory) -> None:
         sort_keys=True) + "\n")
 
 
-def read_sessions(directory) -> Sessions:
+def read_sessions(path_of) -> Sessions:
+    """The sessions ``write_sessions`` wrote, ``path_of(file name)`` giving each file's path: a task's
+    ``output_file``, which proves the file's bytes before it is read, or a directory's ``joinpath``."""
     import json
-    from pathlib import Path
 
-    directory = Path(directory)
-    found = json.loads((directory / "sessions_found.json").read_text())
-    tables = {name: pd.read_parquet(directory / f"session_{name}.parquet") for name in SESSION_TABLES}
+    found = json.loads(path_of("sessions_found.json").read_text())
+    tables = {name: pd.read_parquet(path_of(f"session_{name}.parquet")) for name in SESSION_TABLES}
     return Sessions(**tables, delimitation=found["delimitation"], threshold=float(found["threshold"]),
                     day_clock=found["day_clock"])
 

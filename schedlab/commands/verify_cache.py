@@ -18,7 +18,8 @@ def register(subparsers) -> None:
         description=(
             "Every task records the size and SHA-256 of each file it writes in its task.json. "
             "This reads every output directory of the work directory and lists those whose files are "
-            "missing, of another size, changed in place, or not written by their task. A build reruns an "
+            "missing, of another size, changed in place, or not written by their task, whose task.json was edited or is "
+            "another task's (a copied or swapped directory), and links where an output belongs. A build reruns an "
             "output with a missing or truncated file by itself and refuses a file changed in place; "
             "--remove-damaged removes the damaged directories so that the next build recomputes them. "
             "Exit status 1 when damage is found and left in place."
@@ -32,7 +33,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from pipeline import settings
-    from schedlab.output_digests import damage, output_directories, recorded_outputs
+    from schedlab.output_digests import damage, misplaced_links, output_directories, recorded_outputs
     from schedlab.progress import progress
 
     work_dir = Path(args.work_dir) if args.work_dir else settings.work_dir()
@@ -40,6 +41,11 @@ def run(args) -> int:
         raise SchedlabError(f"no work directory at {work_dir}")
     directories = output_directories(work_dir)
     damaged = size = 0
+    for link, problem in misplaced_links(work_dir):
+        damaged += 1
+        print(f"{link.relative_to(work_dir)}: {problem}")
+        if args.remove_damaged:
+            link.unlink()
     for directory in progress(directories, desc="outputs checked", quiet=args.quiet):
         recorded = recorded_outputs(directory)
         size += sum(entry["bytes"] for entry in (recorded or {}).values())
