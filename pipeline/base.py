@@ -56,10 +56,11 @@ ran it (``schedlab.versions``; recorded, not keyed), and the size and SHA-256 of
 written (``schedlab.output_digests``).  Every requirement must itself be a
 ``SchedlabTask``.
 
-Outputs prove their bytes: a task is complete when every file its ``task.json`` records is
-there with its recorded size (else it runs again, and its new output replaces the damaged
-one), and ``output_file(name)`` of an existing file checks its SHA-256, so a file changed in
-place is refused with its path before any task reads it.
+Outputs prove their bytes: a task is complete when its sealed ``task.json`` names its
+directory and every file it records is there with its recorded size and SHA-256 (else it runs
+again, and its new output replaces the damaged one, a page no task reads included), and
+``output_file(name)`` checks the SHA-256 again as the file is read, so a file changed in place
+meanwhile is refused with its path before any task reads it.
 
 Luigi's task id (family and parameters) gets a build tag (:mod:`pipeline.build_identity`),
 so that a central scheduler never hands one task to builds of two code versions or two work
@@ -102,7 +103,7 @@ from pathlib import Path
 import luigi
 
 from pipeline import settings
-from pipeline.build_identity import build_tag, refuse_other_code_on_scheduler
+from pipeline.build_identity import build_tag, hold_code_lock, refuse_other_code_on_scheduler
 from schedlab import progress
 from schedlab.errors import SchedlabError
 from schedlab.output_digests import RECORD_FILE, check_file, read_record, record, recorded_outputs, seal, whole
@@ -400,10 +401,29 @@ _STAGING_NAME = re.compile(r"^\..+\.@(?P<host>[^@/]+)@(?P<pid>[0-9]+)\.[A-Za-z0-
 
 
 def dead_writer(staging: Path) -> bool:
-    """Whether ``staging`` is a staging directory whose writer, a process of this host, has ended."""
+    """Whether ``staging`` is a staging directory whose writer has ended.
+
+    A writer holds its output's lock (``SchedlabTask.exclusive_output``) for the whole write, so a
+    staging directory whose output's lock is free has no live writer, on whichever host shares the
+    work directory: a host's name and a process id prove nothing where two hosts share a name.  Only
+    where the lock file is gone is the writer judged by its name, a process of this host."""
     named = _STAGING_NAME.match(staging.name)
-    if named is None or named["host"] != socket.gethostname():
-        return False  # another host's, or of an older naming: ``schedlab gc`` removes it once it is old
+    if named is None:
+        return False  # of an older naming: ``schedlab gc`` removes it once it is old
+    output_name = staging.name[1:staging.name.index(f".{STAGING_MARK}")]
+    lock_path = staging.parent.parent / LOCKS_DIRECTORY / staging.parent.name / f"{output_name}.lock"
+    try:
+        with open(lock_path, "r") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False  # held: its writer is at work
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            return True
+    except FileNotFoundError:
+        pass
+    if named["host"] != socket.gethostname():
+        return False
     try:
         os.kill(int(named["pid"]), 0)
     except ProcessLookupError:
@@ -431,7 +451,10 @@ def _set_aside(final: Path) -> None:
     except FileNotFoundError:  # another worker set it aside first
         return
     logger.warning("%s: damaged cached output replaced by a fresh run", final)
-    shutil.rmtree(doomed, ignore_errors=True)
+    if doomed.is_symlink():  # a link where the output belongs: the link goes, never what it points to
+        doomed.unlink()
+    else:
+        shutil.rmtree(doomed, ignore_errors=True)
 
 
 class SchedlabTask(luigi.Task):
@@ -597,12 +620,14 @@ class SchedlabTask(luigi.Task):
 
     def complete(self) -> bool:
         """Done when the output directory holds every file its ``task.json`` records, each of its
-        recorded size (a truncated, deleted or never-recorded output makes the task run again).
+        recorded size and SHA-256 (a truncated, deleted, changed or never-recorded output makes the
+        task run again).
 
         A user's error met on the way (a trace not found, say) stops a build started from the
         ``luigi`` command line in one line on stderr with exit code 2, whichever task it was given;
         Luigi would log a traceback and exit 35."""
         try:
+            hold_code_lock(settings.work_dir())
             directory = self.output_dir()
         except SchedlabError as error:
             if _on_luigi_command_line():
@@ -630,8 +655,8 @@ class SchedlabTask(luigi.Task):
             write_json(staging / RECORD_FILE, seal({"key": self.task_key(), **self.identity(),
                                                     "environment": dependency_versions(), "outputs": record(staging)}))
             staging.chmod(0o755)  # mkdtemp makes it private to the user
-            if final.is_dir() and not whole(final, recorded_outputs(final)):
-                _set_aside(final)  # a damaged earlier output, which made the task run again
+            if final.is_symlink() or (final.is_dir() and not whole(final, recorded_outputs(final))):
+                _set_aside(final)  # a damaged earlier output, or a link in its place, which made the task run again
             try:
                 os.rename(staging, final)
             except OSError:

@@ -6,7 +6,7 @@ directory would be told that its tasks were done by someone else, and build noth
 every schedlab task id ends in a *build tag*, ``@<code>.<work dir>``: eight hex digits of
 the SHA-256 of schedlab's own sources as this process imports them (byte for byte: a
 comment counts here, unlike in the output keys, which is conservative), and eight of the
-work directory's absolute path.  Two workers share a task only when both agree.
+work directory's real path (links resolved).  Two workers share a task only when both agree.
 
 A worker that joins a central scheduler which is building the same work directory with
 other code would only build beside the others (its own keys, its own directories) while
@@ -16,6 +16,7 @@ the sweep's owner believes everything is being done once; it refuses instead, in
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import hashlib
 import json
@@ -69,7 +70,49 @@ def code_digest() -> str:
 
 
 def work_dir_digest(work_dir: Path) -> str:
-    return hashlib.sha256(os.path.abspath(work_dir).encode()).hexdigest()
+    """Of the work directory's real path: one directory reached through a link is one build."""
+    return hashlib.sha256(os.path.realpath(work_dir).encode()).hexdigest()
+
+
+CODE_LOCKS = Path(".locks") / "builds"
+"""Below the work directory: one lock file per code version building there (``hold_code_lock``)."""
+
+_code_locks: dict[str, object] = {}
+"""Work directory -> the open lock file this process holds on it (kept open: the lock lasts the process)."""
+
+
+def hold_code_lock(work_dir: Path) -> None:
+    """Hold, for this process's life, a shared lock on ``<work_dir>/.locks/builds/<code digest>.lock``,
+    then refuse, in one line, if another code version holds its own there: two builds of different
+    code on one work directory, however close their starts, are seen by at least one of them, since
+    each takes its lock before it looks (both may refuse; neither builds beside the other).  Builds
+    of the same code share theirs.  Forked workers inherit the lock."""
+    directory = os.path.realpath(work_dir)
+    if directory in _code_locks:
+        return
+    locks = Path(directory) / CODE_LOCKS
+    code = code_digest()[:16]
+    try:
+        locks.mkdir(parents=True, exist_ok=True)
+        own = open(locks / f"{code}.lock", "a")
+    except OSError:
+        return  # a work directory this process cannot write to: it builds nothing there either
+    fcntl.flock(own, fcntl.LOCK_SH)
+    _code_locks[directory] = own
+    for other in sorted(locks.glob("*.lock")):
+        if other.name == f"{code}.lock":
+            continue
+        with open(other, "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                fcntl.flock(own, fcntl.LOCK_UN)
+                own.close()
+                del _code_locks[directory]
+                raise SchedlabError(
+                    f"{directory} is being built by other code (sources {other.stem}; these are {code}): wait for "
+                    "that build, or give this one another work directory") from None
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def build_tag(work_dir: Path) -> str:

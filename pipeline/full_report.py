@@ -34,7 +34,7 @@ from schedlab.reports.ledger import LEDGER_STEM, read_ledger, write_ledger
 from schedlab.reports.metrics import combined_metrics_table
 from schedlab.reports.pages import index_page
 from schedlab.reports.stage_index import provenance_table, stages_section
-from schedlab.options import COUNT, SEED, WORKLOAD_JOBS, one_of, whole_number
+from schedlab.options import COUNT, SEED, SYNTHETIC_MACHINE_PROCS, WORKLOAD_JOBS, one_of, whole_number
 from schedlab.errors import SchedlabError
 from schedlab.progress import progress
 
@@ -104,7 +104,7 @@ class FullReport(ReplayChoices, SchedlabTask):
     code_modules = ("schedlab.reports.pages", "schedlab.reports.stage_index", "schedlab.reports.headline", "pipeline.stages")
 
     parameter_ranges = {
-        **ReplayChoices.parameter_ranges, "synthetic_machine_procs": COUNT, "synthetic_jobs": WORKLOAD_JOBS,
+        **ReplayChoices.parameter_ranges, "synthetic_machine_procs": SYNTHETIC_MACHINE_PROCS, "synthetic_jobs": WORKLOAD_JOBS,
         "synthetic_seed": SEED, "stages": one_of(STAGE_NAMES), "resamples": whole_number(0),
         "resample_max_jobs": COUNT,
     }

@@ -16,7 +16,7 @@ import luigi
 
 from schedlab.parsers.schema import write_jobs
 from pipeline.base import SchedlabTask, write_json
-from schedlab.options import COUNT, SEED, WORKLOAD_JOBS
+from schedlab.options import SEED, SYNTHETIC_MACHINE_PROCS, WORKLOAD_JOBS
 from schedlab.workloads.estimates import CITATION as ESTIMATE_CITATION
 from schedlab.workloads.estimates import requested_time_source
 from schedlab.workloads.load import offered_load
@@ -32,7 +32,7 @@ class SyntheticWorkload(SchedlabTask):
     files as ``CleanTrace``, so that a replay reads either the same way.
     """
 
-    parameter_ranges = {"machine_procs": COUNT, "n_jobs": WORKLOAD_JOBS, "seed": SEED}
+    parameter_ranges = {"machine_procs": SYNTHETIC_MACHINE_PROCS, "n_jobs": WORKLOAD_JOBS, "seed": SEED}
     machine_procs = luigi.IntParameter(description="processors of the modelled machine")
     n_jobs = luigi.IntParameter(description="number of jobs to draw")
     seed = luigi.IntParameter(description="seed of the model's random streams")

@@ -34,6 +34,7 @@ import hashlib
 import importlib.metadata
 import io
 import json
+import shutil
 import os
 import platform
 import shlex
@@ -250,6 +251,33 @@ def manifest_problems(root: Path) -> list[str]:
     return problems
 
 
+DOCUMENTS = ("recipe.json", "inputs.json", "code.json", "environment.json")
+"""The JSON documents every bundle holds beside its work, source and manifest (``_members``)."""
+
+
+def document_problems(root: Path) -> list[str]:
+    """Each of ``DOCUMENTS`` an unpacked bundle lacks, or holds as something other than a JSON object:
+    a bundle made otherwise than by ``create_bundle`` is refused, naming the document, before it is read."""
+    problems = []
+    for name in DOCUMENTS:
+        try:
+            document = json.loads((root / name).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            problems.append(f"{name}: missing (every bundle holds one)")
+            continue
+        except (OSError, ValueError) as error:
+            problems.append(f"{name}: not a JSON document ({str(error).splitlines()[0]})")
+            continue
+        if not isinstance(document, dict):
+            problems.append(f"{name}: not a JSON object")
+    if not problems:
+        recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
+        shapes = {"task": str, "report": str, "parameters": dict, "settings": dict}
+        problems += [f"recipe.json: no {field!r} ({kind.__name__})" for field, kind in shapes.items()
+                     if not isinstance(recipe.get(field), kind)]
+    return problems
+
+
 def completeness_problems(root: Path) -> list[str]:
     """What an unpacked bundle lacks of the recipe's closure: the report's directory, a directory a
     packed task needs (its ``task.json`` names each requirement's key, which ends that directory's
@@ -278,6 +306,46 @@ def completeness_problems(root: Path) -> list[str]:
         if "outputs" not in record:
             problems.append(f"{name}: its {RECORD_FILE} records no output digests")
     return problems
+
+
+def unproven_commit(root: Path, repository: Path | None) -> str | None:
+    """Why the commit ``code.json`` names cannot vouch for the bundled ``source/``, or None when it can
+    be checked here: a commit no checkout here holds, or a tree that had uncommitted changes."""
+    code = json.loads((root / "code.json").read_text(encoding="utf-8"))
+    commit = code.get("commit")
+    if not commit:
+        return "code.json names no commit"
+    if code.get("uncommitted_changes") is not False:
+        return f"commit {str(commit)[:12]} had uncommitted changes when the bundle was made: it cannot vouch for source/"
+    if repository is None or commit_source_hash(repository, commit) is None:
+        return f"commit {str(commit)[:12]} is in no checkout here (--repo names one)"
+    return None
+
+
+def record_problems(root: Path) -> list[str]:
+    """Where ``inputs.json`` or ``environment.json`` disagree with the bundled tasks' own records: each
+    task's input checksum must be the one ``inputs.json`` lists for it, and the libraries ``environment.json``
+    names must be at the versions the tasks recorded running under."""
+    inputs = json.loads((root / "inputs.json").read_text(encoding="utf-8"))
+    bundled = json.loads((root / "environment.json").read_text(encoding="utf-8"))
+    packages = {distribution_key(name): version for name, version in bundled.get("packages", {}).items()}
+    python = str(bundled.get("python", "")).split(" ")[0]
+    problems: list[str] = []
+    for path in sorted((root / "work").glob("*/*/task.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        name = f"{path.parent.parent.name}/{path.parent.name}"
+        if name not in inputs:
+            problems.append(f"inputs.json: lists no input checksum for {name}")
+        elif inputs[name] != record.get("input_fingerprint"):
+            problems.append(f"inputs.json: {name}'s input checksum {inputs[name]!r} is not the one its task "
+                            f"recorded ({record.get('input_fingerprint')!r})")
+        for library, version in (record.get("environment") or {}).items():
+            claimed = python if library == "python" else packages.get(library)
+            if claimed != version:
+                problems.append(f"environment.json: {library} {claimed or 'absent'}, where {name} recorded "
+                                f"running under {version}")
+                break
+    return list(dict.fromkeys(problems))
 
 
 def provenance_problems(root: Path, repository: Path | None = None, log=None) -> list[str]:
@@ -441,6 +509,9 @@ class Verification:
     version_differences: tuple[str, ...] = ()
     content_problems: tuple[str, ...] = ()
     """What the bundle lacks of its recipe's closure, or where ``code.json`` disagrees with ``source/``."""
+    unproven: tuple[str, ...] = ()
+    """What the bundle states that cannot be checked here (its commit, say): a verification with any is
+    never called OK."""
 
     @property
     def ok(self) -> bool:
@@ -464,17 +535,19 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
     log(f"unpacking {archive_path} ({archive_path.stat().st_size / 1e6:,.1f} MB)")
     root = extract_bundle(archive_path, scratch / "bundle")
     log("checking the SHA-256 of every file against the manifest")
-    problems = manifest_problems(root)
+    problems = manifest_problems(root) or document_problems(root)
     if problems:
         return Verification(problems, [], 0)
     log("checking that the bundle holds every output its tasks recorded and that code.json describes source/")
-    content = (*completeness_problems(root), *provenance_problems(root, repository, log))
+    content = (*completeness_problems(root), *provenance_problems(root, repository, log), *record_problems(root))
     if content:
         return Verification([], [], 0, content_problems=content)
+    unproven = tuple(reason for reason in [unproven_commit(root, repository)] if reason)
     recipe = json.loads((root / "recipe.json").read_text(encoding="utf-8"))
     versions = tuple(version_differences(root))
     for line in versions:
         log(f"version differs: {line}")
+    log(compiled_loop_for_rerun(root))
     rerun_dir = scratch / "rerun"
     rerun_dir.mkdir()
     variables = rerun_settings(root, rerun_dir / "work", trace_dirs)
@@ -484,7 +557,8 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
     log(f"manifest intact; rerunning the recipe:\n  {shell_command(command, variables, rerun_dir)}")
     returncode, errors = _run_logging_output(command, rerun_dir, {**_clean_environment(), **variables}, log)
     if returncode != 0:
-        return Verification([], [f"the rerun failed (exit status {returncode}):\n{errors}"], 0, (), versions)
+        return Verification([], [f"the rerun failed (exit status {returncode}):\n{errors}"], 0, (), versions,
+                            unproven=unproven)
     bundled = sorted(path.relative_to(root / "work").as_posix() for path in (root / "work").rglob("*") if path.is_file())
     log(f"comparing the {len(bundled):,} bundled files with the rerun's, byte for byte")
     problems = compare_trees(root / "work", rerun_dir / "work", bundled)
@@ -493,7 +567,27 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
             for directory in output_directories(rerun_dir / "work") for path in directory.rglob("*") if path.is_file()}
     problems += [f"{name}: made by the rerun but not in the bundle" for name in sorted(made - set(bundled) - left_out)]
     causes = tuple(explain_differences(root / "work", rerun_dir / "work", problems))
-    return Verification([], problems, len(bundled), causes, versions)
+    return Verification([], problems, len(bundled), causes, versions, unproven=unproven)
+
+
+def compiled_loop_for_rerun(root: Path) -> str:
+    """Give the unpacked bundle's source the compiled event loop built here, when it was built from the
+    bundle's own ``_event_loop.c`` byte for byte (a bundle ships sources, not binaries); say which engine
+    the rerun uses: without it, the rerun replays on the interpreted engine, the same schedules, slower."""
+    from schedlab.simulators.batch import compiled
+
+    source = root / "source" / "simulators" / "batch" / "_event_loop.c"
+    if not source.is_file():
+        return "the bundle ships no compiled event loop source: the rerun replays on the interpreted engine"
+    if not compiled.available():
+        return ("no compiled event loop was built here (no C compiler at install): the rerun replays on the "
+                "interpreted engine, the same schedules, slower")
+    if sha256_of(source) != compiled.loaded_source_sha256():
+        return ("the bundle's _event_loop.c is not the one built here: the rerun replays on the interpreted "
+                "engine, the same schedules, slower")
+    built = compiled.extension_path()
+    shutil.copy2(built, source.with_name(built.name))
+    return "the rerun replays on the compiled event loop built here from the bundle's own _event_loop.c"
 
 
 def _check_traces_present(recipe: Mapping, trace_dirs: list[str], find_traces) -> None:

@@ -67,6 +67,8 @@ def number(low: float | None = None, high: float | None = None, *, low_open: boo
 
 #: Machine and job sizes: at least one processor or node.
 COUNT = whole_number(1)
+#: A synthetic workload's machine: two processors at least (``schedlab.workloads.jobs`` refuses fewer).
+SYNTHETIC_MACHINE_PROCS = whole_number(2)
 #: Jobs of a workload to draw: two at least, as its offered load divides by the span of its submit times.
 WORKLOAD_JOBS = whole_number(2)
 #: Random seeds: numpy's generators take whole numbers >= 0.

@@ -76,12 +76,23 @@ def test_verify_in_another_directory_reruns_the_recipe_and_matches_byte_for_byte
     done = schedlab("bundle", "verify", str(bundle), cwd=elsewhere)
     print(done.stdout)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "OK" in done.stdout and "byte for byte" in done.stdout
+    from schedlab import checkout_root
+    from schedlab.reports.bundle import unproven_commit
+
+    # OK only where this checkout holds the bundle's clean commit (CI's clone); else it says what is unproven.
+    unproven = unproven_commit(extract_bundle(bundle, tmp_path / "unpacked"), checkout_root())
+    verdict = "OK: " if unproven is None else f"NOT PROVEN: {unproven}; "
+    assert done.stdout.splitlines()[-1].startswith(f"{bundle}: {verdict}") and "byte for byte" in done.stdout
     # It says what it does as it goes, the rerun's progress included.
     lines = done.stdout.splitlines()
     assert lines[0].startswith(f"unpacking {bundle}") and "checking the SHA-256" in lines[1]
     assert any(re.fullmatch(r"  \[ *\d+/\d+ tasks\] page written: TraceReport\(.*\)", line) for line in lines), lines
     assert any(line.startswith("comparing the ") for line in lines), lines
+    # Issue 69 item 12: the rerun uses the compiled loop built here from the bundle's own source, or says it cannot.
+    from schedlab.simulators.batch import compiled
+
+    engine = "the rerun replays on the compiled event loop" if compiled.available() else "interpreted engine"
+    assert any(engine in line for line in lines), lines
 
 
 def test_the_printed_rerun_command_runs_as_pasted_into_a_shell(bundle, tmp_path):
@@ -283,31 +294,103 @@ def test_the_commit_code_json_names_must_hold_the_bundled_sources(bundle, tmp_pa
         assert heard == [f"commit {commit[:12]}: its sources checked in {repository}"]
 
 
-def edit_in_place(metrics: Path) -> str:  # same size: caught by its digest as it is packed
+def edit_in_place(metrics: Path) -> None:  # same size: found by its digest
     metrics.write_bytes(metrics.read_bytes().replace(b"fcfs", b"FCFS", 1))
-    return "metrics.csv: its SHA-256 differs"
 
 
-def add_a_file_beside(metrics: Path) -> str:  # caught before anything is packed
+def add_a_file_beside(metrics: Path) -> None:
     metrics.with_name("metrics-edited.csv").write_bytes(metrics.read_bytes())
-    return "metrics-edited.csv: not written by its task"
 
 
-# A truncated or deleted output is no case here: the build bundle create runs first finds it
-# incomplete and runs its task again (tests/test_cache_digests.py).
+# The build bundle create runs first finds a damaged output incomplete, runs its task again and
+# packs the fresh output: the bundle never holds a damaged byte (tests/test_cache_digests.py).
 @pytest.mark.parametrize("damage", [edit_in_place, add_a_file_beside])
-def test_create_refuses_a_damaged_work_directory(bundle, tmp_path, damage):
+def test_create_packs_no_damaged_byte_of_its_work_directory(bundle, tmp_path, damage):
     work = bundle.parent / "work"
     metrics = next((work / "FullReport").glob("*/metrics.csv"))
     original = metrics.read_bytes()
     try:
-        damaged = damage(metrics)
+        damage(metrics)
         done = schedlab("bundle", "create", "-o", str(tmp_path / "b.tar.gz"), "--work-dir", str(work),
                         "--stages", "", "--synthetic-jobs", "150", "--synthetic-machine-procs", "16,32",
                         "--synthetic-seed", "3", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert metrics.read_bytes() == original and not metrics.with_name("metrics-edited.csv").exists()
     finally:
         metrics.write_bytes(original)
         metrics.with_name("metrics-edited.csv").unlink(missing_ok=True)
-    assert done.returncode != 0
-    assert "damaged" in done.stderr and damaged in done.stderr, done.stderr
-    assert list(tmp_path.glob("*b.tar.gz*")) == [], "a partial bundle was left"
+    with tarfile.open(tmp_path / "b.tar.gz") as archive:
+        names = archive.getnames()
+        packed = next(name for name in names if name.endswith("/metrics.csv") and "/FullReport/" in name)
+        assert archive.extractfile(packed).read() == original
+        assert not any(name.endswith("metrics-edited.csv") for name in names)
+
+
+def _archive(path: Path, members: dict[str, bytes]) -> Path:
+    import io
+
+    manifest = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(members.items()))
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in {**members, MANIFEST: manifest.encode()}.items():
+            info = tarfile.TarInfo(f"{BUNDLE_ROOT}/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.parametrize("members, problem", [
+    ({}, "recipe.json: missing (every bundle holds one)"),
+    ({"recipe.json": b"not json", "inputs.json": b"{}", "code.json": b"{}", "environment.json": b"{}"},
+     "recipe.json: not a JSON document (Expecting value: line 1 column 1 (char 0))"),
+    ({"recipe.json": b"[1]", "inputs.json": b"{}", "code.json": b"{}", "environment.json": b"{}"},
+     "recipe.json: not a JSON object"),
+    ({"recipe.json": b'{"task": "FullReport"}', "inputs.json": b"{}", "code.json": b"{}", "environment.json": b"{}"},
+     "recipe.json: no 'report' (str)"),
+], ids=["only the manifest", "recipe not JSON", "recipe a list", "recipe without its report"])
+def test_a_bundle_not_made_by_create_is_refused_naming_what_it_lacks(tmp_path, capsys, members, problem):
+    """Issue 69 item 11: such archives gave an internal error (exit 70)."""
+    archive = _archive(tmp_path / "b.tar.gz", members)
+    assert main(["bundle", "verify", str(archive)]) == 1
+    assert f"  {problem}" in capsys.readouterr().err.splitlines()
+
+
+@pytest.mark.parametrize("forgery, problem", [
+    (lambda root: _edit_json(root / "environment.json", lambda e: e["packages"].update(pandas="0.0.1")),
+     "environment.json: pandas 0.0.1, where "),
+    (lambda root: _edit_json(root / "inputs.json", lambda i: i.update({name: {"file_sha256": "f" * 64} for name in i})),
+     "inputs.json: "),
+], ids=["another pandas", "a made-up input checksum"])
+def test_forged_provenance_is_refused_against_the_tasks_records(bundle, tmp_path, forgery, problem):
+    """Issue 69 item 6: such a bundle verified OK."""
+    root = extract_bundle(bundle, tmp_path / "unpacked")
+    forge(root, tmp_path / "forged.tar.gz", forgery)
+    done = schedlab("bundle", "verify", "-q", str(tmp_path / "forged.tar.gz"), cwd=tmp_path)
+    assert done.returncode == 1 and "contents check FAILED" in done.stderr and problem in done.stderr, done.stderr
+
+
+def test_a_commit_that_cannot_be_checked_is_never_called_ok(bundle, tmp_path):
+    root = extract_bundle(bundle, tmp_path / "unpacked")
+    forge(root, tmp_path / "forged.tar.gz", lambda root: _edit_json(
+        root / "code.json", lambda code: code.update(commit="0" * 40, uncommitted_changes=False)))
+    done = schedlab("bundle", "verify", "-q", str(tmp_path / "forged.tar.gz"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1].startswith(
+        f"{tmp_path / 'forged.tar.gz'}: NOT PROVEN: commit 000000000000 is in no checkout here (--repo names one); ")
+    assert ": OK:" not in done.stdout
+
+
+def _edit_json(path: Path, change) -> None:
+    document = json.loads(path.read_text())
+    change(document)
+    path.write_text(json.dumps(document))
+
+
+def test_create_archives_a_closed_loop_study_with_its_resamples(tmp_path):
+    """Issue 69 item 12: bundle create had no way to archive a closed-loop or resampled study."""
+    done = schedlab("bundle", "create", "-q", "-o", str(tmp_path / "b.tar.gz"), "--work-dir", str(tmp_path / "work"),
+                    "--stages", "", "--synthetic-jobs", "60", "--synthetic-machine-procs", "16", "--feedback",
+                    "--resamples", "2", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    with tarfile.open(tmp_path / "b.tar.gz") as archive:
+        recipe = json.loads(archive.extractfile(f"{BUNDLE_ROOT}/recipe.json").read())
+    assert recipe["parameters"]["feedback"] == "True" and recipe["parameters"]["resamples"] == "2"

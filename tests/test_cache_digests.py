@@ -60,9 +60,11 @@ def test_a_changed_digit_is_refused_with_the_file_named(work_dir):
     text = path.read_text()
     rewrite_keeping_size_and_time(path, lambda data: data.__setitem__(slice(len(data) - 2, len(data) - 1), b"7"))
     assert path.read_text() != text
-    assert task.complete()  # same size: the cheap check passes, the read does not
+    assert not task.complete()  # the build runs the task again: its new output replaces the damaged one
     with pytest.raises(DamagedOutput, match=r"runs\.csv: damaged cached output: its SHA-256 differs"):
-        task.output_file("runs.csv")
+        task.output_file("runs.csv")  # and nothing reads the changed file meanwhile
+    task.run()
+    assert task.complete() and task.output_file("runs.csv").read_text() == text
 
 
 def test_a_truncated_or_deleted_file_makes_the_task_run_again_and_replaces_the_output(work_dir):
@@ -145,6 +147,9 @@ def test_a_file_added_after_the_write_is_reported(work_dir):
     assert damage(task.output_dir(), outputs) == ["extra.csv: not written by its task"]
     with pytest.raises(DamagedOutput, match="not a file its task wrote"):
         task.output_file("extra.csv")
+    assert not task.complete()  # a page listing its directory would show it: the task runs again
+    task.run()
+    assert task.complete() and not (task.output_dir() / "extra.csv").exists()
 
 
 def test_verify_cache_lists_each_damaged_output_and_removes_it_on_request(work_dir, capsys):

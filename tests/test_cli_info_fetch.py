@@ -51,6 +51,19 @@ def test_info_summarizes_a_trace(capsys):
         assert expected in lines
 
 
+def test_info_names_a_trace_by_the_sha256_of_its_file_as_the_pages_do(capsys, tmp_path):
+    """Issue 69 item 12: one name, one meaning; a gzipped trace also shows its content's digest."""
+    packed = tmp_path / "small.swf.gz"
+    packed.write_bytes(gzip.compress(SMALL.read_bytes(), mtime=0))
+    _, plain, _ = run_cli(capsys, "info", SMALL)
+    _, gzipped, _ = run_cli(capsys, "info", packed)
+    assert f"sha256:    {hashlib.sha256(SMALL.read_bytes()).hexdigest()} (of the file, as trace pages name it)" in plain
+    assert "content:" not in plain
+    assert f"sha256:    {hashlib.sha256(packed.read_bytes()).hexdigest()} (of the file, as trace pages name it)" in gzipped
+    assert (f"content:   {hashlib.sha256(SMALL.read_bytes()).hexdigest()} (SHA-256 of the decompressed SWF: a trace "
+            "and its gzipped copy agree)") in gzipped.splitlines()
+
+
 def test_info_prints_warnings_and_uses_procs_for_headerless_files(capsys):
     code, out, _ = run_cli(capsys, "info", DATA / "extended.swf", "--procs", "100")
     assert code == 0

@@ -24,10 +24,12 @@ REPOSITORY = Path(__file__).resolve().parents[1]
     (["FullReport", "--policies", "[]"], "luigi: FullReport parameter policies: must name at least one, got []"),
     (["FullReport", "--synthetic-machine-procs", "[]"],
      "luigi: FullReport parameter synthetic_machine_procs: must name at least one, got []"),
+    (["FullReport", "--synthetic-machine-procs", "[1]"],
+     "luigi: FullReport parameter synthetic_machine_procs: must be a whole number >= 2, got '1'"),
     (["FullReport", "--synthetic-jobs", "1"], "luigi: FullReport parameter synthetic_jobs: must be a whole number >= 2, got '1'"),
     (["FullReport", "--workers", "0"], "luigi: --workers 0: must be a whole number >= 1"),
 ], ids=["out of range", "not a number", "no such stage", "not a list", "no such estimates", "no policy",
-        "no machine", "one job", "no worker"])
+        "no machine", "a one-processor machine", "one job", "no worker"])
 def test_a_bad_parameter_is_one_line_and_exit_code_2(tmp_path, arguments, message):
     done = subprocess.run(
         [sys.executable, "-m", "luigi", "--module", "pipeline", *arguments, "--local-scheduler"],
@@ -127,3 +129,35 @@ def test_in_python_an_unknown_trace_fails_the_build_as_luigi_reports_it(tmp_path
 
     with settings.overridden(trace_dirs=[str(tmp_path)], work_dir=str(tmp_path / "work")):
         assert not luigi.build([ParseTrace(trace="no-such")], local_scheduler=True, workers=1, log_level="CRITICAL")
+
+
+HOLD_OTHER_CODE = '''
+import fcntl, sys, time
+from pathlib import Path
+locks = Path(sys.argv[1]) / ".locks" / "builds"
+locks.mkdir(parents=True, exist_ok=True)
+with open(locks / "0123456789abcdef.lock", "a") as lock:
+    fcntl.flock(lock, fcntl.LOCK_SH)
+    print("holding", flush=True)
+    time.sleep(60)
+'''
+
+
+def test_a_build_refuses_a_work_directory_another_code_version_is_building(tmp_path):
+    """Issue 69 item 10: started in the same second, two code versions on one work directory were both accepted."""
+    work = tmp_path / "work"
+    other = subprocess.Popen([sys.executable, "-c", HOLD_OTHER_CODE, str(work)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout.readline().strip() == "holding"
+        environment = {key: value for key, value in os.environ.items() if not key.startswith("SCHEDLAB_")}
+        environment.update(SCHEDLAB_WORK_DIR=str(tmp_path / "link-to-work"), SCHEDLAB_TRACE_DIRS=str(tmp_path))
+        (tmp_path / "link-to-work").symlink_to(work)  # the same directory by another path is the same build
+        done = subprocess.run([sys.executable, "-m", "luigi", "--module", "pipeline", "FullReport", "--stages", "[]",
+                               "--local-scheduler"], cwd=REPOSITORY, env=environment, capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        other.kill()
+        other.wait()
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"luigi: {work} is being built by other code (sources 0123456789abcdef; these are ")
+    assert [path.name for path in work.iterdir()] == [".locks"]  # nothing built

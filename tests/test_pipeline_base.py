@@ -252,3 +252,38 @@ def test_the_shipped_models_are_declared_where_they_are_read():
     assert base._declared_data_files(Path(model.__file__).read_bytes(), model.__file__) == ("models/*.json",)
     assert "schedlab.workloads.model" in BuiltinModel(model="builtin:kth-sp2-1996").code_versions()
     assert "schedlab.workloads.model" in code_closure(["schedlab.simulators.bandwidth.simulate"])  # its realistic workload
+
+
+HOLD_LOCK = '''
+import fcntl, sys, time
+with open(sys.argv[1], "a") as lock:
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    print("holding", flush=True)
+    time.sleep(60)
+'''
+
+
+def test_a_staging_directory_is_judged_by_its_outputs_lock_not_by_host_and_process(work_dir):
+    """Issue 69 item 10: two hosts of one name removed each other's live staging directories."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    family = work_dir / "Family"
+    family.mkdir(parents=True)
+    # Named as this host's live process would name it: another host of the same name, say.
+    staging = family / f".out-0123456789abcdef.@{socket.gethostname()}@{os.getpid()}.k3j.tmp"
+    staging.mkdir()
+    lock = work_dir / ".locks" / "Family" / "out-0123456789abcdef.lock"
+    lock.parent.mkdir(parents=True)
+    lock.touch()
+    assert base.dead_writer(staging)  # its output's lock is free: nobody writes it
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(lock)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        assert not base.dead_writer(staging)  # a writer holds the lock, whatever its name says
+    finally:
+        holder.kill()
+        holder.wait()
+    assert base.dead_writer(staging)

@@ -133,6 +133,32 @@ def test_gantt_draws_a_window_of_any_exported_schedule(tmp_path, capsys):
     assert "give --procs" in capsys.readouterr().err
 
 
+def test_gantt_refuses_a_schedule_no_machine_could_have_run(tmp_path, capsys):
+    """Issue 69 item 11: gantt drew jobs ending before they start, and a bit-flipped Parquet file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    bad = tmp_path / "bad.csv"
+    bad.write_text("job_id,submit,start,end,procs\n1,0,10,50,4\n2,0,20,15,4\n")
+    assert main(["gantt", str(bad), "--procs", "8", "-o", str(tmp_path / "g.png")]) == 1
+    assert capsys.readouterr().err.strip() == (f"schedlab gantt: {bad}: job 2 ends before it starts (submit 0, start 20, "
+                                               "end 15, 4 processors)")
+    wide = tmp_path / "wide.csv"
+    wide.write_text("job_id,submit,start,end,procs\n1,0,10,50,4\n")
+    assert main(["gantt", str(wide), "--procs", "3", "-o", str(tmp_path / "g.png")]) == 1
+    assert "job 1 needs no processor or more than the machine's 3" in capsys.readouterr().err
+    table = pa.table({"job_id": list(range(200)), "submit": [0.0] * 200, "start": [float(i) for i in range(200)],
+                      "end": [i + 10.0 for i in range(200)], "procs": [2] * 200})
+    flipped = tmp_path / "flipped.parquet"
+    pq.write_table(table, flipped, write_page_checksum=True, compression="none")
+    data = bytearray(flipped.read_bytes())
+    data[len(data) // 3] ^= 0x01  # inside a data page: the values still decode, the checksum does not hold
+    flipped.write_bytes(bytes(data))
+    assert main(["gantt", str(flipped), "--procs", "8", "-o", str(tmp_path / "f.png")]) == 1
+    assert f"schedlab gantt: {flipped}: not a readable Parquet schedule" in capsys.readouterr().err
+    assert not (tmp_path / "g.png").exists() and not (tmp_path / "f.png").exists()
+
+
 def test_an_swf_export_writes_its_own_note_and_keeps_the_inputs_as_a_comment(tmp_path):
     from schedlab.parsers.header import SwfHeader
 

@@ -152,3 +152,14 @@ def test_sessions_written_and_read_back_are_the_same(tmp_path):
     for name in ("jobs", "sessions", "predecessors"):
         pd.testing.assert_frame_equal(getattr(back, name), getattr(sessions, name))
     assert (back.delimitation, back.threshold, back.day_clock) == ("termination", 1800.0, 0.0)
+
+
+def test_sessions_of_an_empty_trace_are_refused_in_one_line(tmp_path, capsys):
+    """Issue 69 item 11: an empty file gave an internal error (exit 70)."""
+    from schedlab.cli import main
+
+    empty = tmp_path / "empty.swf"
+    empty.write_text("")
+    assert main(["sessions", str(empty)]) == 1
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"schedlab sessions: {empty}: no job lines: the trace is empty or has only a header")

@@ -37,7 +37,10 @@ def register(subparsers) -> None:
                         help="comma-separated machine sizes (>= 1) of the synthetic default")
     create.add_argument("--synthetic-seed", type=SEED, help="seed of the synthetic default workloads, >= 0")
     create.add_argument("--policies", help="comma-separated batch policies to replay")
-    create.add_argument("--workers", type=COUNT, default=1, help="Luigi workers, >= 1 (default: 1)")
+    create.add_argument("--feedback", action="store_true",
+                        help="replay every trace with its users closed-loop (docs/sessions.md)")
+    create.add_argument("--resamples", type=SEED, help="user-based resamples per trace page, >= 0 (0: none)")
+    create.add_argument("--workers", type=COUNT, help="Luigi workers, >= 1 (default: the cores available)")
     create.set_defaults(handler=run_create)
 
     verify = actions.add_parser("verify", help="check the manifest, rerun the recipe, compare byte for byte")
@@ -77,13 +80,18 @@ def run_create(args) -> int:
         parameters["synthetic_seed"] = args.synthetic_seed
     if args.policies:
         parameters["policies"] = _comma_list(args.policies)
+    if args.feedback:
+        parameters["feedback"] = True
+    if args.resamples is not None:
+        parameters["resamples"] = args.resamples
     quiet = getattr(args, "quiet", False)
     overrides = {"work_dir": args.work_dir} if args.work_dir else {}
     with settings.overridden(**overrides):
         report = FullReport(**parameters)
         previous = console.set_quiet(quiet)
         try:
-            built = luigi.build([report], local_scheduler=True, workers=args.workers, log_level="WARNING")
+            workers = {"workers": args.workers} if args.workers else {}  # else schedlab's default: the cores
+            built = luigi.build([report], local_scheduler=True, log_level="WARNING", **workers)
         finally:
             console.set_quiet(previous)
         if not built:
@@ -131,8 +139,13 @@ def run_verify(args) -> int:
             + "\n  ".join(result.rerun_problems)
             + ("\nwhy, from the task records and versions:\n  " + "\n  ".join(causes) if causes else "")
         )
-    print(f"{args.bundle}: OK: manifest intact, every output of the recipe present, code.json matches source/; "
-          f"the rerun reproduced all {result.files_compared} files byte for byte")
+    checked = (f"manifest intact, every output of the recipe present, code.json matches source/, inputs.json and "
+               f"environment.json match the tasks' records; the rerun reproduced all {result.files_compared} files "
+               "byte for byte")
+    if result.unproven:
+        print(f"{args.bundle}: NOT PROVEN: {'; '.join(result.unproven)}; {checked}")
+    else:
+        print(f"{args.bundle}: OK: {checked}, and its commit holds source/")
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # numpy, pandas and the parser are imported when the command runs, not to list it
@@ -58,6 +59,7 @@ def run(args) -> int:
 
 def describe_trace(trace: Trace) -> list[str]:
     """The report ``schedlab info`` prints, as lines."""
+    from schedlab.output_digests import sha256_of
     from schedlab.parsers.cleaning import effective_procs
     from schedlab.parsers.swf import resolve_machine_size
 
@@ -65,7 +67,9 @@ def describe_trace(trace: Trace) -> list[str]:
     procs, procs_source = resolve_machine_size(trace.header, jobs, trace.machine_procs_hint)
     submit = jobs["submit_time"].to_numpy()
     span = float(submit[-1] - submit[0]) if len(jobs) else 0.0
-    lines = [f"trace:     {trace.path}", f"sha256:    {trace.sha256}"]
+    lines = [f"trace:     {trace.path}", f"sha256:    {sha256_of(Path(trace.path))} (of the file, as trace pages name it)"]
+    if Path(trace.path).suffix == ".gz":
+        lines.append(f"content:   {trace.sha256} (SHA-256 of the decompressed SWF: a trace and its gzipped copy agree)")
     lines += _header_lines(trace)
     lines.append(f"machine:   {procs} processors ({procs_source})" if procs else "machine:   size unknown")
     lines.append(f"jobs:      {len(jobs)}")

@@ -5,12 +5,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from schedlab.errors import UsageError
+
 #: The one-line summary ``schedlab --help`` lists.
 HELP = "find the user sessions of a trace: sessions, dependencies, think times"
 
 
 def register(subparsers) -> None:
-    from schedlab.options import DURATION
+    from schedlab.options import COUNT, DURATION
 
     parser = subparsers.add_parser(
         "sessions",
@@ -30,6 +32,8 @@ def register(subparsers) -> None:
                         help="how sessions are cut (default: arrival)")
     parser.add_argument("--threshold", type=DURATION, default=60.0,
                         help="gap that starts a new session, minutes (default: 60)")
+    parser.add_argument("--procs", type=COUNT, help="machine size, >= 1, for the cleaning (default: the trace "
+                        "header's MaxProcs)")
     parser.add_argument("--json", help="also write the summary as JSON to this file")
     parser.add_argument("--lenient", action="store_true", help="skip malformed lines instead of stopping")
     parser.set_defaults(handler=run)
@@ -37,15 +41,19 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from schedlab.atomic import write_text
-    from schedlab.parsers.cleaning import clean
+    from schedlab.parsers.cleaning import clean_or_refuse, refuse_empty
     from schedlab.parsers.swf import read_swf
     from schedlab.workloads.fitting import header_clock
     from schedlab.workloads.sessions import format_summary, sessions_of, summarize_sessions
 
-    trace = read_swf(args.trace, strict=not args.lenient)
+    trace = read_swf(args.trace, strict=not args.lenient, machine_procs=args.procs)
     for warning in trace.warnings:
         print(f"note: {warning}", file=sys.stderr)
-    jobs, _ = clean(trace.jobs, trace.machine_procs)
+    refuse_empty(trace.job_count, args.trace)
+    procs = args.procs or trace.machine_procs
+    if not procs:
+        raise UsageError(f"{args.trace}: no machine size in the header; give --procs")
+    jobs, _ = clean_or_refuse(trace.jobs, procs, args.trace)
     name = Path(args.trace).name
     sessions = sessions_of(jobs, args.delimit, 60.0 * args.threshold, name)
     summary = summarize_sessions(sessions, *header_clock(trace.header))

@@ -47,6 +47,16 @@ def available() -> bool:
     return _event_loop is not None
 
 
+def loaded_source_sha256() -> str | None:
+    """The SHA-256 of the ``_event_loop.c`` the loaded extension was built from (None: none loaded)."""
+    return _event_loop.source_sha256 if _event_loop is not None else None
+
+
+def extension_path() -> Path:
+    """The file of the loaded extension (``available()`` must be True)."""
+    return Path(_event_loop.__file__)
+
+
 def run(batch, capacity: int, policy: str, order: str, event_order: EventOrder, progress=None, sessions=None,
         keys=None):
     """Simulate ``batch``; return ``(status, job index, start, promised, series, submit)``.
