@@ -621,21 +621,31 @@ class SchedlabTask(luigi.Task):
     def complete(self) -> bool:
         """Done when the output directory holds every file its ``task.json`` records, each of its
         recorded size and SHA-256 (a truncated, deleted, changed or never-recorded output makes the
-        task run again).
+        task run again), and every task it needs is complete too: a damaged output anywhere below
+        reruns its task and what depends on it.
 
         A user's error met on the way (a trace not found, say) stops a build started from the
         ``luigi`` command line in one line on stderr with exit code 2, whichever task it was given;
         Luigi would log a traceback and exit 35."""
         try:
             hold_code_lock(settings.work_dir())
-            directory = self.output_dir()
+            return self._whole_with_requirements(set())
         except SchedlabError as error:
             if _on_luigi_command_line():
                 sys.stdout.flush()
                 print(f"luigi: {error}", file=sys.stderr, flush=True)
                 raise SystemExit(2) from None
             raise
-        return whole(directory, recorded_outputs(directory))
+
+    def _whole_with_requirements(self, checked: set[str]) -> bool:
+        """This task's outputs whole, and those of every task it needs, directly or not (each checked once):
+        Luigi looks no further than a complete task, so damage below one is found here or never."""
+        if self.task_id in checked:
+            return True
+        checked.add(self.task_id)
+        directory = self.output_dir()
+        return whole(directory, recorded_outputs(directory)) and all(
+            task._whole_with_requirements(checked) for task in self.keyed_requirements())
 
     @contextlib.contextmanager
     def writing_output(self) -> Iterator[Path]:
@@ -648,6 +658,9 @@ class SchedlabTask(luigi.Task):
         _tell_scheduler(self, "set_status_message", "writing outputs")
         final.parent.mkdir(parents=True, exist_ok=True)
         remove_dead_stagings(final.parent)
+        for abandoned in final.parent.glob(f".{final.name}.{STAGING_MARK}*.tmp"):
+            # This process holds the output's lock: every other staging of it was left by a killed writer.
+            shutil.rmtree(abandoned, ignore_errors=True)
         writer = f"{STAGING_MARK}{socket.gethostname()}{STAGING_MARK}{os.getpid()}"
         staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.{writer}.", suffix=".tmp", dir=final.parent))
         try:

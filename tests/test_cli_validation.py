@@ -286,9 +286,9 @@ def _luigi_tasks():
     spec = {"kind": "trace", "name": "t"}
     return [
         (lambda: FullReport(synthetic_jobs=1), "FullReport parameter synthetic_jobs", ">= 2"),
-        (lambda: FullReport(synthetic_machine_procs=[128, -4]), "FullReport parameter synthetic_machine_procs", ">= 1"),
+        (lambda: FullReport(synthetic_machine_procs=[128, -4]), "FullReport parameter synthetic_machine_procs", ">= 2"),
         (lambda: FullReport(synthetic_seed=-1), "FullReport parameter synthetic_seed", ">= 0"),
-        (lambda: SyntheticWorkload(machine_procs=0, n_jobs=5, seed=1), "parameter machine_procs", ">= 1"),
+        (lambda: SyntheticWorkload(machine_procs=0, n_jobs=5, seed=1), "parameter machine_procs", ">= 2"),
         (lambda: SynthesizeWorkload(model="m", seed=1, n_jobs=10, load=float("nan")), "parameter load", "> 0"),
         (lambda: ScaleTrace(trace="t", target_utilization=-0.5), "parameter target_utilization", "> 0"),
         (lambda: PairWorkloads(a=spec, b=spec, window=-1.0), "parameter window", ">= 0"),

@@ -225,6 +225,7 @@ def test_an_edited_sessions_file_never_reaches_a_closed_loop_replay(tmp_path):
     import luigi
 
     from pipeline import settings
+    from pipeline.base import read_json
     from pipeline.replay_tasks import ReplayTrace, TraceSessions
     from schedlab.output_digests import DamagedOutput
 
@@ -238,5 +239,9 @@ def test_an_edited_sessions_file_never_reaches_a_closed_loop_replay(tmp_path):
         found.write_text(found.read_text().replace('"threshold": 3600.0', '"threshold": 9600.0'))
         with pytest.raises(DamagedOutput, match=r"sessions_found\.json: damaged cached output"):
             sessions.sessions()
-        assert not luigi.build([ReplayTrace(trace="users", policy="fcfs", feedback=True)], local_scheduler=True,
-                               workers=1, log_level="CRITICAL")
+        # The build finds the damaged sessions incomplete, finds them again, and replays on the true ones.
+        replay = ReplayTrace(trace="users", policy="fcfs", feedback=True)
+        assert luigi.build([replay], local_scheduler=True, workers=1, log_level="CRITICAL")
+        assert '"threshold": 3600.0' in sessions.output_file("sessions_found.json").read_text()
+        arrivals = read_json(replay.output_file("summary.json"))["parameters"]["arrivals"]
+        assert arrivals == "closed-loop (arrival sessions, threshold 3600 s)"
