@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import numpy as np
 import pandas as pd
 
-from schedlab.errors import SchedlabError
+from schedlab.errors import SchedlabError, require_regular_file
 from schedlab.parsers.header import SwfHeader
 from schedlab.parsers.schema import as_job_table
 
@@ -49,6 +49,11 @@ UNKNOWN_TIMES = {"", "Unknown", "None", "N/A"}
 UNLIMITED = {"UNLIMITED", "Partition_Limit", "INVALID", ""}
 SLURM_DURATION = re.compile(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?")
 EXAMPLES_KEPT = 5  # line numbers listed per skip reason
+PROCESSOR_LIMIT = 2**31 - 1
+"""The most processors a job's count may say: Slurm and PBS keep counts in 32-bit integers, and no machine
+has two billion processors, so a larger count (``AllocCPUS`` of 10**23, ``n1/0*99999999999999``) is damage."""
+LAST_UNIX_TIME = 253_402_300_799
+"""9999-12-31T23:59:59Z, the last time a date can print: a later PBS time (``qtime=1e20``) is damage."""
 
 
 @dataclass
@@ -118,6 +123,21 @@ def slurm_duration(text: str) -> float | None:
     return 3600.0 * parts[0] + 60.0 * parts[1] + parts[2]
 
 
+def processor_count(text: str, name: str) -> int:
+    """A count of processors as a log writes it: a whole number from 0 to ``PROCESSOR_LIMIT``."""
+    count = int(text)
+    if not 0 <= count <= PROCESSOR_LIMIT:
+        raise ValueError(f"{name} {text} is not a processor count (0 to {PROCESSOR_LIMIT:,})")
+    return count
+
+
+def _unix_time(text: str, name: str) -> float:
+    seconds = float(text)
+    if not 0 <= seconds <= LAST_UNIX_TIME:  # also refuses nan
+        raise ValueError(f"{name} {text} is not a Unix time (seconds from 1970 to the year 9999)")
+    return seconds
+
+
 def _zone(time_zone: str) -> ZoneInfo:
     try:
         return ZoneInfo(time_zone)
@@ -172,6 +192,7 @@ def read_sacct(path, time_zone: str = "UTC", machine_procs: int | None = None, s
                computer: str | None = None) -> Conversion:
     """Convert ``sacct --parsable2`` output (see the module docstring)."""
     zone, path = _zone(time_zone), str(path)
+    require_regular_file(path, "sacct output")
     skips = _Skips(path, strict)
     names = {key: _Names() for key in ("user", "group", "executable", "queue")}
     rows = []
@@ -212,8 +233,8 @@ def read_sacct(path, time_zone: str = "UTC", machine_procs: int | None = None, s
             try:
                 submit, start, end = (timestamp(get[key]) for key in ("Submit", "Start", "End"))
                 limit = slurm_duration(get["Timelimit"])
-                procs = int(get["AllocCPUS"] or 0)
-                requested = int(get.get("ReqCPUS") or 0) or procs
+                procs = processor_count(get["AllocCPUS"] or "0", "AllocCPUS")
+                requested = processor_count(get.get("ReqCPUS") or "0", "ReqCPUS") or procs
             except ValueError as error:
                 skips.unreadable(number, str(error))
                 continue
@@ -249,20 +270,24 @@ def pbs_processors(attributes: dict[str, str]) -> int:
     else Resource_List.ncpus, else nodes x ppn of Resource_List.nodes (``2:ppn=4``); -1 if none says."""
     hosts = attributes.get("exec_host", "")
     if hosts:
-        return sum(int(entry.split("*")[1]) if "*" in entry else 1 for entry in hosts.split("+"))
+        count = sum(processor_count(entry.split("*")[1], "exec_host count") if "*" in entry else 1
+                    for entry in hosts.split("+"))
+        return processor_count(str(count), "exec_host's processors")
     if attributes.get("Resource_List.ncpus"):
-        return int(attributes["Resource_List.ncpus"])
+        return processor_count(attributes["Resource_List.ncpus"], "Resource_List.ncpus")
     nodes = attributes.get("Resource_List.nodes", "")
     if nodes:
         count, _, rest = nodes.partition(":")
         ppn = re.search(r"ppn=(\d+)", rest)
-        return (int(count) if count.isdigit() else 1) * (int(ppn.group(1)) if ppn else 1)
+        total = (int(count) if count.isdigit() else 1) * (int(ppn.group(1)) if ppn else 1)
+        return processor_count(str(total), "Resource_List.nodes")
     return -1
 
 
 def read_pbs(path, machine_procs: int | None = None, strict: bool = True, computer: str | None = None) -> Conversion:
     """Convert a PBS/Torque accounting log (see the module docstring)."""
     path = str(path)
+    require_regular_file(path, "a PBS/Torque accounting log")
     skips = _Skips(path, strict)
     names = {key: _Names() for key in ("user", "group", "executable", "queue")}
     deleted: set[str] = set()
@@ -287,9 +312,10 @@ def read_pbs(path, machine_procs: int | None = None, strict: bool = True, comput
     rows = []
     for job_id, (number, attributes) in ended.items():
         try:
-            submit = float(attributes.get("qtime") or attributes["ctime"])
-            start = float(attributes["start"]) if attributes.get("start") else None
-            end = float(attributes["end"]) if attributes.get("end") else None
+            submit_key = "qtime" if attributes.get("qtime") else "ctime"
+            submit = _unix_time(attributes[submit_key], submit_key)
+            start = _unix_time(attributes["start"], "start") if attributes.get("start") else None
+            end = _unix_time(attributes["end"], "end") if attributes.get("end") else None
             procs = pbs_processors(attributes)
             walltime = attributes.get("Resource_List.walltime")
             limit = _pbs_duration(walltime) if walltime else -1.0
@@ -317,6 +343,7 @@ def read_pbs(path, machine_procs: int | None = None, strict: bool = True, comput
 def detect_format(path) -> str:
     """``sacct`` when the first line is a ``|``-separated header naming JobID, ``pbs`` when it looks like
     ``date;type;id;...``; raises otherwise."""
+    require_regular_file(path, "an accounting log")
     with open(path, encoding="utf-8", errors="replace") as handle:
         first = handle.readline()
     if "|" in first and "JobID" in first.split("|"):

@@ -133,14 +133,15 @@ def parse_header(
     lenient mode (the value is then ignored).  A known key given twice keeps the
     later value, with a warning, since the two lines contradict each other.
     """
-    reader = _HeaderReader(report)
+    reader = HeaderReader(report)
     for number, raw in comment_lines:
         reader.read_line(number, raw.strip())
     return reader.header, reader.warnings
 
 
-class _HeaderReader:
-    """Reads comment lines one by one, remembering which entry a continuation extends."""
+class HeaderReader:
+    """Reads comment lines one by one (as :func:`parse_header` does for all of them at once),
+    remembering which entry a continuation extends; ``header`` and ``warnings`` are what it read."""
 
     def __init__(self, report: ProblemReporter):
         self.report = report

@@ -26,28 +26,35 @@ accepts, because the data they carry is sound:
   submit times are shifted to start at 0 and the header's ``unix_start_time`` is set
   to the shift, with a warning.  Nothing is lost and the table means what SWF says.
 
-What would give a wrong table is refused instead: a line with fewer than 18 fields, a
-non-numeric or non-finite (nan, inf) value, a non-integral value in an integer field,
-a time at or beyond 2**53 seconds (``1e300``, anything past int64 seconds: float64
-seconds stop being exact there, so a replay could not even add a run time to it; 2**53 s
-is 285 million years), a size (processors, memory) below -1 (SWF's "unknown"; any other
-negative is damage), a negative submit time, a duplicate job id.  In strict mode
-(default) the first such line raises :class:`InputError` with its 1-based line number; in lenient mode such lines are
-skipped and counted by kind in ``Trace.skipped``.  File-level problems (missing file,
-directory, binary content, corrupt or fake gzip, more than ``DEFAULT_MAX_TRACE_BYTES``
-decompressed) raise ``InputError(path, None, ...)`` in both modes, as soon as the block
-read shows them (a gzip bomb is refused after one block, not after decompressing it).
+What would give a wrong table is refused instead: a line with fewer than 18 fields, or with more
+than ``MAX_EXTRA_FIELDS`` extra ones, a non-numeric or non-finite (nan, inf) value, a
+non-integral value in an integer field, a time at or beyond 2**53 seconds (``1e300``, anything
+past int64 seconds: float64 seconds stop being exact there, so a replay could not even add a run
+time to it; 2**53 s is 285 million years), a size (processors, memory) below -1 (SWF's "unknown";
+any other negative is damage), a negative submit time, a duplicate job id.  In strict mode
+(default) the first such line raises :class:`InputError` with its 1-based line number; in lenient
+mode such lines are skipped and counted by kind in ``Trace.skipped``.  File-level problems
+(missing file, directory, FIFO or device, binary content, corrupt or fake gzip, more than
+``DEFAULT_MAX_TRACE_BYTES`` decompressed, a line longer than ``MAX_LINE_BYTES``, more than
+``MAX_HEADER_BYTES`` of header) raise ``InputError(path, None or line, ...)`` in both modes, as
+soon as the read shows them (a gzip bomb is refused after one block, not after decompressing it).
 
-Parsing is columnar.  A well-formed file -- ASCII, the header's comment lines first,
-then only job lines of exactly 18 fields -- is read by numpy's C parser in one call on
-the decompressed bytes, checked column by column, with no Python work per line (CEA
-Curie's 312k jobs, 29 MB gunzipped, in about 0.37 s on the project's machine, of which
-0.22 s is numpy's parser and 0.1 s gunzip and SHA-256).  Anything else (a bad line,
-comments or blank lines among the jobs, extended SWF's extra columns, non-ASCII bytes)
-takes the line-by-line path, which gives the same table for a well-formed file (tests
-compare the two) and locates every bad line with its number and field: one split into
-lines, field counts per line, numpy's parser on the whole block, and bisection down to
-the lines numpy refuses (Curie: 0.8 s).
+Reading streams: the decompressed text goes through in chunks of whole lines (``CHUNK_BYTES``),
+and what stays is the header and the good rows' columns, so memory follows the table kept, not
+the file: about twice the table at the end (its chunks joined column by column), plus a chunk's
+work (tens of MB), whatever the input.  ``tests/test_swf_bounds.py`` measures the peaks;
+``bench/bench_parse.py --adversarial`` times the worst inputs.
+
+Parsing is columnar.  A well-formed chunk -- ASCII job lines of exactly 18 fields -- is read by
+numpy's C parser in one call, checked column by column, with no Python work per line (CEA
+Curie's 312k jobs, 29 MB gunzipped, in about 0.42 s on the project's machine).  Any other chunk
+(a bad line, comments or blank lines among the jobs, extended SWF's extra columns, non-ASCII
+bytes) takes the line-by-line path, which gives the same rows for a well-formed chunk (tests
+compare the two) and locates every bad line with its number and field: the lines that are not
+blank found by the regex engine (blank ones are not visited one by one), field counts per line,
+numpy's parser on the whole chunk, and bisection down to the lines numpy refuses (Curie: 0.84 s).
+Each chunk is decoded as UTF-8, or, from the first that is not, as Latin-1 with a warning (old
+headers); the header is read as its lines come.
 """
 
 from __future__ import annotations
@@ -56,7 +63,10 @@ import gzip
 import hashlib
 import io
 import os
+import re
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
@@ -65,10 +75,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from schedlab.parsers.header import SwfHeader, parse_header
+from schedlab.parsers.header import HeaderReader, SwfHeader
 from schedlab.parsers.schema import DTYPES, FLOAT_FIELDS, SWF_FIELDS
 from schedlab.atomic import atomic_open, write_text
-from schedlab.errors import InputError, SchedlabError
+from schedlab.errors import InputError, SchedlabError, require_regular_file
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -85,6 +95,20 @@ DEFAULT_MAX_TRACE_BYTES = 2**30
 larger trace is refused with the limit named, and ``SCHEDLAB_MAX_TRACE_BYTES`` raises it."""
 READ_BLOCK_BYTES = 1 << 20
 """A trace is read, and checked, this many (decompressed) bytes at a time."""
+CHUNK_BYTES = 1 << 20
+"""Job lines are parsed this many bytes (whole lines) at a time: reading holds one chunk of text
+besides the rows it keeps."""
+BINARY_SAMPLE_BYTES = 1 << 16
+"""A file whose first 64 KiB are not text is refused as binary."""
+MAX_LINE_BYTES = READ_BLOCK_BYTES
+"""The longest line a trace may hold, 1 MiB: the longest real lines, extended SWF's node lists
+(MetaCentrum's), hold 1,375 bytes.  A longer line is refused with its number, in both modes, as
+soon as the read reaches it."""
+MAX_HEADER_BYTES = 1 << 20
+"""The most bytes of comment lines above the first job line (PWA headers hold a few KB)."""
+MAX_EXTRA_FIELDS = 32
+"""The most columns of extended SWF after the 18th a line may have (MetaCentrum's has 3); a wider
+line is a bad line (``too_many_fields``), since every extra column is kept for every job."""
 #: 1980-01-01T00:00:00Z: a first submit time at or after this is a Unix time, not an offset.
 ABSOLUTE_TIME_THRESHOLD = 315_532_800
 #: Integers above this magnitude do not survive a float64; SWF integers never need them.
@@ -113,6 +137,7 @@ _TEXT_BYTES = bytes(sorted({7, 8, 9, 10, 11, 12, 13, 27} | set(range(0x20, 0x100
 #: Kinds of bad job lines, in the order they are checked on each line.
 JOB_PROBLEM_KINDS = (
     "too_few_fields",
+    "too_many_fields",
     "not_numeric",
     "not_finite",
     "not_integer",
@@ -196,145 +221,355 @@ def read_swf(
     if machine_procs is not None and machine_procs <= 0:
         raise ValueError(f"machine_procs must be positive, not {machine_procs}")
     path = Path(path)
-    data = _read_decompressed(path)
-    parsed = _parse_well_formed(data, path, strict) or _parse_line_by_line(
-        data, path, strict, keep_extra_columns=extra_columns == "keep"
-    )
-    header, jobs, warnings, job_line_count, problems = parsed
-    warnings += _machine_size_warnings(header, jobs, machine_procs)
-    warnings += _job_count_warnings(header, job_line_count)
-    if not job_line_count:
+    problems = _ProblemLog(path, strict)
+    source = _TraceText(path)
+    header = _HeaderSection(problems)
+    table = _JobTable(problems, keep_extra_columns=extra_columns == "keep")
+    for text, first_line in source.chunks():
+        if not header.done:
+            text, first_line = header.read(text, first_line)
+        if header.done:
+            table.add(text, first_line)
+    jobs, line_numbers = table.columns_and_lines()
+    warnings = source.warnings + header.warnings
+    warnings += _oversize_warnings(jobs, line_numbers, header.header.declared_machine_size())
+    warnings += _negative_time_warnings(jobs, line_numbers)
+    warnings += _machine_size_warnings(header.header, jobs, machine_procs)
+    warnings += _job_count_warnings(header.header, table.job_line_count)
+    if not table.job_line_count:
         warnings.append("no job lines: the job table is empty")
     jobs, order_warnings = _sort_by_submit_time(jobs)
-    jobs, time_warnings = _make_submit_times_relative(jobs, header)
+    jobs, time_warnings = _make_submit_times_relative(jobs, header.header)
     warnings += order_warnings + time_warnings + problems.summary()
     return Trace(
         columns=jobs,
-        header=header,
+        header=header.header,
         path=path,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=source.sha256,
         warnings=warnings,
         skipped=problems.skipped,
         machine_procs_hint=machine_procs,
     )
 
 
-#: What one parse gives the rest of read_swf: header, job columns, warnings so far (decoding,
-#: header, job sizes above the machine), number of job lines, and the problem log.
-_Parsed = tuple[SwfHeader, Columns, list[str], int, "_ProblemLog"]
+#: The first character of a line that is not blank (whitespace is ``str.isspace``'s, as ``str.lstrip`` strips).
+_NOT_WHITESPACE = re.compile(r"\S")
 
 
-def _parse_line_by_line(data: bytes, path: Path, strict: bool, keep_extra_columns: bool) -> _Parsed:
-    """Any SWF text: split into lines, every bad line located and reported (the precise path)."""
-    problems = _ProblemLog(path, strict)
-    text, warnings = _decode(data)
-    lines = text.split("\n")
-    job_indexes = [i for i, line in enumerate(lines) if (s := line.lstrip()) and s[0] != ";"]
-    header_end = job_indexes[0] if job_indexes else len(lines)
-    header, header_warnings = parse_header(
-        ((i + 1, lines[i]) for i in range(header_end) if lines[i].lstrip()[:1] == ";"),
-        problems.report,
-    )
-    warnings += header_warnings
-    job_lines = _JobLines([lines[i] for i in job_indexes], np.array(job_indexes) + 1, header.declared_machine_size())
-    jobs = job_lines.to_table(problems, keep_extra_columns=keep_extra_columns)
-    warnings += job_lines.value_warnings()
-    return header, jobs, warnings, len(job_indexes), problems
+def _filled_lines(text: str, first_line: int) -> Iterator[tuple[int, int, int, bool]]:
+    """The lines of ``text`` that are not blank: (number, start, end, whether it is a comment), the slice
+    ``text[start:end]`` the line whole as ``str.split("\\n")`` gives it.  Blank lines are skipped by the
+    regex engine, not one by one."""
+    line, position = first_line, 0
+    while found := _NOT_WHITESPACE.search(text, position):
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.start())
+        end = len(text) if end < 0 else end
+        line += text.count("\n", position, start)
+        yield line, start, end, text[found.start()] == ";"
+        position = end
 
 
-def _parse_well_formed(data: bytes, path: Path, strict: bool) -> _Parsed | None:
-    """The fast path: what :func:`_parse_line_by_line` gives for a file whose job lines
-    are all good, without Python work per job line; None for any other file.
+class _TraceText:
+    """A trace's decompressed text, read block by block and handed out in chunks of whole lines.
 
-    It takes ASCII files whose leading comment (and blank) lines are followed by job
-    lines only, but for blank lines at the end (no ``;``, no CR but before LF), each of
-    exactly 18 numbers that pass every check of :meth:`_JobLines.classify`.  The job
-    section goes in one call to the numpy parser the line-by-line path uses: it skips
-    blank lines and refuses a line with another number of fields than the first, so as
-    many rows as lines up to the trailing blank ones, of 18 fields each, mean 18 fields
-    on every one of those lines.  In ASCII, numpy splits fields on the
-    same bytes as ``str.split`` (space, tab, VT, FF, 0x1c-0x1f); any other control byte
-    in a field makes it refuse the number.
+    Each block is checked as it comes: a file (or its decompressed content) larger than
+    :func:`max_trace_bytes`, binary content, or a line longer than ``MAX_LINE_BYTES`` is refused
+    as soon as that shows, so a gzip bomb or a one-line file is refused in about one block of
+    memory.  A file named ``.gz`` without the magic is refused rather than read as text: its
+    name promises gzip, so it is most likely something else saved under a trace's name (an
+    HTML error page from a failed download).  Only regular files are read
+    (:func:`~schedlab.errors.require_regular_file`).
     """
-    if not data.isascii():
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.limit = max_trace_bytes()
+        self.digest = hashlib.sha256()
+        self.warnings: list[str] = []
+        self.latin1 = False
+
+    @property
+    def sha256(self) -> str:
+        return self.digest.hexdigest()
+
+    def chunks(self) -> Iterator[tuple[str, int]]:
+        """The decoded text in chunks of whole lines of about ``CHUNK_BYTES``, each with its first line's number."""
+        first_line = 1
+        for number, chunk in enumerate(self._byte_chunks()):
+            yield self._decode(chunk, first_line, bom=number == 0), first_line
+            first_line += chunk.count(b"\n")
+
+    def _byte_chunks(self) -> Iterator[bytes]:
+        pending: list[bytes] = []
+        pending_bytes = 0
+        sample = b""  # the file's first BINARY_SAMPLE_BYTES, to tell text from binary
+        partial_line = 0  # bytes of the line being read, after the last line feed
+        newlines = 0
+        total = 0
+        try:
+            with self._open() as (stream, where):
+                while block := stream.read(READ_BLOCK_BYTES):
+                    total += len(block)
+                    if total > self.limit:
+                        raise InputError(self.path, None, _over_limit(total, limit=self.limit, where=where))
+                    if len(sample) < BINARY_SAMPLE_BYTES:
+                        sample += block[: BINARY_SAMPLE_BYTES - len(sample)]
+                        if len(sample) == BINARY_SAMPLE_BYTES:
+                            self._refuse_binary(sample)
+                    if b"\0" in block:
+                        raise InputError(self.path, None, BINARY)
+                    first_newline = block.find(b"\n")
+                    if partial_line + (len(block) if first_newline < 0 else first_newline) > MAX_LINE_BYTES:
+                        raise self._too_long(newlines + 1, block[:first_newline] if first_newline >= 0 else block)
+                    self.digest.update(block)
+                    newlines += block.count(b"\n")
+                    last_newline = block.rfind(b"\n")
+                    partial_line = partial_line + len(block) if last_newline < 0 else len(block) - last_newline - 1
+                    pending.append(block)
+                    pending_bytes += len(block)
+                    if pending_bytes >= CHUNK_BYTES and last_newline >= 0 and len(sample) == BINARY_SAMPLE_BYTES:
+                        data = b"".join(pending)
+                        cut = len(data) - partial_line
+                        yield self._checked(data[:cut])
+                        pending, pending_bytes = [data[cut:]], partial_line
+        except (EOFError, zlib.error, gzip.BadGzipFile) as error:
+            raise InputError(self.path, None, f"corrupt or truncated gzip data ({error})") from None
+        except OSError as error:
+            raise InputError(self.path, None, f"cannot read: {error.strerror or error}") from None
+        if len(sample) < BINARY_SAMPLE_BYTES:
+            self._refuse_binary(sample)
+        if pending_bytes:
+            yield self._checked(b"".join(pending))
+
+    def _refuse_binary(self, sample: bytes) -> None:
+        if _looks_binary(sample):
+            raise InputError(self.path, None, BINARY)
+
+    @contextmanager
+    def _open(self):
+        """The file's decompressed byte stream, and how its size is said in a refusal."""
+        require_regular_file(self.path, "an SWF trace file")
+        with open(self.path, "rb") as raw:
+            if raw.read(2).startswith(GZIP_MAGIC):
+                raw.seek(0)
+                yield gzip.GzipFile(fileobj=raw), " once decompressed"
+                return
+            if self.path.suffix == ".gz":
+                raise InputError(self.path, None, "named .gz but is not gzip data (no gzip magic bytes)")
+            size = os.fstat(raw.fileno()).st_size
+            if size > self.limit:
+                raise InputError(self.path, None, _over_limit(size, limit=self.limit, where=""))
+            raw.seek(0)
+            yield raw, ""
+
+    def _too_long(self, line: int, start: bytes) -> InputError:
+        if b"\r" in start:
+            return InputError(self.path, None, CR_ALONE)
+        return InputError(self.path, line, f"a line longer than {MAX_LINE_BYTES:,} bytes: not an SWF job or comment "
+                                           "line (the longest real ones, extended SWF's node lists, hold a few KB)")
+
+    def _checked(self, chunk: bytes) -> bytes:
+        if chunk.count(b"\r") > chunk.count(b"\n"):  # CR LF counts both once
+            raise InputError(self.path, None, CR_ALONE)
+        return chunk
+
+    def _decode(self, chunk: bytes, first_line: int, bom: bool) -> str:
+        """UTF-8 (dropping a BOM), else Latin-1 from the first chunk that is not UTF-8 on, with a warning."""
+        if not self.latin1:
+            try:
+                return chunk.decode("utf-8-sig" if bom else "utf-8")
+            except UnicodeDecodeError as error:
+                line = first_line + chunk.count(b"\n", 0, error.start)
+                self.warnings.append(f"not UTF-8 (first bad byte on line {line}): read as Latin-1")
+                self.latin1 = True
+        return chunk.decode("latin-1")
+
+
+BINARY = "binary content, not an SWF text file"
+CR_ALONE = "lines end in CR alone (classic Mac text): an SWF trace's lines end in LF or CR LF"
+
+
+class _HeaderSection:
+    """The comment lines above the first job line, read into the header as they come."""
+
+    def __init__(self, problems: _ProblemLog):
+        self.path = problems.path
+        self.reader = HeaderReader(problems.report)
+        self.size = 0
+        self.done = False
+
+    @property
+    def header(self) -> SwfHeader:
+        return self.reader.header
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.reader.warnings
+
+    def read(self, text: str, first_line: int) -> tuple[str, int]:
+        """Read the header's lines in ``text``; what follows the header (from its first job line), and that
+        line's number."""
+        for line, start, end, comment in _filled_lines(text, first_line):
+            if not comment:
+                self.done = True
+                return text[start:], line
+            self.size += end - start + 1
+            if self.size > MAX_HEADER_BYTES:
+                raise InputError(self.path, line, f"more than {MAX_HEADER_BYTES:,} bytes of comment lines "
+                                                  "above the first job: not an SWF header")
+            self.reader.read_line(line, text[start:end].strip())
+        return "", first_line
+
+
+class _JobTable:
+    """The good job lines of a trace, chunk by chunk: the fast path where a chunk is well formed,
+    the line-by-line path elsewhere.  What it keeps is the good rows' columns and line numbers,
+    so reading holds the table and one chunk, whatever the file holds."""
+
+    def __init__(self, problems: _ProblemLog, keep_extra_columns: bool):
+        self.problems = problems
+        self.keep_extra_columns = keep_extra_columns
+        self.chunks: list[Columns] = []
+        self.line_numbers: list[np.ndarray] = []
+        self.extras: list[tuple[int, list[list[str]]]] = []  # (first row, extra fields of that row and the next)
+        self.earlier_ids = _EarlierIds()
+        self.job_line_count = 0
+        self.row_count = 0
+
+    def add(self, text: str, first_line: int) -> None:
+        if not text.strip():
+            return
+        parsed = _parse_well_formed(text, first_line)
+        if parsed is not None and not self.earlier_ids.seen(parsed[0][:, 0]).any():
+            values, line_numbers = parsed
+            self.job_line_count += len(values)
+        else:
+            job_lines = _JobLines(text, first_line, self.earlier_ids)
+            values, line_numbers, extras = job_lines.good_rows(self.problems)
+            self.job_line_count += len(job_lines.texts)
+            if self.keep_extra_columns and extras:
+                self.extras.append((self.row_count, extras))
+        if not len(values):
+            return
+        columns = {name: values[:, i].astype(DTYPES[name]) for i, name in enumerate(SWF_FIELDS)}
+        self.chunks.append(columns)
+        self.line_numbers.append(line_numbers)
+        self.earlier_ids.add(columns["job_id"], line_numbers)
+        self.row_count += len(values)
+
+    def columns_and_lines(self) -> tuple[Columns, np.ndarray]:
+        """The good rows as canonical columns (and extra columns), and each row's line number; a column's
+        chunks are freed as it is joined, so this holds the table once and one column more."""
+        columns = {}
+        for name in SWF_FIELDS:
+            parts = [chunk.pop(name) for chunk in self.chunks]
+            columns[name] = np.concatenate(parts) if parts else np.empty(0, dtype=DTYPES[name])
+            del parts
+        columns.update(self._extra_columns())
+        line_numbers = np.concatenate(self.line_numbers) if self.line_numbers else np.empty(0, dtype=np.int64)
+        return columns, line_numbers
+
+    def _extra_columns(self) -> Columns:
+        """Fields after the 18th of extended SWF, as strings (None where a line is shorter:
+        a missing value in the DataFrame)."""
+        width = max((len(fields) for _, chunk in self.extras for fields in chunk), default=0)
+        columns = {f"extra_{j + 1}": np.full(self.row_count, None, dtype=object) for j in range(width)}
+        for first_row, chunk in self.extras:
+            for row, fields in enumerate(chunk, start=first_row):
+                for j, value in enumerate(fields):
+                    columns[f"extra_{j + 1}"][row] = value
+        return columns
+
+
+class _EarlierIds:
+    """The job ids of the rows kept from earlier chunks, to find a duplicate across chunks: nothing to
+    look up while ids rise (as in every real log), a set once they do not."""
+
+    def __init__(self):
+        self.ids: list[np.ndarray] = []
+        self.line_numbers: list[np.ndarray] = []
+        self.largest = -np.inf
+        self.lookup: set[float] | None = None
+
+    def seen(self, ids: np.ndarray) -> np.ndarray:
+        """Per id, whether an earlier chunk kept it."""
+        if not len(ids) or ids.min() > self.largest:
+            return np.zeros(len(ids), dtype=bool)
+        if self.lookup is None:
+            self.lookup = set(np.concatenate(self.ids).tolist())
+        return np.fromiter((i in self.lookup for i in ids.tolist()), dtype=bool, count=len(ids))
+
+    def first_line(self, job_id: float) -> int | None:
+        """The line of the earlier chunks' row with this id, None if none has it."""
+        for ids, line_numbers in zip(self.ids, self.line_numbers):
+            match = np.flatnonzero(ids == job_id)
+            if len(match):
+                return int(line_numbers[match[0]])
         return None
-    start, header_lines = _header_section(data)
-    body = data[start:]
-    if not body or b";" in body or (b"\r" in body and body.count(b"\r") != body.count(b"\r\n")):
+
+    def add(self, ids: np.ndarray, line_numbers: np.ndarray) -> None:
+        if not len(ids):
+            return
+        self.ids.append(ids)
+        self.line_numbers.append(line_numbers)
+        self.largest = max(self.largest, float(ids.max()))
+        if self.lookup is not None:
+            self.lookup.update(ids.tolist())
+
+
+def _parse_well_formed(text: str, first_line: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The fast path: what the line-by-line path (:class:`_JobLines`) gives for a chunk whose job
+    lines are all good, without Python work per job line -- the rows' values and line numbers --
+    or None for any other chunk.
+
+    It takes ASCII chunks of job lines only, but for blank lines at the end (no ``;``, no CR but
+    before LF), each of exactly 18 numbers that pass every check of :meth:`_JobLines.classify`.
+    The chunk goes in one call to the numpy parser the line-by-line path uses: it skips blank
+    lines and refuses a line with another number of fields than the first, so as many rows as
+    lines up to the trailing blank ones, of 18 fields each, mean 18 fields on every one of those
+    lines.  In ASCII, numpy splits fields on the same bytes as ``str.split`` (space, tab, VT, FF,
+    0x1c-0x1f); any other control byte in a field makes it refuse the number.
+    """
+    if not text.isascii() or ";" in text:
         return None
-    end = len(body)
-    while end and body[end - 1] in b" \t\n\r\x0b\x0c":  # blank lines at the end are no job lines
-        end -= 1
-    line_count = body.count(b"\n", 0, end) + 1
+    body = text.encode("ascii")
+    if b"\r" in body and body.count(b"\r") != body.count(b"\r\n"):
+        return None
+    body = body.rstrip(b" \t\n\r\x0b\x0c")  # blank lines at the end are no job lines
+    line_count = body.count(b"\n") + 1
     try:
         values = np.loadtxt(io.BytesIO(body), dtype=np.float64, comments=None, ndmin=2)
     except ValueError:
         return None
-    if values.shape != (line_count, N_FIELDS):
+    if values.shape != (line_count, N_FIELDS) or not _all_good(values):
         return None
-    jobs = _good_job_table(values)
-    if jobs is None:
-        return None
-    problems = _ProblemLog(path, strict)
-    header, warnings = parse_header(
-        ((i + 1, line) for i, line in enumerate(header_lines) if line.lstrip()[:1] == ";"), problems.report
-    )
-    line_numbers = np.arange(line_count) + len(header_lines) + 1
-    warnings += _oversize_warnings(values, line_numbers, header.declared_machine_size())
-    warnings += _negative_time_warnings(values, line_numbers)
-    return header, jobs, warnings, line_count, problems
+    return values, np.arange(first_line, first_line + line_count)
 
 
-def _header_section(data: bytes) -> tuple[int, list[str]]:
-    """Where the first job line starts, and the lines before it (comment or blank), as
-    the line-by-line path tells them apart (``str.lstrip``, then ``;``)."""
-    lines: list[str] = []
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        line = data[start:end].decode("ascii")
-        if (stripped := line.lstrip()) and stripped[0] != ";":
-            break
-        lines.append(line)
-        start = end + 1
-    return min(start, len(data)), lines
-
-
-def _good_job_table(values: np.ndarray) -> Columns | None:
-    """The canonical columns of the rows of ``values`` (as parsed, one row per line), or None
-    unless every row passes the checks of :meth:`_JobLines.classify`: finite, whole numbers
-    (at most 2**53 in magnitude) in integer fields, times within int64 seconds, sizes >= -1,
-    submit time >= 0, job ids unique."""
+def _all_good(values: np.ndarray) -> bool:
+    """Whether every row of ``values`` (as parsed, one row per line) passes the checks of
+    :meth:`_JobLines.classify`: finite, whole numbers (at most 2**53 in magnitude) in integer
+    fields, times within int64 seconds, sizes >= -1, submit time >= 0, job ids unique."""
     if not np.isfinite(values).all() or (values[:, SUBMIT] < 0).any():
-        return None
+        return False
     if _times_out_of_range(values).any() or _negative_sizes(values).any():
-        return None
-    columns = {}
-    for i, name in enumerate(SWF_FIELDS):
-        column = values[:, i]
-        if DTYPES[name] != column.dtype:
-            if np.abs(column).max() > EXACT_INTEGER_LIMIT:
-                return None
-            column = column.astype(DTYPES[name])
-            if not (column == values[:, i]).all():
-                return None
-        columns[name] = column
+        return False
+    integers = values[:, INTEGER_FIELD_INDEXES]
+    if not ((integers == np.trunc(integers)) & (np.abs(integers) <= EXACT_INTEGER_LIMIT)).all():
+        return False
     ids = values[:, 0]
-    if not (np.diff(ids) > 0).all() and len(np.unique(ids)) != len(ids):
-        return None
-    return columns
+    return bool((np.diff(ids) > 0).all() or len(np.unique(ids)) == len(ids))
 
 
-def _oversize_warnings(values: np.ndarray, line_numbers: np.ndarray, machine_size: tuple[int, str] | None,
-                       good: np.ndarray | None = None) -> list[str]:
-    """How many good lines (all, without ``good``) ask for more processors than the header's machine."""
+def _oversize_warnings(jobs: Columns, line_numbers: np.ndarray, machine_size: tuple[int, str] | None) -> list[str]:
+    """How many jobs ask for more processors than the header's machine."""
     if machine_size is None:
         return []
     size, key = machine_size
-    allocated = values[:, ALLOCATED]
-    asked = np.where(allocated > 0, allocated, values[:, REQUESTED])  # as cleaning reads a size
-    over = np.flatnonzero((asked > size) if good is None else (good & (asked > size)))
+    allocated = jobs["allocated_procs"]
+    asked = np.where(allocated > 0, allocated, jobs["requested_procs"])  # as cleaning reads a size
+    over = np.flatnonzero(asked > size)
     if not len(over):
         return []
     return [f"{len(over)} job(s) ask for more than the machine's {size} processors (header {key}), up to "
@@ -342,59 +577,22 @@ def _oversize_warnings(values: np.ndarray, line_numbers: np.ndarray, machine_siz
             "drop_oversized drops them, counted, unless the machine size given (--procs) is larger"]
 
 
-def _negative_time_warnings(values: np.ndarray, line_numbers: np.ndarray, good: np.ndarray | None = None) -> list[str]:
-    """Per time field, how many good lines (all, without ``good``) hold a negative time other than SWF's -1
-    (unknown): read as given, but no log means such a time, so it is said."""
+def _negative_time_warnings(jobs: Columns, line_numbers: np.ndarray) -> list[str]:
+    """Per time field, how many jobs hold a negative time other than SWF's -1 (unknown): read as given,
+    but no log means such a time, so it is said."""
     warnings = []
-    for index in TIME_FIELD_INDEXES:
-        column = values[:, index]
-        odd = np.flatnonzero((column < 0) & (column != -1) & (True if good is None else good))
+    for name in TIME_FIELDS:
+        column = jobs[name]
+        odd = np.flatnonzero((column < 0) & (column != -1))
         if len(odd):
-            warnings.append(f"{len(odd)} job(s) with a negative {_field_name(index)} other than SWF's -1 (unknown), "
-                            f"first {column[odd[0]]:g} on line {line_numbers[odd[0]]}: read as given")
+            warnings.append(f"{len(odd)} job(s) with a negative {_field_name(SWF_FIELDS.index(name))} other than "
+                            f"SWF's -1 (unknown), first {column[odd[0]]:g} on line {line_numbers[odd[0]]}: read as given")
     return warnings
-
-
-def _read_decompressed(path: Path) -> bytes:
-    """The file's bytes, gunzipped if they start with the gzip magic; file-level checks.
-
-    Read in blocks, each checked as it comes: a file (or its decompressed content) larger
-    than :func:`max_trace_bytes`, or with binary content, is refused as soon as that shows,
-    so a gzip bomb is refused in about one block of memory.  A file named ``.gz`` without
-    the magic is refused rather than read as text: its name promises gzip, so it is most
-    likely something else saved under a trace's name (an HTML error page from a failed
-    download).
-    """
-    if path.is_dir():
-        raise InputError(path, None, "is a directory, not an SWF trace file")
-    limit = max_trace_bytes()
-    try:
-        with open(path, "rb") as raw:
-            if not raw.read(2).startswith(GZIP_MAGIC):
-                if path.suffix == ".gz":
-                    raise InputError(path, None, "named .gz but is not gzip data (no gzip magic bytes)")
-                if path.stat().st_size > limit:
-                    raise InputError(path, None, _over_limit(path.stat().st_size, limit, ""))
-                raw.seek(0)
-                data = _read_blocks(raw, path, limit, "")
-            else:
-                raw.seek(0)
-                try:
-                    data = _read_blocks(gzip.GzipFile(fileobj=raw), path, limit, " once decompressed")
-                except (EOFError, zlib.error, gzip.BadGzipFile) as error:
-                    raise InputError(path, None, f"corrupt or truncated gzip data ({error})") from None
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
-    except OSError as error:
-        raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
-    if data.count(b"\r") > data.count(b"\n"):  # CR LF counts both once
-        raise InputError(path, None, "lines end in CR alone (classic Mac text): an SWF trace's lines end in LF or CR LF")
-    return data
 
 
 def max_trace_bytes() -> int:
     """The most bytes a trace may hold (decompressed): ``SCHEDLAB_MAX_TRACE_BYTES``, else
-    ``DEFAULT_MAX_TRACE_BYTES``.  Reading keeps a trace whole in memory, twice at the end."""
+    ``DEFAULT_MAX_TRACE_BYTES``.  Reading streams the file: what it keeps is the job table."""
     text = os.environ.get(MAX_TRACE_BYTES_VARIABLE)
     if text is None:
         return DEFAULT_MAX_TRACE_BYTES
@@ -412,37 +610,10 @@ def _over_limit(size: int, limit: int, where: str) -> str:
             f"{MAX_TRACE_BYTES_VARIABLE} raises the limit)")
 
 
-def _read_blocks(stream, path: Path, limit: int, where: str) -> bytes:
-    """Read ``stream`` whole, block by block, refusing binary content or more than ``limit`` bytes at
-    the first block that shows it."""
-    blocks: list[bytes] = []
-    total = 0
-    while block := stream.read(READ_BLOCK_BYTES):
-        total += len(block)
-        if total > limit:
-            raise InputError(path, None, _over_limit(total, limit, where))
-        if b"\0" in block or (not blocks and _looks_binary(block)):
-            raise InputError(path, None, "binary content, not an SWF text file")
-        blocks.append(block)
-    return b"".join(blocks)
-
-
-def _looks_binary(data: bytes) -> bool:
-    """NUL bytes, or over 1% of the first 64 KiB outside text bytes (the test of file(1)); the
-    first block read is at least that long (``READ_BLOCK_BYTES``)."""
-    if b"\0" in data:
-        return True
-    sample = data[:65536]
-    return len(sample.translate(None, _TEXT_BYTES)) * 100 > len(sample)
-
-
-def _decode(data: bytes) -> tuple[str, list[str]]:
-    """Decode UTF-8 (dropping a BOM); fall back to Latin-1, with a warning, for old headers."""
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        return data.decode("latin-1"), [f"not UTF-8 (first bad byte on line {line}): read as Latin-1"]
+def _looks_binary(sample: bytes) -> bool:
+    """NUL bytes, or over 1% of the sample (a file's first ``BINARY_SAMPLE_BYTES``) outside text bytes
+    (the test of file(1))."""
+    return b"\0" in sample or len(sample.translate(None, _TEXT_BYTES)) * 100 > len(sample)
 
 
 class _ProblemLog:
@@ -478,20 +649,26 @@ class _ProblemLog:
 
 
 class _JobLines:
-    """The job lines of a file, checked all at once, with messages for the bad ones."""
+    """The job lines of one chunk of text, checked all at once, with messages for the bad ones."""
 
-    def __init__(self, texts: list[str], line_numbers: np.ndarray, machine_size: tuple[int, str] | None):
-        self.texts = texts
-        self.line_numbers = line_numbers
-        self.machine_size = machine_size  # (processors, header key), the limit for job sizes
+    def __init__(self, text: str, first_line: int, earlier_ids: _EarlierIds):
+        self.texts: list[str] = []
+        numbers: list[int] = []
+        for line, start, end, comment in _filled_lines(text, first_line):
+            if not comment:
+                self.texts.append(text[start:end])
+                numbers.append(line)
+        self.line_numbers = np.array(numbers, dtype=np.int64)
+        self.earlier_ids = earlier_ids
         self.field_counts = np.fromiter(
-            (len(text.split()) for text in texts), dtype=np.int64, count=len(texts)
+            (len(line.split()) for line in self.texts), dtype=np.int64, count=len(self.texts)
         )
-        self.values = np.full((len(texts), N_FIELDS), np.nan)
-        self.kinds = np.zeros(len(texts), dtype=np.int8)
+        self.values = np.full((len(self.texts), N_FIELDS), np.nan)
+        self.kinds = np.zeros(len(self.texts), dtype=np.int8)
 
-    def to_table(self, problems: _ProblemLog, keep_extra_columns: bool) -> Columns:
-        """The good lines as canonical columns; bad lines go to ``problems``."""
+    def good_rows(self, problems: _ProblemLog) -> tuple[np.ndarray, np.ndarray, list[list[str]]]:
+        """The good lines' values, line numbers and extra fields (none if no line has any); bad lines go to
+        ``problems``."""
         kinds = self.classify()
         bad = np.flatnonzero(kinds)
         if problems.strict and len(bad):
@@ -502,12 +679,10 @@ class _JobLines:
             rows = np.flatnonzero(kinds == code)
             if len(rows):
                 problems.report_many(kind, self.line_numbers[rows], self.message(code, rows[0]))
-        good = kinds == 0
-        values = self.values[good]
-        columns = {name: values[:, i].astype(DTYPES[name]) for i, name in enumerate(SWF_FIELDS)}
-        if keep_extra_columns:
-            columns.update(self.extra_columns(good))
-        return columns
+        good = np.flatnonzero(kinds == 0)
+        wide = self.field_counts[good] > N_FIELDS
+        extras = [self.texts[row].split()[N_FIELDS:] for row in good] if wide.any() else []
+        return self.values[good], self.line_numbers[good], extras
 
     def classify(self) -> np.ndarray:
         """Per line, 0 if good, else 1 + the index of its first problem in JOB_PROBLEM_KINDS."""
@@ -517,6 +692,7 @@ class _JobLines:
             kinds[(kinds == 0) & mask] = JOB_PROBLEM_KINDS.index(kind) + 1
 
         flag("too_few_fields", self.field_counts < N_FIELDS)
+        flag("too_many_fields", self.field_counts > N_FIELDS + MAX_EXTRA_FIELDS)
         complete = np.flatnonzero(kinds == 0)
         numeric = np.zeros(len(self.texts), dtype=bool)
         self.values[complete], numeric[complete] = _parse_numbers([self.texts[i] for i in complete])
@@ -533,15 +709,9 @@ class _JobLines:
         duplicate = np.zeros(len(self.texts), dtype=bool)
         duplicate[candidates] = True
         duplicate[candidates[first_of_each_id]] = False
+        duplicate[candidates] |= self.earlier_ids.seen(self.values[candidates, 0])
         flag("duplicate_job_id", duplicate)
         return kinds
-
-    def value_warnings(self) -> list[str]:
-        """After :meth:`classify`: how many good lines ask for more processors than the header's machine,
-        or hold negative times other than -1."""
-        good = self.kinds == 0
-        return (_oversize_warnings(self.values, self.line_numbers, self.machine_size, good=good)
-                + _negative_time_warnings(self.values, self.line_numbers, good=good))
 
     def message(self, code: int, row: int) -> str:
         """Why line ``row`` (an index into the job lines) is bad, naming the field."""
@@ -550,6 +720,9 @@ class _JobLines:
         values = self.values[row]
         if kind == "too_few_fields":
             return f"{len(tokens)} fields, an SWF job line needs {N_FIELDS}"
+        if kind == "too_many_fields":
+            return (f"{len(tokens):,} fields, more than SWF's {N_FIELDS} and the {MAX_EXTRA_FIELDS} extra columns "
+                    "of extended SWF a line may have")
         if kind == "not_numeric":
             index = next((i for i, token in enumerate(tokens[:N_FIELDS]) if not _is_number(token)), None)
             if index is None:  # every field is a number alone; numpy ends a line at a CR ("\r\r\n" line ends)
@@ -573,25 +746,11 @@ class _JobLines:
             return f"{_field_name(index)} is negative, {tokens[index]!r} (SWF writes -1 for unknown)"
         if kind == "negative_submit_time":
             return f"{_field_name(SUBMIT)} is negative: {tokens[SUBMIT]!r}"
-        earlier_good = (self.values[:row, 0] == values[0]) & (self.kinds[:row] == 0)
-        first = np.flatnonzero(earlier_good)[0]
-        return f"duplicate job id {tokens[0]} (first on line {self.line_numbers[first]})"
-
-    def extra_columns(self, good: np.ndarray) -> Columns:
-        """Fields after the 18th of extended SWF, as strings (None where a line is shorter:
-        a missing value in the DataFrame)."""
-        rows = np.flatnonzero(good)
-        wide = self.field_counts[rows] > N_FIELDS
-        if not wide.any():
-            return {}
-        extras: list[list[str]] = [[] for _ in rows]
-        for position in np.flatnonzero(wide):
-            extras[position] = self.texts[rows[position]].split()[N_FIELDS:]
-        width = int(self.field_counts[rows].max()) - N_FIELDS
-        return {
-            f"extra_{j + 1}": np.array([e[j] if j < len(e) else None for e in extras], dtype=object)
-            for j in range(width)
-        }
+        first = self.earlier_ids.first_line(values[0])
+        if first is None:
+            earlier_good = (self.values[:row, 0] == values[0]) & (self.kinds[:row] == 0)
+            first = self.line_numbers[np.flatnonzero(earlier_good)[0]]
+        return f"duplicate job id {tokens[0]} (first on line {first})"
 
 
 def _times_out_of_range(values: np.ndarray) -> np.ndarray:

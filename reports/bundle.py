@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from schedlab import DOMAIN_FOLDERS
-from schedlab.errors import SchedlabError
+from schedlab.errors import SchedlabError, require_regular_file
 from schedlab.atomic import atomic_path
 from schedlab.output_digests import (
     DIGEST_DIFFERS, RECORD_FILE, damage, output_directories, recorded_outputs, sha256_of,
@@ -531,6 +531,7 @@ def verify_bundle(archive_path: Path, scratch: Path, trace_dirs: list[str] | Non
     recorded in the recipe.  The rerun is skipped when a check before it fails.  ``log``
     hears each step, and the rerun's own progress lines as they come.
     """
+    require_regular_file(archive_path, "a bundle archive")
     log(f"unpacking {archive_path} ({archive_path.stat().st_size / 1e6:,.1f} MB)")
     root = extract_bundle(archive_path, scratch / "bundle")
     log("checking the SHA-256 of every file against the manifest")

@@ -24,3 +24,22 @@ class InputError(SchedlabError):
         self.message = message
         where = self.path if line is None else f"{self.path}:{line}"
         super().__init__(f"{where}: {message}")
+
+
+def require_regular_file(path, what: str) -> None:
+    """Refuse, before opening it, a ``path`` that is missing or not a regular file: a FIFO would block its
+    reader until something writes to it, and a device never ends."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(path, None, "no such file") from None
+    except OSError as error:
+        raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(path, None, f"is a directory, not {what}")
+    if not stat.S_ISREG(mode):
+        raise InputError(path, None, f"is not a regular file (a FIFO, device or socket), not {what}: "
+                                     "save it to a file and give that")

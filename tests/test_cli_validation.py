@@ -191,6 +191,29 @@ def test_binary_input_is_refused_in_one_line(tmp_path, capsys, argv):
     assert_one_line_error(err, "garbage")
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="this platform has no FIFOs")
+@pytest.mark.parametrize("argv", [
+    ["info", "{fifo}"],
+    ["replay", "{fifo}"],
+    ["fit", "{fifo}", "-o", "{tmp}/m.json"],
+    ["sessions", "{fifo}"],
+    ["synth", "{fifo}", "--jobs", "5", "--seed", "1", "-o", "{tmp}/s.swf"],
+    ["convert", "{fifo}", "-o", "{tmp}/c.swf"],
+    ["convert", "--format", "sacct", "{fifo}", "-o", "{tmp}/c.swf"],
+    ["convert", "--format", "pbs", "{fifo}", "-o", "{tmp}/c.swf"],
+    ["gantt", "{fifo}", "-o", "{tmp}/g.png", "--procs", "8"],
+    ["bundle", "verify", "{fifo}"],
+])
+def test_a_fifo_is_refused_in_one_line_not_waited_on(tmp_path, argv):
+    """Issue 69 item 11: a FIFO nothing writes to hung every command (open() waits for a writer)."""
+    fifo = tmp_path / "input"
+    os.mkfifo(fifo)
+    command = [sys.executable, "-m", "schedlab.cli", *[a.format(fifo=fifo, tmp=tmp_path) for a in argv]]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert_one_line_error(done.stderr, f"{fifo}: is not a regular file (a FIFO, device or socket)")
+
+
 def test_a_schedule_with_text_in_a_time_names_its_line(tmp_path, capsys):
     schedule = write(tmp_path, "job_id,submit,start,end,procs\n1,0,0,10,4\n2,0,soon,10,4\n", "s.csv")
     code, out, err = run_cli(capsys, "gantt", schedule, "-o", tmp_path / "g.png", "--procs", "8")

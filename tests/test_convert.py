@@ -112,3 +112,49 @@ def test_the_command_writes_swf_and_counts_skips(tmp_path, capsys):
     assert len(read_swf(tmp_path / "s.swf").jobs) == 5
     assert main(["convert", str(DATA / "pbs_small.log"), "-o", str(tmp_path / "p.swf.gz")]) == 0
     assert len(read_swf(tmp_path / "p.swf.gz").jobs) == 3
+
+
+SACCT_HEADER = "JobID|Submit|Start|End|State|AllocCPUS|Timelimit|ReqCPUS"
+SACCT_TIMES = "2024-03-01T08:00:00|2024-03-01T08:00:10|2024-03-01T09:00:00|COMPLETED"
+
+
+@pytest.mark.parametrize("cpus, requested, message", [
+    ("100000000000000000000000", "", "AllocCPUS 100000000000000000000000 is not a processor count"),
+    ("-16", "", "AllocCPUS -16 is not a processor count"),
+    ("4", "-2", "ReqCPUS -2 is not a processor count"),
+    ("4294967294", "", "AllocCPUS 4294967294 is not a processor count"),  # Slurm's NO_VAL printed as a number
+])
+def test_a_sacct_processor_count_no_job_has_is_refused_naming_the_line(tmp_path, cpus, requested, message):
+    log = tmp_path / "sacct.txt"
+    log.write_text(f"{SACCT_HEADER}\n1|{SACCT_TIMES}|4|01:00:00|4\n2|{SACCT_TIMES}|{cpus}|01:00:00|{requested}\n")
+    with pytest.raises(SchedlabError, match=rf"^{log}:3: {message} \(0 to 2,147,483,647\)$"):
+        read_sacct(log)
+    lenient = read_sacct(log, strict=False)
+    assert len(lenient.jobs) == 1 and lenient.skip_summary() == ["1 unreadable lines (line 3)"]
+
+
+PBS_TIMES = "qtime=1709280000 start=1709280010 end=1709283600"
+
+
+@pytest.mark.parametrize("attributes, message", [
+    ("qtime=1e20 start=1e20 end=1e20 exec_host=n1/0", "qtime 1e20 is not a Unix time"),
+    ("qtime=1709280000 start=nan end=1709283600 exec_host=n1/0", "start nan is not a Unix time"),
+    ("qtime=1709280000 start=1709280010 end=-5 exec_host=n1/0", "end -5 is not a Unix time"),
+    (f"{PBS_TIMES} exec_host=n1/0*99999999999999", "exec_host count 99999999999999 is not a processor count"),
+    (f"{PBS_TIMES} Resource_List.ncpus=-8", "Resource_List.ncpus -8 is not a processor count"),
+    (f"{PBS_TIMES} Resource_List.nodes=100000:ppn=100000", "Resource_List.nodes 10000000000 is not a processor count"),
+])
+def test_a_pbs_time_or_count_no_job_has_is_refused_naming_the_line(tmp_path, attributes, message):
+    log = tmp_path / "pbs.log"
+    log.write_text(f"03/01/2024 09:00:00;E;1.srv;user=a {PBS_TIMES} exec_host=n1/0\n"
+                   f"03/01/2024 09:00:00;E;2.srv;user=a {attributes}\n")
+    with pytest.raises(SchedlabError, match=rf"^{log}:2: job 2.srv: {message}"):
+        read_pbs(log)
+    assert len(read_pbs(log, strict=False).jobs) == 1
+
+
+def test_counts_and_times_a_log_can_hold_still_convert(tmp_path):
+    log = tmp_path / "pbs.log"
+    log.write_text(f"03/01/2024 09:00:00;E;1.srv;user=a {PBS_TIMES} exec_host=n1/0*2147483647\n")
+    assert read_pbs(log).jobs["allocated_procs"].tolist() == [2_147_483_647]
+

@@ -122,8 +122,12 @@ def test_loading_reports_the_file_and_the_problem(tmp_path, fitted):
     old.write_text(json.dumps({**fitted, "schema_version": 0}))
     with pytest.raises(ModelError, match="old.json: unsupported schema_version 0"):
         load_model(old)
-    with pytest.raises(SchedlabError, match="cannot read model"):
+    with pytest.raises(SchedlabError, match="absent.json: no such file"):
         load_model(tmp_path / "absent.json")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ModelError, match=r"deep.json: JSON nested too deeply to be a model"):
+        load_model(deep)
     with pytest.raises(ModelError, match="JSON object"):
         validate_model([1, 2])
 

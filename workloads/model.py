@@ -56,7 +56,7 @@ import math
 from pathlib import Path
 
 from schedlab.atomic import write_text
-from schedlab.errors import SchedlabError
+from schedlab.errors import SchedlabError, require_regular_file
 from schedlab.workloads import estimates, lublin
 from schedlab.workloads.distributions import FAMILY_PARAMETERS
 
@@ -272,6 +272,7 @@ def load_model(source) -> dict:
     if str(source) in BUILTIN_MODELS:
         return BUILTIN_MODELS[str(source)]()
     path = Path(source)
+    require_regular_file(path, "a model JSON file")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -283,6 +284,8 @@ def load_model(source) -> dict:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise ModelError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise ModelError(f"{path}: JSON nested too deeply to be a model (a model is a few levels deep)") from None
     try:
         return validate_model(document)
     except ModelError as error:

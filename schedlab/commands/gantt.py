@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from schedlab.errors import InputError, SchedlabError, UsageError
+from schedlab.errors import InputError, SchedlabError, UsageError, require_regular_file
 from schedlab.options import COUNT, DURATION, POSITIVE_DURATION
 
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
@@ -36,6 +36,7 @@ def run(args) -> int:
 
     if not args.output.endswith(FIGURE_SUFFIXES):
         raise UsageError(f"--output must end with {', '.join(FIGURE_SUFFIXES)}: {args.output}")
+    require_regular_file(args.schedule, "a schedule file")
     if args.schedule.lower().endswith(".parquet"):
         check_page_checksums(args.schedule)
     schedule, stated_procs = read_schedule(args.schedule)
