@@ -3,6 +3,7 @@ a round trip through the SWF writer and reader, unreadable lines, and the comman
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -92,7 +93,7 @@ def test_unreadable_lines_name_file_and_line_or_are_counted(tmp_path):
 def test_a_log_without_the_needed_fields_or_format_is_refused(tmp_path):
     missing = tmp_path / "short.txt"
     missing.write_text("JobID|Submit|State\n1|2024-03-01T09:00:00|COMPLETED\n")
-    with pytest.raises(SchedlabError, match="missing Start, End, AllocCPUS, Timelimit"):
+    with pytest.raises(SchedlabError, match="missing Start, End, Timelimit, the processor count"):
         read_sacct(missing)
     other = tmp_path / "other.txt"
     other.write_text("hello\n")
@@ -140,7 +141,7 @@ PBS_TIMES = "qtime=1709280000 start=1709280010 end=1709283600"
     ("qtime=1e20 start=1e20 end=1e20 exec_host=n1/0", "qtime 1e20 is not a Unix time"),
     ("qtime=1709280000 start=nan end=1709283600 exec_host=n1/0", "start nan is not a Unix time"),
     ("qtime=1709280000 start=1709280010 end=-5 exec_host=n1/0", "end -5 is not a Unix time"),
-    (f"{PBS_TIMES} exec_host=n1/0*99999999999999", "exec_host count 99999999999999 is not a processor count"),
+    (f"{PBS_TIMES} exec_host=n1/0*99999999999999", "exec_host's processors 99999999999999 is not a processor count"),
     (f"{PBS_TIMES} Resource_List.ncpus=-8", "Resource_List.ncpus -8 is not a processor count"),
     (f"{PBS_TIMES} Resource_List.nodes=100000:ppn=100000", "Resource_List.nodes 10000000000 is not a processor count"),
 ])
@@ -158,3 +159,70 @@ def test_counts_and_times_a_log_can_hold_still_convert(tmp_path):
     log.write_text(f"03/01/2024 09:00:00;E;1.srv;user=a {PBS_TIMES} exec_host=n1/0*2147483647\n")
     assert read_pbs(log).jobs["allocated_procs"].tolist() == [2_147_483_647]
 
+
+RESOURCES = ["allocated_procs", "requested_procs", "nodes", "gpus", "memory_per_node_mb", "memory_per_core_mb",
+             "partition", "qos", "user", "requeues"]
+
+
+def test_a_gpu_cluster_sacct_log_converts_with_its_resources():
+    """Hand-worked: NCPUS for AllocCPUS, GPUs from TRES (a total beside a typed count; typed counts alone),
+    ReqMem after 21.08 (the job's total: per node over its nodes) and before (``Mc`` per core, ``Gn`` per node),
+    a requeued job listed with sacct -D (its first submit time kept, its requeue counted), a step and an array
+    range skipped, a job cancelled before it started (what it asked for, from ReqTRES)."""
+    conversion = read_sacct(DATA / "sacct_gpu.txt")
+    jobs = conversion.jobs
+    assert jobs[["submit_time", "wait_time", "run_time"]].values.tolist() == [
+        [0, 3600, 7200],  # 2003 submitted at 08:00 (its REQUEUED record), last run 09:00-11:00
+        [3600, 30, 1800],  # 2002
+        [7200, 300, 7200],  # 2001
+        [7200, 1800, 900],  # 2004_1
+        [10800, -1, -1],  # 2005, cancelled before it started
+    ]
+    assert jobs[RESOURCES].values.tolist() == [
+        [8, 8, 1, 2, 32768.0, -1.0, "gpu", "high", "carol", 1],
+        [4, 4, 1, 0, -1.0, 2000.0, "cpu", "normal", "bob", 0],
+        [16, 16, 2, 4, 32768.0, -1.0, "gpu", "normal", "alice", 0],
+        [2, 2, 1, 1, 4096.0, -1.0, "gpu", "normal", "alice", 0],
+        [-1, 32, 4, 8, 32768.0, -1.0, "gpu", "normal", "dave", 0],
+    ]
+    assert conversion.skip_summary() == [
+        "1 job steps (not jobs)", "1 earlier runs of requeued jobs (REQUEUED records, sacct -D) (line 5)",
+        "1 array tasks not yet started (line 8)"]
+
+
+def test_gpus_are_unknown_where_the_log_cannot_say_them():
+    assert read_sacct(DATA / "sacct_small.txt").jobs["gpus"].tolist() == [-1] * 5  # no TRES column
+    assert read_pbs(DATA / "pbs_small.log").jobs["gpus"].tolist() == [-1] * 3  # no record names ngpus
+
+
+def test_a_torque_and_pbs_pro_log_converts_with_its_resources():
+    """Hand-worked: Torque's ranged exec_host (two 16-slot hosts: 32 processors, not 2), its pmem per process,
+    PBS Pro's select chunks, ngpus and nodect."""
+    jobs = read_pbs(DATA / "pbs_gpu.log").jobs
+    assert jobs[RESOURCES].values.tolist() == [
+        [32, 32, 2, 0, 32768.0, -1.0, "batch", "", "alice", 0],  # mem=64gb over 2 nodes
+        [8, 8, 1, 0, -1.0, 2048.0, "long", "", "bob", 0],  # pmem=2gb a process
+        [32, 32, 2, 4, 65536.0, -1.0, "gpu", "", "carol", 0],  # select 2 x (16 cpus, 2 gpus, 64gb)
+    ]
+
+
+@pytest.mark.parametrize("text, processors, hosts", [
+    ("n001/0-15+n002/0-15", 32, 2), ("g01/0-7", 8, 1), ("n1/0,2,4-7", 6, 1), ("n1/0*4+n2/0*4", 8, 2),
+    ("n1/0+n1/1+n2/0", 3, 2),
+])
+def test_exec_host_lists_count_every_slot(text, processors, hosts):
+    from schedlab.parsers.resources import exec_host_slots
+
+    assert exec_host_slots(text) == (processors, hosts)
+
+
+@pytest.mark.parametrize("header, message", [
+    ("JobID|Submit|Start|End|State|Timelimit", "missing the processor count (AllocCPUS, NCPUS or AllocTRES)"),
+    ("JobID|Submit|State|NCPUS", "missing Start, End, Timelimit (see docs/convert.md"),
+])
+def test_a_missing_field_is_one_line_naming_it_and_its_alternatives(tmp_path, header, message):
+    log = tmp_path / "sacct.txt"
+    log.write_text(header + "\n")
+    with pytest.raises(SchedlabError, match=re.escape(f"{log}:1: not sacct --parsable2 output with the fields "
+                                                      f"convert needs: {message}")):
+        read_sacct(log)

@@ -29,7 +29,12 @@ def register(subparsers) -> None:
             "under --conventions pyss every line is a job, exactly as the pyss simulator reads it."
         ),
     )
-    parser.add_argument("trace", help="SWF file, plain or .gz")
+    parser.add_argument("trace", help="SWF file, plain or .gz, or a job table (.parquet, .csv: schedlab convert)")
+    parser.add_argument("--machine", metavar="FILE",
+                        help="replay on this machine of nodes (a TOML file, or builtin:cpu-cluster, "
+                        "builtin:gpu-cluster: docs/convert.md), every job's nodes, GPUs, memory and partition "
+                        "honoured, beside the same jobs on one pool of its cores; a job table without it "
+                        "replays on the machine inferred from its jobs")
     parser.add_argument("--procs", type=COUNT, help="machine size, >= 1 (default: the trace header's MaxProcs)")
     parser.add_argument("--policy", default="easy", metavar="POLICY",
                         help=f"{', '.join(BUILT_IN_POLICIES)}, or your own class as path/to/file.py:Class "
@@ -64,6 +69,10 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from schedlab import node_replay
+
+    if node_replay.takes_the_node_path(args):
+        return node_replay.run(args)
     from schedlab.parsers.cleaning import clean_or_refuse, refuse_empty
     from schedlab.parsers.swf import read_swf
     from schedlab.reports.exports import default_workload_name, format_from_path, write_schedule

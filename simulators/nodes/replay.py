@@ -1,0 +1,145 @@
+"""Replay a job table on a machine of nodes, and the same jobs on one pool of its processors (issue 65).
+
+``replay_on_nodes`` runs the jobs under a node policy (``fcfs``, ``easy``) with every resource honoured,
+then checks the schedule on its own (``check_node_schedule``) before returning it.  Beside it,
+``cpu_only`` replays the very same jobs (same submit times, estimates, run times) on one pool of all
+the machine's cores under the batch engine's policy of the same name: what a replay that ignores
+GPUs, memory, nodes and partitions would have said.
+
+Run times follow the batch replay's default conventions: a job holds its nodes for its logged run
+time; the scheduler believes its requested time, or its run time when it asked for none or ran past
+it (Slurm's OverTimeLimit).  A job the log gives no run time or processors is left out and counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from schedlab.parsers.machine import Machine
+from schedlab.simulators.core.engine import Engine, EventOrder
+from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.nodes.demand import NodeJobs, node_jobs
+from schedlab.simulators.nodes.easy import NodeEasyBackfilling
+from schedlab.simulators.nodes.fcfs import NodeFirstComeFirstServed
+from schedlab.simulators.nodes.machine import RESOURCES, NodeMachine
+
+NODE_POLICIES = {"fcfs": NodeFirstComeFirstServed, "easy": NodeEasyBackfilling}
+SECONDS_PER_DAY = 86_400.0
+
+
+@dataclass
+class NodeReplay:
+    schedule: "object"  # pandas.DataFrame: one row per job replayed
+    jobs: NodeJobs
+    machine: Machine
+    policy: str
+    left_out: dict = field(default_factory=dict)
+
+
+def run_times(jobs) -> tuple[np.ndarray, np.ndarray]:
+    """(estimate, actual) per row of a job table: see the module docstring."""
+    actual = jobs["run_time"].to_numpy(float)
+    requested = jobs["requested_time"].to_numpy(float)
+    estimate = np.where(requested >= actual, requested, actual)
+    return estimate, actual
+
+
+def replay_on_nodes(jobs, machine: Machine, policy: str = "easy") -> NodeReplay:
+    """Replay a job table (sorted by submit time) on ``machine`` under ``policy``; the schedule is checked."""
+    import pandas as pd
+
+    if policy not in NODE_POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(NODE_POLICIES)}, not {policy!r}")
+    estimate, actual = run_times(jobs)
+    demands = node_jobs(jobs, machine, estimate, actual)
+    nodes = NodeMachine("nodes", machine, demands, NODE_POLICIES[policy]())
+    Engine([nodes], EventOrder("terminations_first", "per_timestamp")).run()
+    start = np.array(nodes.start_time)
+    check_node_schedule(nodes, start, np.array(nodes.promised))
+    partitions = list(machine.partitions)
+    schedule = pd.DataFrame({
+        "job_id": demands.job_id, "submit": demands.submit, "start": start, "end": start + demands.actual,
+        "wait": start - demands.submit, "partition": [partitions[p] for p in demands.partition],
+        "nodes": demands.nodes, "cores_per_node": demands.cores, "gpus_per_node": demands.gpus,
+        "memory_per_node_mb": demands.memory_mb,
+        "node_list": [_ranges(placed) for placed in nodes.placement],
+    })
+    return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out))
+
+
+def cpu_only(replay: NodeReplay) -> "object":
+    """The same jobs on one pool of the machine's cores under the batch policy of the same name: their waits
+    (a pandas.DataFrame of job_id, submit, start, wait)."""
+    import pandas as pd
+
+    from schedlab.simulators.batch.easy import EasyBackfilling
+    from schedlab.simulators.batch.fcfs import FirstComeFirstServed
+    from schedlab.simulators.batch.order import fcfs
+    from schedlab.simulators.core.jobs import BatchJobs
+    from schedlab.simulators.core.machine import Machine as PoolMachine
+
+    demands = replay.jobs
+    batch = BatchJobs(demands.job_id, demands.submit, demands.estimate, demands.actual, demands.total_cores)
+    policy = {"fcfs": FirstComeFirstServed, "easy": EasyBackfilling}[replay.policy](fcfs)
+    pool = PoolMachine("cores", replay.machine.cores, batch, policy)
+    Engine([pool], EventOrder("terminations_first", "per_timestamp")).run()
+    start = np.array(pool.start_time)
+    return pd.DataFrame({"job_id": demands.job_id, "submit": demands.submit, "start": start,
+                         "wait": start - demands.submit})
+
+
+def wait_summary(waits: np.ndarray) -> dict[str, float]:
+    """The waits a comparison needs: mean, 95th and 99th percentile, longest (seconds), and how many jobs
+    waited over a day and over a week."""
+    if not len(waits):
+        return {"jobs": 0}
+    return {"jobs": int(len(waits)), "mean_wait": float(np.mean(waits)),
+            "p95_wait": float(np.percentile(waits, 95)), "p99_wait": float(np.percentile(waits, 99)),
+            "max_wait": float(np.max(waits)), "over_a_day": int((waits > SECONDS_PER_DAY).sum()),
+            "over_a_week": int((waits > 7 * SECONDS_PER_DAY).sum())}
+
+
+def check_node_schedule(machine: NodeMachine, start: np.ndarray, promised: np.ndarray) -> None:
+    """On the schedule alone: every job ran, after its submission, within its promise, on nodes of its
+    partition, and no node ever gave more of a resource than it has (ends free a node before starts at the
+    same time take it)."""
+    jobs = machine.jobs
+    ids = jobs.job_id
+    for what, bad in (("never started", np.isnan(start)), ("started before submission", start < jobs.submit),
+                      ("started after its reservation", start > promised)):
+        if bad.any():
+            raise InvariantError(f"{machine.name}: {what}: job(s) {', '.join(map(str, ids[bad][:10]))}")
+    placed = [machine.placement[job] for job in range(len(jobs))]
+    for job, nodes in enumerate(placed):
+        if len(nodes) != jobs.nodes[job] or not np.isin(nodes, machine.partition_nodes[jobs.partition[job]]).all():
+            raise InvariantError(f"{machine.name}: job {ids[job]} is not on {jobs.nodes[job]} nodes of its partition")
+    if not len(jobs):
+        return
+    counts = np.array([len(nodes) for nodes in placed])
+    node = np.concatenate(placed)
+    job_of = np.repeat(np.arange(len(jobs)), counts)
+    times = np.concatenate([start[job_of] + jobs.actual[job_of], start[job_of]])
+    nodes = np.concatenate([node, node])
+    for name in RESOURCES:
+        take = machine.capacity[name][node] if machine.exclusive else machine.demand[name][job_of]
+        deltas = np.concatenate([-take, take]).astype(float)
+        order = np.lexsort((deltas, times, nodes))
+        in_use = np.cumsum(deltas[order])  # each node's events sum to zero, so the sum restarts at every node
+        over = in_use > machine.capacity[name][nodes[order]] + 1e-9
+        if over.any():
+            first = int(np.flatnonzero(over)[0])
+            raise InvariantError(f"{machine.name}: node {nodes[order][first]} gives {in_use[first]:g} {name} at "
+                                 f"t={times[order][first]:g}, more than its {machine.capacity[name][nodes[order][first]]:g}")
+
+
+def _ranges(nodes: np.ndarray) -> str:
+    """Node indexes as ranges (``0-3,7``), as Slurm writes a node list."""
+    parts, values = [], [int(n) for n in nodes]
+    while values:
+        first = last = values.pop(0)
+        while values and values[0] == last + 1:
+            last = values.pop(0)
+        parts.append(str(first) if first == last else f"{first}-{last}")
+    return ",".join(parts)
