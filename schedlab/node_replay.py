@@ -18,11 +18,12 @@ def takes_the_node_path(args) -> bool:
     """A machine file given, or a job table (which only the node replay reads)."""
     from schedlab.parsers.job_table import is_job_table_path
 
-    return args.machine is not None or is_job_table_path(args.trace)
+    return args.machine is not None or args.events is not None or is_job_table_path(args.trace)
 
 
 def run(args) -> int:
     from schedlab.parsers.job_table import is_job_table_path, read_job_table, resources_from_swf
+    from schedlab.parsers.events import read_events
     from schedlab.parsers.machine import infer_machine, read_machine
     from schedlab.parsers.swf import read_swf
     from schedlab.simulators.nodes.replay import NODE_POLICIES, cpu_only, replay_on_nodes, wait_summary
@@ -41,11 +42,12 @@ def run(args) -> int:
     jobs = jobs.sort_values("submit_time", kind="stable").reset_index(drop=True)
     name = Path(args.trace).name
     machine = read_machine(args.machine) if args.machine else infer_machine(jobs, name)
+    events = read_events(args.events, machine) if args.events else []
     print(f"machine: {machine.name} ({machine.source or 'as given'}): " + ", ".join(
         f"{node.count} x {node.name} ({node.cores} cores, {node.gpus} GPUs, {node.memory_mb / 1024:g} GiB)"
         for node in machine.node_types) + f"; allocation {machine.allocation}")
     began = time.perf_counter()
-    replay = replay_on_nodes(jobs, machine, args.policy)
+    replay = replay_on_nodes(jobs, machine, args.policy, events)
     pool = cpu_only(replay)
     elapsed = time.perf_counter() - began
     for reason, count in replay.left_out.items():
@@ -54,6 +56,10 @@ def run(args) -> int:
           f"{len(replay.jobs):,} jobs on one pool of its {machine.cores:,} cores (waits in seconds):")
     print(metric_table({"resource-aware": wait_summary(replay.schedule["wait"].to_numpy()),
                         "CPU-only": wait_summary(pool["wait"].to_numpy())}))
+    for event in replay.events:
+        print(f"event: {event['event']}: {event['jobs_killed']:,} job(s) killed, {event['jobs_requeued']:,} requeued")
+    if events:
+        print("(the one pool of cores has no events: it is the replay that ignores nodes, GPUs and memory)")
     print(f"simulated {len(replay.jobs):,} jobs twice in {elapsed:.2f} s")
     if args.out:
         from schedlab.atomic import write_text

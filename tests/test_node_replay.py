@@ -113,7 +113,8 @@ def test_the_checker_catches_a_node_given_more_than_it_has():
     demands = node_jobs(jobs, GPU_NODES, *run_times(jobs))
     machine = NodeMachine("nodes", GPU_NODES, demands, NodeEasyBackfilling())
     Engine([machine]).run()
-    machine.placement[1] = machine.placement[0]  # both jobs on node 0: 40 cores of 32
+    job, begin, end, _ = machine.runs[1]
+    machine.runs[1] = (job, begin, end, machine.runs[0][3])  # both jobs on node 0: 40 cores of 32
     with pytest.raises(InvariantError, match=r"node 0 gives 40 cores at t=0, more than its 32"):
         check_node_schedule(machine, np.array(machine.start_time), np.array(machine.promised))
 

@@ -35,6 +35,9 @@ def register(subparsers) -> None:
                         "builtin:gpu-cluster: docs/convert.md), every job's nodes, GPUs, memory and partition "
                         "honoured, beside the same jobs on one pool of its cores; a job table without it "
                         "replays on the machine inferred from its jobs")
+    parser.add_argument("--events", metavar="FILE",
+                        help="with a machine: its capacity events, nodes drained, reserved for maintenance or "
+                        "failing, killing their jobs requeued or not (a TOML file: docs/convert.md)")
     parser.add_argument("--procs", type=COUNT, help="machine size, >= 1 (default: the trace header's MaxProcs)")
     parser.add_argument("--policy", default="easy", metavar="POLICY",
                         help=f"{', '.join(BUILT_IN_POLICIES)}, or your own class as path/to/file.py:Class "

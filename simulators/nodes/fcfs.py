@@ -9,7 +9,7 @@ def start_fitting_heads(machine, t: float) -> list[int]:
     """Start queue heads, in arrival order, while each fits now; return the jobs still waiting."""
     while machine.queue:
         head = machine.queue[0]
-        nodes = machine.fitting_nodes(head)
+        nodes = machine.fitting_nodes(head, t)
         if nodes is None:
             break
         machine.start(head, t, nodes)

@@ -6,9 +6,12 @@ same event loop (``simulators.core.engine``): the policy decides, the machine pl
 Placement follows Slurm's node selection in its simplest form: a job's nodes are the first of its
 partition's nodes, in the machine file's order (Slurm's node order when weights are equal), that
 each have the job's per-node demand free; with ``allocation = "exclusive"`` only nodes with nothing
-running qualify, and the job holds them whole.  ``start`` and ``finish`` check that no node ever
-gives more than it has and that a job runs only on its partition's nodes: a broken rule raises
-``InvariantError`` at once, naming the job and the node.
+running qualify, and the job holds them whole.  A node that is drained or down takes no job, and
+one under an announced maintenance window takes none whose requested time would reach into it
+(``parsers.events``); ``kill`` ends a run when its node fails.  ``start`` and ``finish`` check that
+no node ever gives more than it has and that a job runs only on its partition's nodes: a broken
+rule raises ``InvariantError`` at once, naming the job and the node.  ``runs`` keeps every run,
+killed ones too, for the checker.
 """
 
 from __future__ import annotations
@@ -25,22 +28,24 @@ RESOURCES = ("cores", "gpus", "memory_mb")
 
 
 class NodeMachine:
-    def __init__(self, name: str, machine: Machine, jobs: NodeJobs, policy):
+    def __init__(self, name: str, machine: Machine, jobs: NodeJobs, policy, windows=()):
         self.name = name
         self.description = machine
         self.policy = policy
         self.exclusive = machine.allocation == "exclusive"
         type_names = [node.name for node in machine.node_types]
-        self.node_type = np.repeat(np.arange(len(machine.node_types)), [node.count for node in machine.node_types])
+        counts = [node.count for node in machine.node_types]
+        self.node_type = np.repeat(np.arange(len(machine.node_types)), counts)
         self.capacity = {
-            "cores": np.repeat([node.cores for node in machine.node_types], [n.count for n in machine.node_types]),
-            "gpus": np.repeat([node.gpus for node in machine.node_types], [n.count for n in machine.node_types]),
-            "memory_mb": np.repeat([node.memory_mb for node in machine.node_types],
-                                   [n.count for n in machine.node_types]).astype(float),
+            "cores": np.repeat([node.cores for node in machine.node_types], counts),
+            "gpus": np.repeat([node.gpus for node in machine.node_types], counts),
+            "memory_mb": np.repeat([node.memory_mb for node in machine.node_types], counts).astype(float),
         }
         self.free = {name: values.copy() for name, values in self.capacity.items()}
         self.partition_nodes = [np.flatnonzero(np.isin(self.node_type, [type_names.index(t) for t in members]))
                                 for members in machine.partitions.values()]
+        self.outages = np.zeros(len(self.node_type), dtype=np.int64)  # drains and failures in force, per node
+        self.windows = list(windows)  # announced maintenance: (start, end, nodes)
         self.jobs = jobs
         self.demand = {"cores": jobs.cores, "gpus": jobs.gpus, "memory_mb": jobs.memory_mb}
         self.queue: list[int] = []
@@ -49,9 +54,12 @@ class NodeMachine:
         self.actual = jobs.actual.tolist()
         n = len(jobs)
         self.start_time = [math.nan] * n
+        self.end_time = [math.nan] * n
         self.promised = [math.inf] * n
+        self.kills = [0] * n
         self.held: dict[int, np.ndarray] = {}  # running job -> its nodes
         self.placement: list[np.ndarray | None] = [None] * n
+        self.runs: list[tuple[int, float, float, np.ndarray]] = []  # (job, start, end, nodes), killed runs too
         self.busy = 0  # cores in use, as the engine's series records a machine's busy processors
         self.engine = None
         # The engine tidies each machine's availability profile at every new time; a node machine keeps
@@ -61,27 +69,38 @@ class NodeMachine:
     def tidy(self, t: float) -> None:
         return None
 
-    def fitting_nodes(self, job: int, free: dict[str, np.ndarray] | None = None,
+    def fitting_nodes(self, job: int, at: float, free: dict[str, np.ndarray] | None = None,
                       excluded: np.ndarray | None = None, preferred: np.ndarray | None = None) -> np.ndarray | None:
-        """The nodes ``job`` would get from ``free`` (what is free now, by default), first in node order;
-        None if too few of its partition's nodes can hold it.  ``excluded`` nodes are not candidates;
-        ``preferred`` ones come first."""
+        """The nodes ``job`` would get starting at ``at`` from ``free`` (what is free now, by default), first in
+        node order; None if too few of its partition's nodes can hold it.  ``excluded`` nodes are no
+        candidates; ``preferred`` ones come first."""
+        usable = self.usable_nodes(job, at, free, excluded)
+        if preferred is not None and len(preferred):
+            usable = usable[np.argsort(~np.isin(usable, preferred), kind="stable")]
+        chosen = usable[: self.jobs.nodes[job]]
+        return np.sort(chosen) if len(chosen) == self.jobs.nodes[job] else None
+
+    def usable_nodes(self, job: int, at: float, free: dict[str, np.ndarray] | None = None,
+                     excluded: np.ndarray | None = None) -> np.ndarray:
+        """Every node of ``job``'s partition that could hold it from ``at`` given ``free``, in node order: not
+        drained or down, not under a maintenance window its requested time would reach, not ``excluded``."""
         free = self.free if free is None else free
         candidates = self.partition_nodes[self.jobs.partition[job]]
+        candidates = candidates[self.outages[candidates] == 0]
+        for start, end, nodes in self.windows:
+            if start < at + self.estimate[job] and end > at:
+                candidates = candidates[~np.isin(candidates, nodes)]
         if excluded is not None and len(excluded):
             candidates = candidates[~np.isin(candidates, excluded)]
-        if preferred is not None and len(preferred):
-            candidates = candidates[np.argsort(~np.isin(candidates, preferred), kind="stable")]
-        usable = np.ones(len(candidates), dtype=bool)
+        holds = np.ones(len(candidates), dtype=bool)
         for name in RESOURCES:
             need = self.demand[name][job]
             if self.exclusive:
-                usable &= (free[name][candidates] == self.capacity[name][candidates]) & (
+                holds &= (free[name][candidates] == self.capacity[name][candidates]) & (
                     self.capacity[name][candidates] >= need)
             else:
-                usable &= free[name][candidates] >= need
-        chosen = candidates[usable][: self.jobs.nodes[job]]
-        return np.sort(chosen) if len(chosen) == self.jobs.nodes[job] else None
+                holds &= free[name][candidates] >= need
+        return candidates[holds]
 
     def start(self, job: int, t: float, nodes: np.ndarray) -> None:
         """Run ``job`` on ``nodes`` from ``t``, checking each node can give it what it takes."""
@@ -102,7 +121,26 @@ class NodeMachine:
         self.engine.schedule_termination(self, job, t)
 
     def finish(self, job: int, t: float) -> None:
+        if job not in self.held or t != self.start_time[job] + self.actual[job]:
+            return  # the end of a run a failure killed: the job was requeued or is over
+        self._release(job, t)
+        self.end_time[job] = t
+
+    def kill(self, job: int, t: float, requeue: bool) -> None:
+        """End ``job``'s run at ``t`` (its node failed): back to the queue in arrival order, or over."""
+        self._release(job, t)
+        self.kills[job] += 1
+        if not requeue:
+            self.end_time[job] = t
+            return
+        self.start_time[job] = math.nan
+        self.promised[job] = math.inf
+        position = next((i for i, other in enumerate(self.queue) if self.submit[other] > self.submit[job]), None)
+        self.queue.insert(len(self.queue) if position is None else position, job)
+
+    def _release(self, job: int, t: float) -> None:
         nodes = self.held.pop(job)
+        self.runs.append((job, self.start_time[job], t, nodes))
         for name in RESOURCES:
             self.free[name][nodes] += self.capacity[name][nodes] if self.exclusive else self.demand[name][job]
             if (self.free[name][nodes] > self.capacity[name][nodes]).any():
@@ -111,40 +149,34 @@ class NodeMachine:
         self.busy -= int(self.demand["cores"][job]) * len(nodes)
 
     def reservation(self, job: int, t: float) -> tuple[float, np.ndarray]:
-        """When and where ``job`` could start at the earliest, if every running job ended at its estimate:
-        running jobs are released in the order of their estimated ends until it fits.  Among the nodes that
-        would then hold it, those still busy now are taken first, so that the nodes free now stay free for
-        backfilling as long as they can (in one pool of processors, this is EASY's count of extra
-        processors)."""
-        fits_now = self.fitting_nodes(job)
+        """When and where ``job`` could start at the earliest, if every running job ended at its estimate and
+        no drained or failed node came back (the scheduler is not told when): at each time a running job
+        ends or a maintenance window closes, in order, until it fits.  Among the nodes that would then hold
+        it, those still busy now are taken first, so that the nodes free now stay free for backfilling as
+        long as they can (in one pool of processors, this is EASY's count of extra processors).  Infinity,
+        and no nodes, while down nodes keep it from fitting at all."""
+        fits_now = self.fitting_nodes(job, t)
         if fits_now is not None:
             return t, fits_now
         free = {name: values.copy() for name, values in self.free.items()}
         ending = sorted(self.held, key=lambda running: (self.start_time[running] + self.estimate[running], running))
         ends = [self.start_time[running] + self.estimate[running] for running in ending]
-        for position, running in enumerate(ending):
-            nodes = self.held[running]
-            for name in RESOURCES:
-                free[name][nodes] += self.capacity[name][nodes] if self.exclusive else self.demand[name][running]
-            last_at_this_time = position + 1 == len(ending) or ends[position + 1] > ends[position]
-            if last_at_this_time and self.fitting_nodes(job, free) is not None:
-                # every job ending at that time is released before the head's nodes are chosen
-                return max(t, ends[position]), self._reserved_nodes(job, free)
+        times = sorted({end for end in ends if end > t} | {end for _, end, _ in self.windows if end > t})
+        released = 0
+        for at in times:
+            while released < len(ending) and ends[released] <= at:
+                nodes = self.held[ending[released]]
+                for name in RESOURCES:
+                    free[name][nodes] += (self.capacity[name][nodes] if self.exclusive
+                                          else self.demand[name][ending[released]])
+                released += 1
+            if self.fitting_nodes(job, at, free) is not None:
+                return at, self._reserved_nodes(job, at, free)
+        if self.outages.any():
+            return math.inf, np.empty(0, dtype=np.int64)
         raise InvariantError(f"{self.name}: job {self.jobs.job_id[job]} fits nowhere even on an empty machine")
 
-    def _reserved_nodes(self, job: int, free: dict[str, np.ndarray]) -> np.ndarray:
-        candidates = self.partition_nodes[self.jobs.partition[job]]
-        holds_then = np.ones(len(candidates), dtype=bool)
-        holds_now = np.ones(len(candidates), dtype=bool)
-        for name in RESOURCES:
-            need = self.demand[name][job]
-            if self.exclusive:
-                large_enough = self.capacity[name][candidates] >= need
-                holds_then &= (free[name][candidates] == self.capacity[name][candidates]) & large_enough
-                holds_now &= self.free[name][candidates] == self.capacity[name][candidates]
-            else:
-                holds_then &= free[name][candidates] >= need
-                holds_now &= self.free[name][candidates] >= need
-        usable = candidates[holds_then]
-        busy_first = np.argsort(holds_now[holds_then], kind="stable")
-        return np.sort(usable[busy_first][: self.jobs.nodes[job]])
+    def _reserved_nodes(self, job: int, at: float, free: dict[str, np.ndarray]) -> np.ndarray:
+        then = self.usable_nodes(job, at, free)
+        free_now = np.isin(then, self.usable_nodes(job, at))
+        return np.sort(then[np.argsort(free_now, kind="stable")][: self.jobs.nodes[job]])

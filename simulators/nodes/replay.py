@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from schedlab.parsers.events import CapacityEvent
 from schedlab.parsers.machine import Machine
 from schedlab.simulators.core.engine import Engine, EventOrder
 from schedlab.simulators.core.invariants import InvariantError
 from schedlab.simulators.nodes.demand import NodeJobs, node_jobs
 from schedlab.simulators.nodes.easy import NodeEasyBackfilling
+from schedlab.simulators.nodes.events import WithCapacityEvents
 from schedlab.simulators.nodes.fcfs import NodeFirstComeFirstServed
 from schedlab.simulators.nodes.machine import RESOURCES, NodeMachine
 
@@ -36,6 +38,7 @@ class NodeReplay:
     machine: Machine
     policy: str
     left_out: dict = field(default_factory=dict)
+    events: list = field(default_factory=list)  # per capacity event: what it was, jobs it killed and requeued
 
 
 def run_times(jobs) -> tuple[np.ndarray, np.ndarray]:
@@ -46,27 +49,35 @@ def run_times(jobs) -> tuple[np.ndarray, np.ndarray]:
     return estimate, actual
 
 
-def replay_on_nodes(jobs, machine: Machine, policy: str = "easy") -> NodeReplay:
-    """Replay a job table (sorted by submit time) on ``machine`` under ``policy``; the schedule is checked."""
+def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[CapacityEvent] = ()) -> NodeReplay:
+    """Replay a job table (sorted by submit time) on ``machine`` under ``policy`` with its capacity ``events``;
+    the schedule is checked."""
     import pandas as pd
 
     if policy not in NODE_POLICIES:
         raise ValueError(f"policy must be one of {', '.join(NODE_POLICIES)}, not {policy!r}")
     estimate, actual = run_times(jobs)
     demands = node_jobs(jobs, machine, estimate, actual)
-    nodes = NodeMachine("nodes", machine, demands, NODE_POLICIES[policy]())
-    Engine([nodes], EventOrder("terminations_first", "per_timestamp")).run()
-    start = np.array(nodes.start_time)
-    check_node_schedule(nodes, start, np.array(nodes.promised))
+    decider = WithCapacityEvents(NODE_POLICIES[policy](), list(events))
+    windows = [(event.start, event.end, event.nodes) for event in events if event.announced]
+    nodes = NodeMachine("nodes", machine, demands, decider, windows)
+    engine = Engine([nodes], EventOrder("terminations_first", "per_timestamp"))
+    for t in decider.pass_times():
+        engine.schedule_pass(nodes, t)
+    engine.run()
+    start, end = np.array(nodes.start_time), np.array(nodes.end_time)
+    check_node_schedule(nodes, start, np.array(nodes.promised), list(events))
     partitions = list(machine.partitions)
     schedule = pd.DataFrame({
-        "job_id": demands.job_id, "submit": demands.submit, "start": start, "end": start + demands.actual,
+        "job_id": demands.job_id, "submit": demands.submit, "start": start, "end": end,
         "wait": start - demands.submit, "partition": [partitions[p] for p in demands.partition],
         "nodes": demands.nodes, "cores_per_node": demands.cores, "gpus_per_node": demands.gpus,
         "memory_per_node_mb": demands.memory_mb,
-        "node_list": [_ranges(placed) for placed in nodes.placement],
+        "node_list": [_ranges(placed) for placed in nodes.placement], "killed": nodes.kills,
     })
-    return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out))
+    summary = [{"event": event.label, "jobs_killed": killed, "jobs_requeued": requeued}
+               for event, killed, requeued in zip(events, decider.killed, decider.requeued)]
+    return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out), summary)
 
 
 def cpu_only(replay: NodeReplay) -> "object":
@@ -101,26 +112,41 @@ def wait_summary(waits: np.ndarray) -> dict[str, float]:
             "over_a_week": int((waits > 7 * SECONDS_PER_DAY).sum())}
 
 
-def check_node_schedule(machine: NodeMachine, start: np.ndarray, promised: np.ndarray) -> None:
-    """On the schedule alone: every job ran, after its submission, within its promise, on nodes of its
-    partition, and no node ever gave more of a resource than it has (ends free a node before starts at the
-    same time take it)."""
+def check_node_schedule(machine: NodeMachine, start: np.ndarray, promised: np.ndarray,
+                        events: list[CapacityEvent] = ()) -> None:
+    """On the runs alone: every job ran (its last run after its submission and within its promise) on nodes of
+    its partition; no node ever gave more of a resource than it has (ends free a node before starts at the
+    same time take it); no run started on a node drained or down, outlived a failure of its node, or
+    touched a maintenance window."""
     jobs = machine.jobs
     ids = jobs.job_id
     for what, bad in (("never started", np.isnan(start)), ("started before submission", start < jobs.submit),
                       ("started after its reservation", start > promised)):
         if bad.any():
             raise InvariantError(f"{machine.name}: {what}: job(s) {', '.join(map(str, ids[bad][:10]))}")
-    placed = [machine.placement[job] for job in range(len(jobs))]
-    for job, nodes in enumerate(placed):
+    runs = machine.runs
+    if len(runs) < len(jobs):
+        raise InvariantError(f"{machine.name}: {len(jobs) - len(runs)} job(s) never ended")
+    run_job = np.array([job for job, _, _, _ in runs])
+    run_start = np.array([begin for _, begin, _, _ in runs])
+    run_end = np.array([finish for _, _, finish, _ in runs])
+    for job, begin, finish, nodes in runs:
         if len(nodes) != jobs.nodes[job] or not np.isin(nodes, machine.partition_nodes[jobs.partition[job]]).all():
             raise InvariantError(f"{machine.name}: job {ids[job]} is not on {jobs.nodes[job]} nodes of its partition")
-    if not len(jobs):
-        return
-    counts = np.array([len(nodes) for nodes in placed])
-    node = np.concatenate(placed)
-    job_of = np.repeat(np.arange(len(jobs)), counts)
-    times = np.concatenate([start[job_of] + jobs.actual[job_of], start[job_of]])
+        for event in events:
+            if not np.isin(nodes, event.nodes).any():
+                continue
+            if event.announced and begin < event.end and finish > event.start:
+                raise InvariantError(f"{machine.name}: job {ids[job]} ran into the {event.label}")
+            if not event.announced and event.start <= begin < event.end:
+                raise InvariantError(f"{machine.name}: job {ids[job]} started at t={begin:g} during the {event.label}")
+            if event.kind == "failure" and begin < event.start < finish:
+                raise InvariantError(f"{machine.name}: job {ids[job]} outlived the {event.label}")
+    counts = np.array([len(nodes) for _, _, _, nodes in runs])
+    node = np.concatenate([nodes for _, _, _, nodes in runs])
+    run_of = np.repeat(np.arange(len(runs)), counts)
+    job_of = run_job[run_of]
+    times = np.concatenate([run_end[run_of], run_start[run_of]])
     nodes = np.concatenate([node, node])
     for name in RESOURCES:
         take = machine.capacity[name][node] if machine.exclusive else machine.demand[name][job_of]

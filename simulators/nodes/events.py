@@ -1,0 +1,48 @@
+"""Capacity events during a node replay (``parsers.events``), applied before each scheduling pass.
+
+A drain or failure takes its nodes out when it begins and gives them back when it ends; a failure
+also kills the jobs running on them then, each requeued (to run again from the start, in its place
+by submit time) or ended, as the event says.  Maintenance windows are announced: the machine knows
+them from the start (``NodeMachine.windows``) and starts no job that would reach into one.  What each
+event did is counted for the page.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schedlab.parsers.events import CapacityEvent
+
+
+class WithCapacityEvents:
+    """A node policy, with the capacity events due by each pass applied before it decides."""
+
+    def __init__(self, policy, events: list[CapacityEvent]):
+        self.policy = policy
+        self.events = events
+        self._changes = sorted([(event.start, 1, number) for number, event in enumerate(events) if not event.announced]
+                               + [(event.end, 0, number) for number, event in enumerate(events) if not event.announced])
+        self._next = 0
+        self.killed = [0] * len(events)
+        self.requeued = [0] * len(events)
+
+    def pass_times(self) -> list[float]:
+        """When a pass must run even if no job arrives or ends: every drain's and failure's start and end, and
+        every maintenance window's end."""
+        return sorted({t for t, _, _ in self._changes} | {event.end for event in self.events if event.announced})
+
+    def schedule(self, machine, t: float, submitted, ended) -> None:
+        while self._next < len(self._changes) and self._changes[self._next][0] <= t:
+            _, begins, number = self._changes[self._next]
+            self._next += 1
+            event = self.events[number]
+            if not begins:
+                machine.outages[event.nodes] -= 1
+                continue
+            machine.outages[event.nodes] += 1
+            if event.kind == "failure":
+                for job in [job for job, nodes in machine.held.items() if np.isin(nodes, event.nodes).any()]:
+                    machine.kill(job, event.start, event.requeue)
+                    self.killed[number] += 1
+                    self.requeued[number] += event.requeue
+        self.policy.schedule(machine, t, submitted, ended)
