@@ -26,15 +26,13 @@ def run(args) -> int:
     from schedlab.parsers.events import read_events
     from schedlab.parsers.machine import infer_machine, read_machine
     from schedlab.parsers.swf import read_swf
-    from schedlab.simulators.nodes.replay import NODE_POLICIES, cpu_only, replay_on_nodes, wait_summary
+    from schedlab.simulators.nodes.replay import cpu_only, pool_policy, replay_on_nodes, wait_summary
     from schedlab.tables import metric_table
 
     given = [f"--{name.replace('_', '-')}" for name, default in POOL_ONLY_OPTIONS.items()
              if getattr(args, name, default) != default]
     if given:
         raise UsageError(f"{', '.join(given)}: not options of a replay on nodes (--machine, or a job table)")
-    if args.policy not in NODE_POLICIES:
-        raise UsageError(f"--policy {args.policy}: a replay on nodes runs {', '.join(NODE_POLICIES)}")
     if is_job_table_path(args.trace):
         jobs, _ = read_job_table(args.trace)
     else:
@@ -55,7 +53,7 @@ def run(args) -> int:
     print(f"{args.policy} on {sum(node.count for node in machine.node_types):,} nodes, and the same "
           f"{len(replay.jobs):,} jobs on one pool of its {machine.cores:,} cores (waits in seconds):")
     print(metric_table({"resource-aware": wait_summary(replay.schedule["wait"].to_numpy()),
-                        "CPU-only": wait_summary(pool["wait"].to_numpy())}))
+                        f"CPU-only ({pool_policy(replay)})": wait_summary(pool["wait"].to_numpy())}))
     for event in replay.events:
         print(f"event: {event['event']}: {event['jobs_killed']:,} job(s) killed, {event['jobs_requeued']:,} requeued")
     if events:

@@ -131,7 +131,8 @@ def test_the_command_shows_a_gpu_bottleneck_beside_what_a_cpu_only_replay_says(t
                  "--out", str(tmp_path / "schedule.csv")]) == 0
     out = capsys.readouterr().out
     assert "easy on 4 nodes, and the same 10 jobs on one pool of its 128 cores" in out
-    assert "  mean_wait             2,088         0" in out and "  max_wait              6,960         0" in out
+    assert "resource-aware  CPU-only (easy)" in out
+    assert "  mean_wait             2,088                0" in out and "  max_wait              6,960                0" in out
     schedule = pd.read_csv(tmp_path / "schedule.csv")
     assert schedule["wait"].tolist()[:6] == [0, 0, 3480, 3480, 6960, 6960] and (schedule["cpu_only_wait"] == 0).all()
 

@@ -36,6 +36,9 @@ class NodeJobs:
     memory_mb: np.ndarray
     partition: np.ndarray  # index into the machine's partitions
     row: np.ndarray
+    user: np.ndarray  # names, '' where the log has none
+    group: np.ndarray
+    qos: np.ndarray
     left_out: Counter = field(default_factory=Counter)
 
     def __len__(self) -> int:
@@ -85,7 +88,9 @@ def node_jobs(jobs, machine: Machine, estimate: np.ndarray, actual: np.ndarray) 
         estimate=np.asarray(estimate, float)[rows], actual=np.asarray(actual, float)[rows],
         nodes=column["nodes"].astype(np.int64), cores=column["cores"].astype(np.int64),
         gpus=column["gpus"].astype(np.int64), memory_mb=column["memory_mb"].astype(float),
-        partition=column["partition"].astype(np.int64), row=rows, left_out=left_out,
+        partition=column["partition"].astype(np.int64), row=rows,
+        user=jobs["user"].to_numpy(object)[rows], group=jobs["group"].to_numpy(object)[rows],
+        qos=jobs["qos"].to_numpy(object)[rows], left_out=left_out,
     )
 
 

@@ -10,8 +10,10 @@ At every pass:
    time (it then takes the head's nodes first, leaving the others to jobs that run longer) or stays
    off the head's nodes, so the promise holds whatever it does.
 
-A job requeued by a failure goes back in its place by submit time; if that is ahead of the protected
-head, the head loses its promise (the job before it now has the reservation).
+The queue is in arrival order unless an ``order`` says otherwise (a fair-share policy orders it by
+usage: ``docs/policies.md``).  A job requeued by a failure goes back in its place by submit time; if
+a job goes ahead of the protected head, the head loses its promise (the job before it now has the
+reservation).
 
 With one node type of one core a node this is EASY over a pool of processors, start for start: the
 head's nodes are taken from those that free up, and the nodes free now that it does not need are the
@@ -22,28 +24,43 @@ from __future__ import annotations
 
 import math
 
-from schedlab.simulators.nodes.fcfs import start_fitting_heads
+import numpy as np
+
+from schedlab.simulators.nodes.fcfs import arrival, start_fitting_heads
 
 
 class NodeEasyBackfilling:
-    def __init__(self):
+    def __init__(self, order=arrival):
+        self.order = order  # order(machine, t) -> the waiting jobs, the one to protect first
         self._protected_head = None
 
+    def keep_off(self, machine, job: int):
+        """Nodes ``job`` must not take (none): a policy's own rule overrides it (docs/policies.md)."""
+        return None
+
     def schedule(self, machine, t: float, submitted, ended) -> None:
-        waiting = start_fitting_heads(machine, t)
+        ordered = self.order(machine, t)
+        previous = self._protected_head
+        if ordered and previous is not None and previous != ordered[0] and math.isnan(machine.start_time[previous]):
+            # another job went ahead of it (requeued, or first in the order now): it is no longer protected,
+            # and loses its promise before anything starts in this pass
+            machine.promised[previous] = math.inf
+        waiting = start_fitting_heads(machine, t, ordered, self.keep_off)
         if not waiting:
             return
         head = waiting[0]
-        previous = self._protected_head
-        if previous is not None and previous != head and math.isnan(machine.start_time[previous]):
-            machine.promised[previous] = math.inf  # a requeued job went ahead of it: it is no longer protected
         self._protected_head = head
-        shadow, head_nodes = machine.reservation(head, t)
+        shadow, head_nodes = machine.reservation(head, t, excluded=self.keep_off(machine, head))
         machine.promised[head] = min(machine.promised[head], shadow)
         for job in list(waiting[1:]):
+            kept_off = self.keep_off(machine, job)
             if t + machine.estimate[job] <= shadow:
-                nodes = machine.fitting_nodes(job, t, preferred=head_nodes)
+                nodes = machine.fitting_nodes(job, t, excluded=kept_off, preferred=head_nodes)
             else:
-                nodes = machine.fitting_nodes(job, t, excluded=head_nodes)
+                nodes = machine.fitting_nodes(job, t, excluded=_together(head_nodes, kept_off))
             if nodes is not None:
                 machine.start(job, t, nodes)
+
+
+def _together(nodes, more) -> np.ndarray:
+    return nodes if more is None else np.union1d(nodes, more)

@@ -9,16 +9,22 @@ event did is counted for the page.
 
 from __future__ import annotations
 
+import traceback
+from pathlib import Path
+
 import numpy as np
 
+from schedlab.errors import SchedlabError
 from schedlab.parsers.events import CapacityEvent
 
 
 class WithCapacityEvents:
-    """A node policy, with the capacity events due by each pass applied before it decides."""
+    """A node policy, with the capacity events due by each pass applied before it decides.  An exception
+    raised in a researcher's own policy (``user_file``) becomes one line naming their file and line."""
 
-    def __init__(self, policy, events: list[CapacityEvent]):
+    def __init__(self, policy, events: list[CapacityEvent], user_file: Path | None = None):
         self.policy = policy
+        self.user_file = user_file
         self.events = events
         self._changes = sorted([(event.start, 1, number) for number, event in enumerate(events) if not event.announced]
                                + [(event.end, 0, number) for number, event in enumerate(events) if not event.announced])
@@ -45,4 +51,13 @@ class WithCapacityEvents:
                     machine.kill(job, event.start, event.requeue)
                     self.killed[number] += 1
                     self.requeued[number] += event.requeue
-        self.policy.schedule(machine, t, submitted, ended)
+        if self.user_file is None:
+            self.policy.schedule(machine, t, submitted, ended)
+            return
+        try:
+            self.policy.schedule(machine, t, submitted, ended)
+        except Exception as error:  # the researcher's code: their file and line, not an internal error
+            line = next((frame.lineno for frame in reversed(traceback.extract_tb(error.__traceback__))
+                         if Path(frame.filename).resolve() == self.user_file), None)
+            where = f"{self.user_file}:{line}" if line else str(self.user_file)
+            raise SchedlabError(f"{where}: {type(error).__name__} in the policy's schedule at t={t:g}: {error}") from None

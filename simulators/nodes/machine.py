@@ -148,14 +148,14 @@ class NodeMachine:
                                      f"{self.jobs.job_id[job]} ended")
         self.busy -= int(self.demand["cores"][job]) * len(nodes)
 
-    def reservation(self, job: int, t: float) -> tuple[float, np.ndarray]:
+    def reservation(self, job: int, t: float, excluded: np.ndarray | None = None) -> tuple[float, np.ndarray]:
         """When and where ``job`` could start at the earliest, if every running job ended at its estimate and
         no drained or failed node came back (the scheduler is not told when): at each time a running job
         ends or a maintenance window closes, in order, until it fits.  Among the nodes that would then hold
         it, those still busy now are taken first, so that the nodes free now stay free for backfilling as
         long as they can (in one pool of processors, this is EASY's count of extra processors).  Infinity,
-        and no nodes, while down nodes keep it from fitting at all."""
-        fits_now = self.fitting_nodes(job, t)
+        and no nodes, while down nodes keep it from fitting at all.  ``excluded`` nodes are not for it."""
+        fits_now = self.fitting_nodes(job, t, excluded=excluded)
         if fits_now is not None:
             return t, fits_now
         free = {name: values.copy() for name, values in self.free.items()}
@@ -170,13 +170,13 @@ class NodeMachine:
                     free[name][nodes] += (self.capacity[name][nodes] if self.exclusive
                                           else self.demand[name][ending[released]])
                 released += 1
-            if self.fitting_nodes(job, at, free) is not None:
-                return at, self._reserved_nodes(job, at, free)
+            if self.fitting_nodes(job, at, free, excluded) is not None:
+                return at, self._reserved_nodes(job, at, free, excluded)
         if self.outages.any():
             return math.inf, np.empty(0, dtype=np.int64)
         raise InvariantError(f"{self.name}: job {self.jobs.job_id[job]} fits nowhere even on an empty machine")
 
-    def _reserved_nodes(self, job: int, at: float, free: dict[str, np.ndarray]) -> np.ndarray:
-        then = self.usable_nodes(job, at, free)
-        free_now = np.isin(then, self.usable_nodes(job, at))
+    def _reserved_nodes(self, job: int, at: float, free: dict[str, np.ndarray], excluded) -> np.ndarray:
+        then = self.usable_nodes(job, at, free, excluded)
+        free_now = np.isin(then, self.usable_nodes(job, at, excluded=excluded))
         return np.sort(then[np.argsort(free_now, kind="stable")][: self.jobs.nodes[job]])

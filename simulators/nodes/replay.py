@@ -13,21 +13,26 @@ it (Slurm's OverTimeLimit).  A job the log gives no run time or processors is le
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
+from schedlab.errors import SchedlabError
 from schedlab.parsers.events import CapacityEvent
 from schedlab.parsers.machine import Machine
 from schedlab.simulators.core.engine import Engine, EventOrder
+from schedlab.references import parse_reference
 from schedlab.simulators.core.invariants import InvariantError
 from schedlab.simulators.nodes.demand import NodeJobs, node_jobs
-from schedlab.simulators.nodes.easy import NodeEasyBackfilling
 from schedlab.simulators.nodes.events import WithCapacityEvents
-from schedlab.simulators.nodes.fcfs import NodeFirstComeFirstServed
 from schedlab.simulators.nodes.machine import RESOURCES, NodeMachine
 
-NODE_POLICIES = {"fcfs": NodeFirstComeFirstServed, "easy": NodeEasyBackfilling}
+BUILT_IN_NODE_POLICIES = {
+    "fcfs": "schedlab.simulators.nodes.fcfs:NodeFirstComeFirstServed",
+    "easy": "schedlab.simulators.nodes.easy:NodeEasyBackfilling",
+}
 SECONDS_PER_DAY = 86_400.0
 
 
@@ -54,11 +59,10 @@ def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[C
     the schedule is checked."""
     import pandas as pd
 
-    if policy not in NODE_POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(NODE_POLICIES)}, not {policy!r}")
+    policy_class, user_file = load_node_policy(policy)
     estimate, actual = run_times(jobs)
     demands = node_jobs(jobs, machine, estimate, actual)
-    decider = WithCapacityEvents(NODE_POLICIES[policy](), list(events))
+    decider = WithCapacityEvents(policy_class(), list(events), user_file)
     windows = [(event.start, event.end, event.nodes) for event in events if event.announced]
     nodes = NodeMachine("nodes", machine, demands, decider, windows)
     engine = Engine([nodes], EventOrder("terminations_first", "per_timestamp"))
@@ -80,9 +84,32 @@ def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[C
     return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out), summary)
 
 
+def load_node_policy(name: str) -> tuple[type, Path | None]:
+    """The node policy ``name`` gives (a built-in name, ``path/to/file.py:Class`` or ``module:Class``), and the
+    file of a researcher's own (None for ours): an error in that file is theirs to read, in one line."""
+    text = str(name)
+    if text not in BUILT_IN_NODE_POLICIES and ":" not in text:
+        raise SchedlabError(f"unknown node policy {text!r}: use one of {', '.join(BUILT_IN_NODE_POLICIES)} or your "
+                            "own as path/to/file.py:Class (docs/policies.md, 'Policies on nodes')")
+    reference = parse_reference(BUILT_IN_NODE_POLICIES.get(text, text), "node policy")
+    policy = reference.load("node policy")
+    if not isinstance(policy, type) or not callable(getattr(policy, "schedule", None)):
+        raise SchedlabError(f"node policy {reference}: not a policy (a class with a schedule(machine, t, submitted, "
+                            "ended) method)")
+    if text in BUILT_IN_NODE_POLICIES:
+        return policy, None
+    return policy, Path(sys.modules[policy.__module__].__file__).resolve()
+
+
+def pool_policy(replay: NodeReplay) -> str:
+    """The one-pool policy the CPU-only replay runs: the node policy's namesake, or EASY beside one of a
+    researcher's own."""
+    return replay.policy if replay.policy in BUILT_IN_NODE_POLICIES else "easy"
+
+
 def cpu_only(replay: NodeReplay) -> "object":
-    """The same jobs on one pool of the machine's cores under the batch policy of the same name: their waits
-    (a pandas.DataFrame of job_id, submit, start, wait)."""
+    """The same jobs on one pool of the machine's cores under the batch policy ``pool_policy`` names: their
+    waits (a pandas.DataFrame of job_id, submit, start, wait)."""
     import pandas as pd
 
     from schedlab.simulators.batch.easy import EasyBackfilling
@@ -93,7 +120,7 @@ def cpu_only(replay: NodeReplay) -> "object":
 
     demands = replay.jobs
     batch = BatchJobs(demands.job_id, demands.submit, demands.estimate, demands.actual, demands.total_cores)
-    policy = {"fcfs": FirstComeFirstServed, "easy": EasyBackfilling}[replay.policy](fcfs)
+    policy = {"fcfs": FirstComeFirstServed, "easy": EasyBackfilling}[pool_policy(replay)](fcfs)
     pool = PoolMachine("cores", replay.machine.cores, batch, policy)
     Engine([pool], EventOrder("terminations_first", "per_timestamp")).run()
     start = np.array(pool.start_time)
