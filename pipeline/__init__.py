@@ -30,6 +30,7 @@ from pipeline.cosy import CosyReport
 from pipeline.full_report import FullReport
 from pipeline.ics import IcsReport
 from pipeline.koala import KoalaReport
+from pipeline.node_tasks import NodeReplay, NodeReport
 from pipeline.replay_tasks import ReplayTrace
 from pipeline.report_tasks import TraceReport
 from pipeline.settings import schedlab
@@ -53,6 +54,8 @@ __all__ = [
     "IcsReport",
     "KoalaReport",
     "LocateTrace",
+    "NodeReplay",
+    "NodeReport",
     "PairWorkloads",
     "ParseTrace",
     "ReplayTrace",

@@ -44,6 +44,7 @@ class NodeReplay:
     policy: str
     left_out: dict = field(default_factory=dict)
     events: list = field(default_factory=list)  # per capacity event: what it was, jobs it killed and requeued
+    usage: "object" = None  # pandas.DataFrame: time and the cores, GPUs and MiB in use from then on
 
 
 def run_times(jobs) -> tuple[np.ndarray, np.ndarray]:
@@ -81,7 +82,29 @@ def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[C
     })
     summary = [{"event": event.label, "jobs_killed": killed, "jobs_requeued": requeued}
                for event, killed, requeued in zip(events, decider.killed, decider.requeued)]
-    return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out), summary)
+    return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out), summary, usage_series(nodes))
+
+
+def usage_series(machine: NodeMachine) -> "object":
+    """What the machine's jobs held at each time a run started or ended, every run counted (killed ones too):
+    a pandas.DataFrame of time and cores, GPUs and memory (MiB) in use from that time on."""
+    import pandas as pd
+
+    runs = machine.runs
+    if not runs:
+        return pd.DataFrame({"time": [], **{name: [] for name in RESOURCES}})
+    times = np.concatenate([[begin for _, begin, _, _ in runs], [finish for _, _, finish, _ in runs]])
+    columns = {}
+    for name in RESOURCES:
+        held = np.array([float((machine.capacity[name][nodes] if machine.exclusive
+                                else machine.demand[name][job] * np.ones(len(nodes))).sum())
+                         for job, _, _, nodes in runs])
+        deltas = np.concatenate([held, -held])
+        order = np.argsort(times, kind="stable")
+        columns[name] = np.cumsum(deltas[order])
+    order = np.argsort(times, kind="stable")
+    frame = pd.DataFrame({"time": times[order], **columns})
+    return frame.groupby("time", as_index=False).last()
 
 
 def load_node_policy(name: str) -> tuple[type, Path | None]:
