@@ -52,14 +52,26 @@ class NodeEasyBackfilling:
         self._protected_head = head
         shadow, head_nodes = machine.reservation(head, t, excluded=self.keep_off(machine, head))
         machine.promised[head] = min(machine.promised[head], shadow)
+        unplaced = set()  # demands that found no nodes in this pass: starts only take room, so none will
+        room = machine.free_cores()
+        cores_asked, partition = machine.jobs.total_cores, machine.jobs.partition
         for job in list(waiting[1:]):
+            if cores_asked[job] > room[partition[job]]:
+                continue
             kept_off = self.keep_off(machine, job)
-            if t + machine.estimate[job] <= shadow:
+            ends_in_time = t + machine.estimate[job] <= shadow
+            demand = None if kept_off is not None else (ends_in_time, *machine.demand_key(job))
+            if demand in unplaced:
+                continue
+            if ends_in_time:
                 nodes = machine.fitting_nodes(job, t, excluded=kept_off, preferred=head_nodes)
             else:
                 nodes = machine.fitting_nodes(job, t, excluded=_together(head_nodes, kept_off))
             if nodes is not None:
                 machine.start(job, t, nodes)
+                room = machine.free_cores()
+            elif demand is not None:
+                unplaced.add(demand)
 
 
 def _together(nodes, more) -> np.ndarray:

@@ -42,12 +42,15 @@ class NodeMachine:
             "memory_mb": np.repeat([node.memory_mb for node in machine.node_types], counts).astype(float),
         }
         self.free = {name: values.copy() for name, values in self.capacity.items()}
-        self.partition_nodes = [np.flatnonzero(np.isin(self.node_type, [type_names.index(t) for t in members]))
+        self.partition_masks = [np.isin(self.node_type, [type_names.index(t) for t in members])
                                 for members in machine.partitions.values()]
+        self.partition_nodes = [np.flatnonzero(mask) for mask in self.partition_masks]
         self.outages = np.zeros(len(self.node_type), dtype=np.int64)  # drains and failures in force, per node
         self.windows = list(windows)  # announced maintenance: (start, end, nodes)
         self.jobs = jobs
         self.demand = {"cores": jobs.cores, "gpus": jobs.gpus, "memory_mb": jobs.memory_mb}
+        self._demand_keys = list(zip(jobs.partition.tolist(), jobs.nodes.tolist(), jobs.cores.tolist(),
+                                     jobs.gpus.tolist(), jobs.memory_mb.tolist()))
         self.queue: list[int] = []
         self.submit = jobs.submit.tolist()
         self.estimate = jobs.estimate.tolist()
@@ -75,36 +78,49 @@ class NodeMachine:
         node order; None if too few of its partition's nodes can hold it.  ``excluded`` nodes are no
         candidates; ``preferred`` ones come first."""
         usable = self.usable_nodes(job, at, free, excluded)
+        wanted = self.jobs.nodes[job]
+        if len(usable) < wanted:
+            return None
         if preferred is not None and len(preferred):
-            usable = usable[np.argsort(~np.isin(usable, preferred), kind="stable")]
-        chosen = usable[: self.jobs.nodes[job]]
-        return np.sort(chosen) if len(chosen) == self.jobs.nodes[job] else None
+            first = np.zeros(len(self.node_type), dtype=bool)
+            first[preferred] = True
+            usable = usable[np.argsort(~first[usable], kind="stable")]
+        return np.sort(usable[:wanted])
+
+    def demand_key(self, job: int) -> tuple:
+        """What decides where ``job`` fits: two jobs of one key fit on the same nodes at the same time."""
+        return (*self._demand_keys[job], self.estimate[job]) if self.windows else self._demand_keys[job]
+
+    def free_cores(self) -> list[int]:
+        """Per partition, the cores free now on its nodes that are in service: a job asking for more cannot
+        start, whatever its other needs."""
+        in_service = np.where(self.outages == 0, self.free["cores"], 0)
+        return [int(in_service[mask].sum()) for mask in self.partition_masks]
 
     def usable_nodes(self, job: int, at: float, free: dict[str, np.ndarray] | None = None,
                      excluded: np.ndarray | None = None) -> np.ndarray:
         """Every node of ``job``'s partition that could hold it from ``at`` given ``free``, in node order: not
         drained or down, not under a maintenance window its requested time would reach, not ``excluded``."""
         free = self.free if free is None else free
-        candidates = self.partition_nodes[self.jobs.partition[job]]
-        candidates = candidates[self.outages[candidates] == 0]
+        holds = self.partition_masks[self.jobs.partition[job]] & (self.outages == 0)
         for start, end, nodes in self.windows:
             if start < at + self.estimate[job] and end > at:
-                candidates = candidates[~np.isin(candidates, nodes)]
+                holds[nodes] = False
         if excluded is not None and len(excluded):
-            candidates = candidates[~np.isin(candidates, excluded)]
-        holds = np.ones(len(candidates), dtype=bool)
+            holds[excluded] = False
         for name in RESOURCES:
             need = self.demand[name][job]
             if self.exclusive:
-                holds &= (free[name][candidates] == self.capacity[name][candidates]) & (
-                    self.capacity[name][candidates] >= need)
-            else:
-                holds &= free[name][candidates] >= need
-        return candidates[holds]
+                holds &= (free[name] == self.capacity[name]) & (self.capacity[name] >= need)
+            elif need > 0:
+                holds &= free[name] >= need
+        return np.flatnonzero(holds)
 
     def start(self, job: int, t: float, nodes: np.ndarray) -> None:
         """Run ``job`` on ``nodes`` from ``t``, checking each node can give it what it takes."""
-        if not np.isin(nodes, self.partition_nodes[self.jobs.partition[job]]).all():
+        nodes = np.asarray(nodes, dtype=np.int64)
+        inside = len(nodes) and nodes.min() >= 0 and nodes.max() < len(self.node_type)
+        if not inside or not self.partition_masks[self.jobs.partition[job]][nodes].all():
             raise InvariantError(f"{self.name}: job {self.jobs.job_id[job]} placed on a node its partition excludes")
         for name in RESOURCES:
             take = self.capacity[name][nodes] if self.exclusive else self.demand[name][job]
