@@ -48,7 +48,8 @@ class NodeReplay(SchedlabTask):
     machine = luigi.Parameter(default="", description="a machine file, builtin:NAME, or empty: inferred from the jobs")
     events = luigi.Parameter(default="", description="a capacity events file, or empty")
     policy = luigi.Parameter(default="easy", description="fcfs, easy, or your own as path/to/file.py:Class")
-    code_modules = ("schedlab.simulators.nodes.replay", "schedlab.parsers.job_table", "schedlab.parsers.events")
+    code_modules = ("schedlab.simulators.nodes.replay", "schedlab.simulators.nodes.compiled", "schedlab.parsers.job_table",
+                    "schedlab.parsers.events")
 
     def input_fingerprint(self):
         files = {"jobs": self.jobs, "machine": machine_file(self.machine), "events": self.events or None}

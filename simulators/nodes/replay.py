@@ -55,21 +55,34 @@ def run_times(jobs) -> tuple[np.ndarray, np.ndarray]:
     return estimate, actual
 
 
-def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[CapacityEvent] = ()) -> NodeReplay:
+ENGINES = ("auto", "compiled", "reference")
+
+
+def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[CapacityEvent] = (),
+                    engine: str = "auto") -> NodeReplay:
     """Replay a job table (sorted by submit time) on ``machine`` under ``policy`` with its capacity ``events``;
-    the schedule is checked."""
+    the schedule is checked.  ``engine``: the compiled loop (``simulators.nodes.compiled``: a built-in
+    policy, no events), the interpreted reference, or ``auto``, the compiled loop where it applies."""
     import pandas as pd
 
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     policy_class, user_file = load_node_policy(policy)
     estimate, actual = run_times(jobs)
     demands = node_jobs(jobs, machine, estimate, actual)
     decider = WithCapacityEvents(policy_class(), list(events), user_file)
     windows = [(event.start, event.end, event.nodes) for event in events if event.announced]
     nodes = NodeMachine("nodes", machine, demands, decider, windows)
-    engine = Engine([nodes], EventOrder("terminations_first", "per_timestamp"))
-    for t in decider.pass_times():
-        engine.schedule_pass(nodes, t)
-    engine.run()
+    compiled = user_file is None and not events
+    if engine == "compiled" and not compiled:
+        raise ValueError("the compiled loop runs the built-in policies without capacity events")
+    if compiled and engine != "reference":
+        _run_compiled(nodes, str(policy))
+    else:
+        loop = Engine([nodes], EventOrder("terminations_first", "per_timestamp"))
+        for t in decider.pass_times():
+            loop.schedule_pass(nodes, t)
+        loop.run()
     start, end = np.array(nodes.start_time), np.array(nodes.end_time)
     check_node_schedule(nodes, start, np.array(nodes.promised), list(events))
     partitions = list(machine.partitions)
@@ -85,6 +98,27 @@ def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[C
     return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out), summary, usage_series(nodes))
 
 
+def _run_compiled(nodes: NodeMachine, policy: str) -> None:
+    """Run the compiled loop and put what it decided where the reference engine leaves it."""
+    from schedlab.simulators.nodes import compiled
+
+    demands = nodes.jobs
+    keys = np.stack([demands.partition, demands.nodes, demands.cores, demands.gpus, demands.memory_mb]).T
+    demand_id = np.unique(keys, axis=0, return_inverse=True)[1].ravel() if len(demands) else np.zeros(0, np.int64)
+    status, failed, start, promised, placed, offset = compiled.run_nodes(
+        compiled.EASY if policy == "easy" else compiled.FCFS, demands.submit, demands.estimate, demands.actual,
+        demands.nodes, demands.cores, demands.gpus, demands.memory_mb, demands.partition,
+        nodes.capacity["cores"].astype(np.int64), nodes.capacity["gpus"].astype(np.int64),
+        nodes.capacity["memory_mb"].astype(np.float64), np.array(nodes.partition_masks), nodes.exclusive,
+        demand_id.astype(np.int64), int(demand_id.max()) + 1 if len(demand_id) else 1)
+    if status != compiled.DONE:
+        raise InvariantError(f"{nodes.name}: job {demands.job_id[failed]} fits nowhere even on an empty machine")
+    end = start + demands.actual
+    nodes.start_time, nodes.end_time, nodes.promised = start.tolist(), end.tolist(), promised.tolist()
+    nodes.placement = [placed[offset[job]:offset[job + 1]] for job in range(len(demands))]
+    nodes.runs = [(job, start[job], end[job], nodes.placement[job]) for job in range(len(demands))]
+
+
 def usage_series(machine: NodeMachine) -> "object":
     """What the machine's jobs held at each time a run started or ended, every run counted (killed ones too):
     a pandas.DataFrame of time and cores, GPUs and memory (MiB) in use from that time on."""
@@ -94,11 +128,15 @@ def usage_series(machine: NodeMachine) -> "object":
     if not runs:
         return pd.DataFrame({"time": [], **{name: [] for name in RESOURCES}})
     times = np.concatenate([[begin for _, begin, _, _ in runs], [finish for _, _, finish, _ in runs]])
+    run_job = np.array([job for job, _, _, _ in runs])
+    counts = np.array([len(nodes) for _, _, _, nodes in runs])
     columns = {}
     for name in RESOURCES:
-        held = np.array([float((machine.capacity[name][nodes] if machine.exclusive
-                                else machine.demand[name][job] * np.ones(len(nodes))).sum())
-                         for job, _, _, nodes in runs])
+        if machine.exclusive:
+            node = np.concatenate([nodes for _, _, _, nodes in runs])
+            held = np.add.reduceat(machine.capacity[name][node].astype(float), np.cumsum(counts) - counts)
+        else:
+            held = (machine.demand[name][run_job] * counts).astype(float)
         deltas = np.concatenate([held, -held])
         order = np.argsort(times, kind="stable")
         columns[name] = np.cumsum(deltas[order])
@@ -180,9 +218,16 @@ def check_node_schedule(machine: NodeMachine, start: np.ndarray, promised: np.nd
     run_job = np.array([job for job, _, _, _ in runs])
     run_start = np.array([begin for _, begin, _, _ in runs])
     run_end = np.array([finish for _, _, finish, _ in runs])
-    for job, begin, finish, nodes in runs:
-        if len(nodes) != jobs.nodes[job] or not np.isin(nodes, machine.partition_nodes[jobs.partition[job]]).all():
-            raise InvariantError(f"{machine.name}: job {ids[job]} is not on {jobs.nodes[job]} nodes of its partition")
+    counts = np.array([len(nodes) for _, _, _, nodes in runs])
+    node = np.concatenate([nodes for _, _, _, nodes in runs])
+    run_of = np.repeat(np.arange(len(runs)), counts)
+    job_of = run_job[run_of]
+    in_partition = np.array(machine.partition_masks)[jobs.partition[job_of], node]
+    wrong = (counts != jobs.nodes[run_job]) | ~np.logical_and.reduceat(in_partition, np.cumsum(counts) - counts)
+    if wrong.any():
+        job = run_job[np.flatnonzero(wrong)[0]]
+        raise InvariantError(f"{machine.name}: job {ids[job]} is not on {jobs.nodes[job]} nodes of its partition")
+    for job, begin, finish, nodes in runs if events else ():
         for event in events:
             if not np.isin(nodes, event.nodes).any():
                 continue
@@ -192,10 +237,6 @@ def check_node_schedule(machine: NodeMachine, start: np.ndarray, promised: np.nd
                 raise InvariantError(f"{machine.name}: job {ids[job]} started at t={begin:g} during the {event.label}")
             if event.kind == "failure" and begin < event.start < finish:
                 raise InvariantError(f"{machine.name}: job {ids[job]} outlived the {event.label}")
-    counts = np.array([len(nodes) for _, _, _, nodes in runs])
-    node = np.concatenate([nodes for _, _, _, nodes in runs])
-    run_of = np.repeat(np.arange(len(runs)), counts)
-    job_of = run_job[run_of]
     times = np.concatenate([run_end[run_of], run_start[run_of]])
     nodes = np.concatenate([node, node])
     for name in RESOURCES:
