@@ -144,3 +144,19 @@ def test_options_of_the_one_pool_replay_are_refused_on_nodes(tmp_path, capsys):
     code = main(["replay", str(data / "pbs_gpu.log"), "--machine", "builtin:gpu-cluster", "--conventions", "pyss"])
     assert code == 2
     assert "--conventions: not options of a replay on nodes" in capsys.readouterr().err
+
+
+def test_the_hand_written_gpu_log_replays_with_its_gpus_on_gpu_nodes():
+    """tests/data/sacct_gpu.txt on the shipped GPU cluster (nodes 64-79 have the GPUs): each GPU job runs on GPU
+    nodes with its GPUs spread over them, the CPU job on a CPU node; the job cancelled before it started has no
+    run time and is left out, counted."""
+    from schedlab.parsers.accounting import read_sacct
+
+    jobs = read_sacct(Path(__file__).parent / "data" / "sacct_gpu.txt").jobs
+    replay = replay_on_nodes(jobs, read_machine("builtin:gpu-cluster"), "easy")
+    schedule = replay.schedule
+    assert schedule[["job_id", "partition", "nodes", "gpus_per_node"]].values.tolist() == [
+        [1, "gpu", 1, 2], [2, "cpu", 1, 0], [3, "gpu", 2, 2], [4, "gpu", 1, 1]]
+    first_nodes = [int(nodes.split("-")[0].split(",")[0]) for nodes in schedule["node_list"]]
+    assert [node >= 64 for node in first_nodes] == [True, False, True, True]
+    assert replay.left_out == {"no run time or no processors in the log": 1}
