@@ -34,6 +34,7 @@ from schedlab.reports.figures import (
 )
 from schedlab.reports.metrics import metrics_by_policy, metrics_table, recorded_wait_comparison
 from schedlab.reports.pages import trace_page
+from schedlab.reports.tails import tails_table
 from schedlab.options import one_of
 from schedlab.simulators.batch.conventions import ESTIMATES
 from schedlab.simulators.batch.policies import BUILT_IN_POLICIES, canonical_name, policy_label
@@ -50,6 +51,15 @@ def write_document(directory: Path, stem: str, document: Document) -> None:
 
 def write_csv(path: Path, frame: pd.DataFrame) -> None:
     frame.to_csv(path, index=False, lineterminator="\n")
+
+
+def _users_by_job(workload_source) -> pd.Series | None:
+    """The workload's user of each job id, where its job table names users (None otherwise)."""
+    table = workload_source.output_file("jobs.parquet")
+    if not table.exists():
+        return None
+    jobs = pd.read_parquet(table, columns=["job_id", "user_id"])
+    return None if (jobs["user_id"] < 0).all() else jobs.set_index("job_id")["user_id"]
 
 
 class PoliciesParameter(luigi.ListParameter):
@@ -140,13 +150,17 @@ class TraceReport(ReplayChoices, SchedlabTask):
                              + (" and the log's recorded waits dashed" if len(logged) else "")),
                 ("utilization", "Busy processors and queued jobs over time, one colour per policy"),
             ]
+            users = _users_by_job(source)
+            tails = tails_table(waits, None if users is None else
+                                {p: users.reindex(schedule["job_id"]).to_numpy() for p, schedule in schedules.items()})
             comparison = recorded_wait_comparison(schedules)
             resampled = self.resampled_comparison(directory, name)
             settings = {**self.replay_settings(), "arrivals": arrivals}
-            page = trace_page(workload, metrics, settings, cleaning, figures, comparison, resampled)
+            page = trace_page(workload, metrics, settings, cleaning, figures, comparison, resampled, tails)
             write_document(directory, "report", page)
             write_csv(directory / "metrics.csv", metrics)
             write_csv(directory / "recorded_waits.csv", comparison)
+            write_csv(directory / "tails.csv", tails)
             header, rows = metrics_by_policy(metrics)
             metrics_page = Document(f"Metrics of {name}", (table(header, rows, range(1, len(header))),))
             (directory / "metrics.md").write_text(render_markdown(metrics_page), encoding="utf-8")

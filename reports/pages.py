@@ -33,6 +33,7 @@ from schedlab.reports.document import (
 )
 from schedlab.reports.ledger import MIN_SEEDS
 from schedlab.reports.metrics import format_metric, headline_rows, metric_label, metrics_by_policy
+from schedlab.reports.tails import tails_rows
 
 WARNINGS_SHOWN = 50
 """A page lists at most this many parser warnings; the rest are counted."""
@@ -125,6 +126,7 @@ def trace_page(
     figures: Sequence[tuple[str, str]],
     recorded_waits: pd.DataFrame,
     resampled: Mapping | None = None,
+    tails: pd.DataFrame | None = None,
 ) -> Document:
     """The report page of one workload replayed under several policies.
 
@@ -133,7 +135,8 @@ def trace_page(
     ``figures`` are (stem, caption) pairs of figures saved next to the page;
     ``recorded_waits`` is a ``schedlab.reports.metrics.recorded_wait_comparison``; ``resampled``, when
     given, the status of the comparison over resampled workloads with its ``paired`` table
-    (``schedlab.reports.resampled``), or the reason it did not run.
+    (``schedlab.reports.resampled``), or the reason it did not run; ``tails``, when given, a
+    ``schedlab.reports.tails.tails_table`` shown beside the means.
     """
     header, rows = metrics_by_policy(metrics)
     return Document(
@@ -145,6 +148,7 @@ def trace_page(
             Heading("Metrics"),
             table(header, rows, right_aligned=range(1, len(header))),
             paragraph("Every value at full precision: ", Link("metrics.csv", "metrics.csv"), "."),
+            *_tail_blocks(tails),
             Heading("Waits in the log and in the replay"),
             *_recorded_wait_blocks(recorded_waits),
             Heading("Figures"),
@@ -156,6 +160,16 @@ def trace_page(
             *_warning_blocks(workload["source"].get("warnings", [])),
         ),
     )
+
+
+def _tail_blocks(tails: pd.DataFrame | None) -> list:
+    if tails is None or tails.empty:
+        return []
+    header, rows = tails_rows(tails)
+    return [Heading("Tails"),
+            paragraph("How long the worst-served jobs and users waited, beside the means above: every value at "
+                      "full precision in ", Link("tails.csv", "tails.csv"), "."),
+            table(header, rows, right_aligned=range(1, len(header)))]
 
 
 def _resampled_blocks(resampled: Mapping | None) -> list:

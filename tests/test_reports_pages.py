@@ -79,6 +79,19 @@ def test_trace_page_shows_source_metrics_cleaning_and_warnings():
     assert "`line 49: odd`" in markdown and "line 50: odd" not in markdown
     assert "... and 3 more" in markdown
 
+def test_trace_page_shows_the_tails_beside_the_means():
+    from schedlab.reports.tails import tails_table
+
+    tails = tails_table({"fcfs": np.array([0.0, 90_000.0, 700_000.0]), "easy": np.zeros(3)},
+                        {"fcfs": np.array([1, 1, 2]), "easy": np.array([1, 1, 2])})
+    markdown = render_markdown(trace_page(TRACE, metrics(), SETTINGS, CLEANING, [], NO_RECORDED_WAITS, None, tails))
+    assert "## Tails" in markdown and markdown.index("## Metrics") < markdown.index("## Tails")
+    # fcfs: percentiles of (0, 90,000, 700,000) s by linear interpolation, 639,000 and 687,800 s; users' mean
+    # waits 45,000 and 700,000 s, Jain's index 745,000^2 / (2 (45,000^2 + 700,000^2)) = 0.564
+    assert "| fcfs | 177.50 | 191.06 | 194.44 | 2 | 1 | 194.44 | 0.564 |" in markdown
+    assert "| easy | 0.00 | 0.00 | 0.00 | 0 | 0 | 0.00 | 1.000 |" in markdown
+
+
 def test_trace_page_of_a_synthetic_workload():
     workload = {**SYNTHETIC, "offered_load": 0.71234, "requested_times": "exact estimates (requested time = run time)"}
     markdown = render_markdown(trace_page(workload, metrics(), SETTINGS, None, [], NO_RECORDED_WAITS))
