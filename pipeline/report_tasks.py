@@ -34,7 +34,7 @@ from schedlab.reports.figures import (
 )
 from schedlab.reports.metrics import metrics_by_policy, metrics_table, recorded_wait_comparison
 from schedlab.reports.pages import trace_page
-from schedlab.reports.tails import tails_table
+from schedlab.simulators.core.tails import tails_table
 from schedlab.options import one_of
 from schedlab.simulators.batch.conventions import ESTIMATES
 from schedlab.simulators.batch.policies import BUILT_IN_POLICIES, canonical_name, policy_label

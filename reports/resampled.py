@@ -17,7 +17,17 @@ from matplotlib.figure import Figure as MplFigure
 
 from schedlab.reports.ledger import Claim, Measurement, Part, Verdict, interval, judge
 
-METRIC_LABELS = {"mean_wait": ("mean wait", "h", 1 / 3600), "mean_bsld": ("mean bounded slowdown", "", 1.0)}
+METRIC_LABELS = {
+    "mean_wait": ("mean wait", "h", 1 / 3600),
+    "mean_bsld": ("mean bounded slowdown", "", 1.0),
+    "p95_wait": ("95th percentile wait", "h", 1 / 3600),
+    "max_wait": ("longest wait", "h", 1 / 3600),
+    "over_a_week": ("jobs waiting over a week", "", 1.0),
+    "worst_user_mean_wait": ("worst-served user's mean wait", "h", 1 / 3600),
+    "makespan": ("makespan", "days", 1 / 86_400),
+}
+"""The measures compared, the means first and then what they hide (the tails, the worst-served user, how far
+closed-loop arrivals stretch the log): each as its label, unit and scale from the runs table's seconds."""
 DIRECTIONS = {"reproduced": "lower", "not_reproduced": "higher", "inconclusive": "inconclusive"}
 
 
@@ -39,8 +49,10 @@ def paired_table(runs: pd.DataFrame) -> pd.DataFrame:
     baseline = policies[0]
     rows = []
     for arrivals, by_mode in runs.groupby("arrivals", sort=False):
-        wide = {metric: by_mode.pivot(index="seed", columns="policy", values=metric) for metric in METRIC_LABELS}
-        for metric, (label, unit, scale) in METRIC_LABELS.items():
+        measured = [metric for metric in METRIC_LABELS if metric in by_mode.columns]
+        wide = {metric: by_mode.pivot(index="seed", columns="policy", values=metric) for metric in measured}
+        for metric in measured:
+            label, unit, scale = METRIC_LABELS[metric]
             for policy in policies[1:]:
                 differences = (wide[metric][policy] - wide[metric][baseline]) * scale
                 verdict = lower_than_baseline(policy, baseline, label, unit, differences)

@@ -80,7 +80,7 @@ def test_trace_page_shows_source_metrics_cleaning_and_warnings():
     assert "... and 3 more" in markdown
 
 def test_trace_page_shows_the_tails_beside_the_means():
-    from schedlab.reports.tails import tails_table
+    from schedlab.simulators.core.tails import tails_table
 
     tails = tails_table({"fcfs": np.array([0.0, 90_000.0, 700_000.0]), "easy": np.zeros(3)},
                         {"fcfs": np.array([1, 1, 2]), "easy": np.array([1, 1, 2])})

@@ -68,3 +68,14 @@ def render_markdown_blocks(blocks) -> str:
     from schedlab.reports.document import Document, render_markdown
 
     return render_markdown(Document("t", tuple(blocks)))
+
+
+def test_a_lower_mean_with_a_longer_tail_is_lower_in_the_mean_and_higher_in_the_tail():
+    """Issue 65: the comparison also pairs the tails; easy's mean wait is lower on every seed while its longest
+    wait is longer on every seed, and both verdicts are shown."""
+    runs = _runs({"fcfs": [3.0, 4.0, 5.0, 6.0, 7.0], "easy": [1.0, 2.0, 3.1, 4.0, 5.0]})
+    runs["max_wait"] = [3600 * w for w in (10.0, 11.0, 12.0, 13.0, 14.0, 20.0, 22.0, 23.0, 25.0, 26.0)]
+    table = paired_table(runs).set_index("metric")
+    assert table.loc["mean wait (h)", "verdict"] == "lower"
+    assert table.loc["longest wait (h)", "verdict"] == "higher"
+    assert table.loc["longest wait (h)", "difference"] == pytest.approx(11.2)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from schedlab.reports.tails import tails_rows, tails_table, wait_tails
+from schedlab.reports.tails import tails_rows
+from schedlab.simulators.core.tails import tails_table, wait_tails
 
 DAY = 86_400.0
 
