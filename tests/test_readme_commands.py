@@ -53,6 +53,12 @@ RUN_SHRUNK_ELSEWHERE = {
 RUN_HERE = {
     "cosy_trace_slices": "SCHEDLAB_TRACE_DIRS=../shared/traces luigi --module pipeline.cosy CosyReport --profile quick "
                          "--trace-slices '[\"KTH-SP2-1996-2.2\", \"MetaCentrum-wagap-2013.extended\"]' --local-scheduler",
+    "gpu_cluster": "schedlab convert tests/data/sacct_gpu_bottleneck.txt -o jobs.parquet schedlab replay jobs.parquet "
+                   "--machine tests/data/small-gpu-cluster.toml --policy easy --out schedule.csv schedlab replay "
+                   "jobs.parquet --machine tests/data/small-gpu-cluster.toml --events "
+                   "tests/data/small-gpu-cluster-events.toml luigi --module pipeline NodeReport --jobs "
+                   "\"$PWD/jobs.parquet\" --machine \"$PWD/tests/data/small-gpu-cluster.toml\" --events "
+                   "\"$PWD/tests/data/small-gpu-cluster-events.toml\" --local-scheduler",
     "pyss_replay": "schedlab replay ../shared/traces/KTH-SP2-1996-2.2.swf --procs 100 --policy easy --conventions pyss "
                    "--out easy.csv",
     "own_policy": "cp examples/policies/largest_first.py ~/my_policy.py cd ~ && schedlab replay "
@@ -79,7 +85,8 @@ def run_block(name: str, home: Path, *extra: str) -> subprocess.CompletedProcess
     appended to its last command, run by bash in ``home`` (also ``~``)."""
     block = readme_blocks()[RUN_HERE[name]]
     script = (block.replace("../shared", str(SHARED)).replace("path/to/", f"{SHARED}/traces/")
-              .replace("/home/me/", f"{home}/").replace("examples/", f"{ROOT}/examples/"))
+              .replace("/home/me/", f"{home}/").replace("examples/", f"{ROOT}/examples/")
+              .replace(" tests/data/", f" {ROOT}/tests/data/").replace("$PWD/tests/data/", f"{ROOT}/tests/data/"))
     script = script.rstrip() + "".join(f" {argument}" for argument in extra)
     env = {**os.environ, "HOME": str(home), "SCHEDLAB_WORK_DIR": str(home / "work")}
     return subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=home, env=env, capture_output=True,
@@ -91,6 +98,14 @@ def test_the_pyss_replay_example_writes_its_schedule(tmp_path):
     done = run_block("pyss_replay", tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert len((tmp_path / "easy.csv").read_text().splitlines()) > 28_000  # KTH-SP2's jobs, one row each
+
+
+def test_the_gpu_cluster_example_converts_replays_and_builds_its_page(tmp_path):
+    done = run_block("gpu_cluster", tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "mean_wait             2,088                0" in done.stdout
+    assert "event: failure of 1 gpu node(s) from 600 s to 7800 s: 1 job(s) killed, 1 requeued" in done.stdout
+    assert (tmp_path / "schedule.csv").is_file() and list((tmp_path / "work" / "NodeReport").glob("*/report.html"))
 
 
 def test_the_own_policy_example_replays_and_draws(tmp_path):
