@@ -25,6 +25,7 @@ from schedlab.parsers.machine import Machine
 from schedlab.simulators.core.engine import Engine, EventOrder
 from schedlab.references import parse_reference
 from schedlab.simulators.core.invariants import InvariantError
+from schedlab.simulators.core.tails import wait_tails
 from schedlab.simulators.nodes.demand import NodeJobs, node_jobs
 from schedlab.simulators.nodes.events import WithCapacityEvents
 from schedlab.simulators.nodes.machine import RESOURCES, NodeMachine
@@ -33,7 +34,6 @@ BUILT_IN_NODE_POLICIES = {
     "fcfs": "schedlab.simulators.nodes.fcfs:NodeFirstComeFirstServed",
     "easy": "schedlab.simulators.nodes.easy:NodeEasyBackfilling",
 }
-SECONDS_PER_DAY = 86_400.0
 
 
 @dataclass
@@ -190,14 +190,11 @@ def cpu_only(replay: NodeReplay) -> "object":
 
 
 def wait_summary(waits: np.ndarray) -> dict[str, float]:
-    """The waits a comparison needs: mean, 95th and 99th percentile, longest (seconds), and how many jobs
-    waited over a day and over a week."""
+    """The waits a comparison needs: the job count and mean wait, then the tails of
+    ``schedlab.simulators.core.tails.wait_tails`` (95th and 99th percentile, longest, over a day, over a week)."""
     if not len(waits):
         return {"jobs": 0}
-    return {"jobs": int(len(waits)), "mean_wait": float(np.mean(waits)),
-            "p95_wait": float(np.percentile(waits, 95)), "p99_wait": float(np.percentile(waits, 99)),
-            "max_wait": float(np.max(waits)), "over_a_day": int((waits > SECONDS_PER_DAY).sum()),
-            "over_a_week": int((waits > 7 * SECONDS_PER_DAY).sum())}
+    return {"jobs": int(len(waits)), "mean_wait": float(np.mean(waits)), **wait_tails(waits)}
 
 
 def check_node_schedule(machine: NodeMachine, start: np.ndarray, promised: np.ndarray,
