@@ -47,7 +47,7 @@ class NodeReplay(SchedlabTask):
     jobs = luigi.Parameter(description="a job table (.parquet, .csv) or an SWF trace")
     machine = luigi.Parameter(default="", description="a machine file, builtin:NAME, or empty: inferred from the jobs")
     events = luigi.Parameter(default="", description="a capacity events file, or empty")
-    policy = luigi.Parameter(default="easy", description="fcfs, easy, or your own as path/to/file.py:Class")
+    policy = luigi.Parameter(default="easy", description="fcfs, easy, conservative, or your own as path/to/file.py:Class")
     code_modules = ("schedlab.simulators.nodes.replay", "schedlab.simulators.nodes.compiled", "schedlab.parsers.job_table",
                     "schedlab.parsers.events")
 
@@ -92,7 +92,7 @@ class NodeReport(SchedlabTask):
     jobs = luigi.Parameter(description="a job table (.parquet, .csv) or an SWF trace")
     machine = luigi.Parameter(default="", description="a machine file, builtin:NAME, or empty: inferred from the jobs")
     events = luigi.Parameter(default="", description="a capacity events file, or empty")
-    policy = luigi.Parameter(default="easy", description="fcfs, easy, or your own as path/to/file.py:Class")
+    policy = luigi.Parameter(default="easy", description="fcfs, easy, conservative, or your own as path/to/file.py:Class")
     code_modules = ("schedlab.reports.nodes",)
 
     def requires(self):

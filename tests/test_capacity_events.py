@@ -87,7 +87,7 @@ def test_the_checker_catches_a_run_into_a_maintenance_window(tmp_path):
     machine = NodeMachine("nodes", ONE_NODE, node_jobs(jobs, ONE_NODE, *run_times(jobs)), NodeFirstComeFirstServed())
     Engine([machine]).run()  # told nothing of the window, it starts the job at 0, running to 400 s
     with pytest.raises(InvariantError, match=r"job 1 ran into the maintenance of the whole machine from 100 s"):
-        check_node_schedule(machine, np.array(machine.start_time), np.array(machine.promised), late)
+        check_node_schedule(machine, machine.run_table(), np.array(machine.start_time), np.array(machine.promised), late)
 
 
 @pytest.mark.parametrize("text, message", [

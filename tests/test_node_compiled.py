@@ -43,7 +43,7 @@ def test_the_compiled_loop_decides_as_the_reference_on_the_hand_written_log():
 
 def test_events_and_researchers_policies_run_on_the_reference():
     jobs = gpu_cluster_jobs(GPU_CLUSTER, 50, seed=1)
-    with pytest.raises(ValueError, match="the compiled loop runs the built-in policies without capacity events"):
+    with pytest.raises(ValueError, match="the compiled loop runs fcfs and easy without capacity events"):
         replay_on_nodes(jobs, GPU_CLUSTER, f"{Path(__file__).parents[1] / 'examples/policies/fair_share.py'}:FairShareEasy",
                         engine="compiled")
     assert np.isfinite(replay_on_nodes(jobs, GPU_CLUSTER, "easy").schedule["start"]).all()

@@ -61,5 +61,5 @@ def test_an_error_in_a_policy_is_one_line_naming_its_file_and_line(tmp_path, nam
 
 
 def test_an_unknown_node_policy_names_the_ones_there_are():
-    with pytest.raises(SchedlabError, match="unknown node policy 'conservative': use one of fcfs, easy"):
-        replay_on_nodes(table({"submit": 0, "cores": 4, "run": 100}), CPU_AND_GPU, "conservative")
+    with pytest.raises(SchedlabError, match="unknown node policy 'sjf': use one of fcfs, easy, conservative"):
+        replay_on_nodes(table({"submit": 0, "cores": 4, "run": 100}), CPU_AND_GPU, "sjf")

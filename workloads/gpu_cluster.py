@@ -26,6 +26,7 @@ GPU_COUNT_WEIGHTS = (0.4, 0.3, 0.2, 0.1)
 CORES_PER_GPU = 8
 MEMORY_PER_GPU_MB = 32 * 1024.0
 MEMORY_PER_CORE_MB = 2 * 1024.0
+CPU_CORE_POWERS = 8  # a CPU job asks for 2**k cores, k uniform from 0 to 7
 
 
 def gpu_cluster_jobs(machine: Machine, jobs: int, seed: int, load: float = 0.8, gpu_share: float = 0.5,
@@ -36,7 +37,7 @@ def gpu_cluster_jobs(machine: Machine, jobs: int, seed: int, load: float = 0.8, 
     cpu_node = max((machine.node_type(name) for name in machine.partitions[cpu_partition]), key=lambda n: n.cores)
     on_gpus = rng.random(jobs) < gpu_share
     gpus = np.where(on_gpus, rng.choice(GPU_COUNTS, size=jobs, p=GPU_COUNT_WEIGHTS), 0)
-    cores = np.where(on_gpus, gpus * CORES_PER_GPU, 2 ** rng.integers(0, 8, size=jobs))
+    cores = np.where(on_gpus, gpus * CORES_PER_GPU, 2 ** rng.integers(0, CPU_CORE_POWERS, size=jobs))
     nodes = np.where(on_gpus, np.maximum(1, -(-gpus // gpu_node.gpus)), np.maximum(1, -(-cores // cpu_node.cores)))
     run = np.exp(rng.uniform(np.log(60.0), np.log(86_400.0), size=jobs)).round()
     requested = (run * rng.uniform(1.0, 4.0, size=jobs)).round()
@@ -57,3 +58,17 @@ def gpu_cluster_jobs(machine: Machine, jobs: int, seed: int, load: float = 0.8, 
     table["partition"] = np.where(on_gpus, gpu_partition, cpu_partition).astype(object)
     table["user"] = np.char.add("user", rng.integers(1, 40, size=jobs).astype(str)).astype(object)
     return table
+
+
+def balanced_gpu_share(machine: Machine, gpu_partition: str = "gpu", cpu_partition: str = "cpu") -> float:
+    """The ``gpu_share`` at which each partition's jobs, on average, ask as many core-seconds of its cores as
+    the other's do of theirs, so that both carry the offered load (with the default share of one half the GPU
+    partition of ``builtin:gpu-cluster`` is offered about twice what it has, and its queue grows without end)."""
+    def cores_of(partition: str) -> int:
+        return sum(machine.node_type(name).count * machine.node_type(name).cores
+                   for name in machine.partitions[partition])
+
+    gpu_job_cores = CORES_PER_GPU * float(np.dot(GPU_COUNTS, GPU_COUNT_WEIGHTS))
+    cpu_job_cores = (2 ** CPU_CORE_POWERS - 1) / CPU_CORE_POWERS
+    gpu_weight, cpu_weight = gpu_job_cores / cores_of(gpu_partition), cpu_job_cores / cores_of(cpu_partition)
+    return cpu_weight / (gpu_weight + cpu_weight)

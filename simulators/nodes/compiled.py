@@ -18,8 +18,13 @@ from numba import njit
 FCFS, EASY = 0, 1
 DONE, NO_FIT = 0, 1
 
+helper = njit(cache=True, _nrt=False)
+"""How the loop's helpers compile: without numba's reference counts on arrays, which they only borrow (they
+allocate nothing, and slice nothing); counted, those atomic updates took most of the loop's time, as they
+did in the bandwidth kernel (``simulators/bandwidth/jit.py``)."""
 
-@njit(cache=True)
+
+@helper
 def _holds(n, job, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive):
     if exclusive:
         return (free_c[n] == cap_c[n] and free_g[n] == cap_g[n] and free_m[n] == cap_m[n]
@@ -28,7 +33,7 @@ def _holds(n, job, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, excl
             and (dm[job] <= 0 or free_m[n] >= dm[job]))
 
 
-@njit(cache=True)
+@helper
 def _fit(job, out, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, k, part, part_mask, exclusive,
          excluded, preferred, use_excluded, use_preferred):
     """Fill ``out[:k[job]]`` with the job's nodes, preferred ones first, then sorted; False if too few."""
@@ -48,24 +53,35 @@ def _fit(job, out, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, k, p
                 found += 1
     if found < wanted:
         return False
-    out[:wanted].sort()
+    for i in range(1, wanted):  # in node order: the preferred nodes came first
+        node, j = out[i], i
+        while j > 0 and out[j - 1] > node:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = node
     return True
 
 
-@njit(cache=True)
-def _take(job, nodes, sign, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive):
-    for n in nodes:
+@helper
+def _take(job, placed, offset, sign, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive, room,
+          part_mask):
+    """Take (``sign`` 1) or give back (-1) the job's share of its nodes; ``room`` follows the cores."""
+    for i in range(offset[job], offset[job + 1]):
+        n = placed[i]
+        cores = cap_c[n] if exclusive else dc[job]
+        free_c[n] -= sign * cores
         if exclusive:
-            free_c[n] -= sign * cap_c[n]
             free_g[n] -= sign * cap_g[n]
             free_m[n] -= sign * cap_m[n]
         else:
-            free_c[n] -= sign * dc[job]
             free_g[n] -= sign * dg[job]
             free_m[n] -= sign * dm[job]
+        for p in range(part_mask.shape[0]):
+            if part_mask[p, n]:
+                room[p] -= sign * cores
 
 
-@njit(cache=True)
+@helper
 def _before(heap_end, heap_start, heap_seq, a, b):
     """Whether termination ``a`` comes before ``b``: by end, then start, then the order of the starts."""
     if heap_end[a] != heap_end[b]:
@@ -75,7 +91,7 @@ def _before(heap_end, heap_start, heap_seq, a, b):
     return heap_seq[a] < heap_seq[b]
 
 
-@njit(cache=True)
+@helper
 def _swap(heap_end, heap_start, heap_seq, heap_job, a, b):
     heap_end[a], heap_end[b] = heap_end[b], heap_end[a]
     heap_start[a], heap_start[b] = heap_start[b], heap_start[a]
@@ -83,7 +99,7 @@ def _swap(heap_end, heap_start, heap_seq, heap_job, a, b):
     heap_job[a], heap_job[b] = heap_job[b], heap_job[a]
 
 
-@njit(cache=True)
+@helper
 def _push(heap_end, heap_start, heap_seq, heap_job, size, end, start, seq, job):
     i = size
     heap_end[i], heap_start[i], heap_seq[i], heap_job[i] = end, start, seq, job
@@ -96,7 +112,7 @@ def _push(heap_end, heap_start, heap_seq, heap_job, size, end, start, seq, job):
     return size + 1
 
 
-@njit(cache=True)
+@helper
 def _pop(heap_end, heap_start, heap_seq, heap_job, size):
     job = heap_job[0]
     size -= 1
@@ -119,11 +135,20 @@ def _pop(heap_end, heap_start, heap_seq, heap_job, size):
 def run_nodes(policy, submit, estimate, actual, k, dc, dg, dm, part, cap_c, cap_g, cap_m, part_mask, exclusive,
               demand_id, demands):
     """``demand_id[j]`` numbers job j's (partition, nodes, per-node demand), ``demands`` of them: a demand that
-    found no nodes in a pass is not tried again in it (starts only take room), as the reference does."""
+    found no nodes in a pass is not tried again in it (starts only take room), as the reference does.
+
+    Two things make a pass cheap without changing what it decides.  The running jobs are kept in the order
+    the head's reservation releases them (estimated end, then job), so no pass sorts them.  And a pass in
+    which nothing ended, after a pass that started nothing, finds what the previous one found: the same
+    free nodes, the same head and so the same reservation, and every job it already tried still does not
+    fit (a later ``t`` can only turn a job that would end before the head's promise into one that must keep
+    off the head's nodes); only the jobs that arrived since are tried."""
     n_jobs, n_nodes = submit.shape[0], cap_c.shape[0]
-    unplaced = np.zeros((2, demands), dtype=np.bool_)
-    room = np.zeros(part_mask.shape[0], dtype=np.int64)
+    unplaced = np.zeros((2, demands), dtype=np.int64)  # the pass in which a demand last found no nodes
+    passes = 0
     free_c, free_g, free_m = cap_c.copy(), cap_g.copy(), cap_m.copy()
+    room = np.zeros(part_mask.shape[0], dtype=np.int64)
+    _room(room, free_c, part_mask)
     start = np.full(n_jobs, np.nan)
     promised = np.full(n_jobs, np.inf)
     offset = np.zeros(n_jobs + 1, dtype=np.int64)
@@ -141,8 +166,15 @@ def run_nodes(policy, submit, estimate, actual, k, dc, dg, dm, part, cap_c, cap_
     excluded = np.zeros(n_nodes, dtype=np.bool_)
     preferred = np.zeros(n_nodes, dtype=np.bool_)
     head_nodes = np.empty(n_nodes, dtype=np.int64)
+    later_c, later_g, later_m = free_c.copy(), free_g.copy(), free_m.copy()
     protected = -1
-    running = np.empty(n_jobs, dtype=np.int64)
+    releasing_end = np.empty(n_jobs)  # the running jobs by estimated end, then job
+    releasing_job = np.empty(n_jobs, dtype=np.int64)
+    running = 0
+    reserved_head = -1  # the head whose reservation ``shadow`` and ``head_nodes`` hold
+    shadow = np.inf
+    unchanged = False  # nothing started or ended since that reservation was made
+    tried = 0  # the queue's length after the last pass: its jobs from 1 on were tried and did not fit
     while next_submit < n_jobs or heap_size > 0:
         t = np.inf
         if heap_size > 0:
@@ -151,8 +183,10 @@ def run_nodes(policy, submit, estimate, actual, k, dc, dg, dm, part, cap_c, cap_
             t = submit[next_submit]
         while heap_size > 0 and heap_end[0] == t:
             job, heap_size = _pop(heap_end, heap_start, heap_seq, heap_job, heap_size)
-            _take(job, placed[offset[job]:offset[job + 1]], -1, free_c, free_g, free_m, cap_c, cap_g, cap_m,
-                  dc, dg, dm, exclusive)
+            _take(job, placed, offset, -1, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive, room,
+                  part_mask)
+            running = _unlist(releasing_end, releasing_job, running, start[job] + estimate[job], job)
+            unchanged = False
         while next_submit < n_jobs and submit[next_submit] == t:
             queue[queue_size] = next_submit
             queue_size += 1
@@ -164,86 +198,42 @@ def run_nodes(policy, submit, estimate, actual, k, dc, dg, dm, part, cap_c, cap_
             if not _fit(job, out, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, k, part, part_mask,
                         exclusive, excluded, preferred, False, False):
                 break
-            sequence = _start(job, t, out, placed, offset, start, actual, free_c, free_g, free_m, cap_c, cap_g, cap_m,
-                              dc, dg, dm, exclusive, heap_end, heap_start, heap_seq, heap_job, heap_size, sequence)
+            sequence = _start(job, t, out, placed, offset, start, actual, free_c, free_g, free_m, cap_c,
+                              cap_g, cap_m, dc, dg, dm, exclusive, room, part_mask, heap_end, heap_start, heap_seq,
+                              heap_job, heap_size, sequence)
             heap_size += 1
+            running = _enlist(releasing_end, releasing_job, running, start[job] + estimate[job], job)
+            unchanged = False
             first += 1
         queue[:queue_size - first] = queue[first:queue_size]
         queue_size -= first
         if policy == FCFS or queue_size == 0:
+            tried = queue_size
             continue
         head = queue[0]
         if protected != -1 and protected != head and np.isnan(start[protected]):
             promised[protected] = np.inf
         protected = head
-        # the head's reservation: release running jobs by estimated end until it fits
-        count = heap_size
-        running[:count] = np.sort(heap_job[:count])
-        ends = np.empty(count)
-        for i in range(count):
-            ends[i] = start[running[i]] + estimate[running[i]]
-        order = np.argsort(ends, kind="mergesort")  # stable: equal ends in job order
-        later_c, later_g, later_m = free_c.copy(), free_g.copy(), free_m.copy()
-        # how many of the head's partition's nodes would hold it, kept up to date node by node as jobs end
-        holding = 0
-        for n in range(n_nodes):
-            if part_mask[part[head], n] and _holds(n, head, later_c, later_g, later_m, cap_c, cap_g, cap_m,
-                                                   dc, dg, dm, exclusive):
-                holding += 1
-        shadow = np.inf
-        released = 0
-        while released < count:
-            at = ends[order[released]]
-            while released < count and ends[order[released]] <= at:
-                job = running[order[released]]
-                for n in placed[offset[job]:offset[job + 1]]:
-                    before = part_mask[part[head], n] and _holds(n, head, later_c, later_g, later_m, cap_c, cap_g,
-                                                                 cap_m, dc, dg, dm, exclusive)
-                    if exclusive:
-                        later_c[n] += cap_c[n]
-                        later_g[n] += cap_g[n]
-                        later_m[n] += cap_m[n]
-                    else:
-                        later_c[n] += dc[job]
-                        later_g[n] += dg[job]
-                        later_m[n] += dm[job]
-                    after = part_mask[part[head], n] and _holds(n, head, later_c, later_g, later_m, cap_c, cap_g,
-                                                                cap_m, dc, dg, dm, exclusive)
-                    holding += int(after) - int(before)
-                released += 1
-            if at > t and holding >= k[head]:
-                shadow = at
-                break
-        if shadow == np.inf:
-            return NO_FIT, head, start, promised, placed, offset
-        # its nodes: of those that hold it then, the ones that cannot hold it now first
-        wanted, found = k[head], 0
-        for round_ in range(2):
-            for n in range(n_nodes):
-                if found == wanted:
-                    break
-                if not part_mask[part[head], n]:
-                    continue
-                if not _holds(n, head, later_c, later_g, later_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive):
-                    continue
-                now = _holds(n, head, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive)
-                if now == (round_ == 1):
-                    head_nodes[found] = n
-                    found += 1
-        head_set = head_nodes[:wanted]
-        promised[head] = min(promised[head], shadow)
-        excluded[:] = False
-        preferred[:] = False
-        for n in head_set:
-            excluded[n] = True
-            preferred[n] = True
-        kept = 1
-        unplaced[:, :] = False
-        _room(room, free_c, part_mask)
-        for position in range(1, queue_size):
+        if unchanged and reserved_head == head:
+            kept = max(tried, 1)
+        else:
+            shadow = _reservation(head, t, releasing_end, releasing_job, running, free_c, free_g, free_m,
+                                  later_c, later_g, later_m, cap_c, cap_g, cap_m, dc, dg, dm, k, part, part_mask,
+                                  exclusive, placed, offset, head_nodes)
+            if shadow == np.inf:
+                return NO_FIT, head, start, promised, placed, offset
+            promised[head] = min(promised[head], shadow)
+            reserved_head = head
+            unchanged = True
+            kept = 1
+        for i in range(k[head]):
+            excluded[head_nodes[i]] = True
+            preferred[head_nodes[i]] = True
+        passes += 1
+        for position in range(kept, queue_size):
             job = queue[position]
             ends_in_time = t + estimate[job] <= shadow
-            if k[job] * dc[job] > room[part[job]] or unplaced[int(ends_in_time), demand_id[job]]:
+            if k[job] * dc[job] > room[part[job]] or unplaced[int(ends_in_time), demand_id[job]] == passes:
                 queue[kept] = job
                 kept += 1
                 continue
@@ -254,22 +244,112 @@ def run_nodes(policy, submit, estimate, actual, k, dc, dg, dm, part, cap_c, cap_
                 fits = _fit(job, out, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, k, part, part_mask,
                             exclusive, excluded, preferred, True, False)
             if fits:
-                sequence = _start(job, t, out, placed, offset, start, actual, free_c, free_g, free_m, cap_c, cap_g,
-                                  cap_m, dc, dg, dm, exclusive, heap_end, heap_start, heap_seq, heap_job, heap_size,
-                                  sequence)
+                sequence = _start(job, t, out, placed, offset, start, actual, free_c, free_g, free_m,
+                                  cap_c, cap_g, cap_m, dc, dg, dm, exclusive, room, part_mask, heap_end, heap_start,
+                                  heap_seq, heap_job, heap_size, sequence)
                 heap_size += 1
-                _room(room, free_c, part_mask)
+                running = _enlist(releasing_end, releasing_job, running, start[job] + estimate[job], job)
+                unchanged = False
             else:
-                unplaced[int(ends_in_time), demand_id[job]] = True
+                unplaced[int(ends_in_time), demand_id[job]] = passes
                 queue[kept] = job
                 kept += 1
         queue_size = kept
-        excluded[:] = False
-        preferred[:] = False
+        tried = queue_size
+        for i in range(k[head]):
+            excluded[head_nodes[i]] = False
+            preferred[head_nodes[i]] = False
     return DONE, -1, start, promised, placed, offset
 
 
-@njit(cache=True)
+@helper
+def _reservation(head, t, releasing_end, releasing_job, running, free_c, free_g, free_m, later_c, later_g, later_m,
+                 cap_c, cap_g, cap_m, dc, dg, dm, k, part, part_mask, exclusive, placed, offset, head_nodes):
+    """The head's promised start (infinity if it never fits) and, in ``head_nodes[:k[head]]``, its nodes: running
+    jobs released in order until it fits; of the nodes that then hold it, those that cannot hold it now first."""
+    n_nodes = free_c.shape[0]
+    for n in range(n_nodes):
+        later_c[n], later_g[n], later_m[n] = free_c[n], free_g[n], free_m[n]
+    # how many of the head's partition's nodes would hold it, kept up to date node by node as jobs end
+    holding = 0
+    for n in range(n_nodes):
+        if part_mask[part[head], n] and _holds(n, head, later_c, later_g, later_m, cap_c, cap_g, cap_m,
+                                               dc, dg, dm, exclusive):
+            holding += 1
+    shadow = np.inf
+    released = 0
+    while released < running:
+        at = releasing_end[released]
+        while released < running and releasing_end[released] <= at:
+            job = releasing_job[released]
+            for i in range(offset[job], offset[job + 1]):
+                n = placed[i]
+                before = part_mask[part[head], n] and _holds(n, head, later_c, later_g, later_m, cap_c, cap_g,
+                                                             cap_m, dc, dg, dm, exclusive)
+                if exclusive:
+                    later_c[n] += cap_c[n]
+                    later_g[n] += cap_g[n]
+                    later_m[n] += cap_m[n]
+                else:
+                    later_c[n] += dc[job]
+                    later_g[n] += dg[job]
+                    later_m[n] += dm[job]
+                after = part_mask[part[head], n] and _holds(n, head, later_c, later_g, later_m, cap_c, cap_g,
+                                                            cap_m, dc, dg, dm, exclusive)
+                holding += int(after) - int(before)
+            released += 1
+        if at > t and holding >= k[head]:
+            shadow = at
+            break
+    if shadow == np.inf:
+        return shadow
+    wanted, found = k[head], 0
+    for round_ in range(2):
+        for n in range(n_nodes):
+            if found == wanted:
+                break
+            if not part_mask[part[head], n]:
+                continue
+            if not _holds(n, head, later_c, later_g, later_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive):
+                continue
+            now = _holds(n, head, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive)
+            if now == (round_ == 1):
+                head_nodes[found] = n
+                found += 1
+    return shadow
+
+
+@helper
+def _position(releasing_end, releasing_job, running, end, job):
+    """Where (``end``, ``job``) goes in the release order: the first place whose entry does not come before it."""
+    low, high = 0, running
+    while low < high:
+        middle = (low + high) // 2
+        if releasing_end[middle] < end or (releasing_end[middle] == end and releasing_job[middle] < job):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@helper
+def _enlist(releasing_end, releasing_job, running, end, job):
+    at = _position(releasing_end, releasing_job, running, end, job)
+    for i in range(running, at, -1):
+        releasing_end[i], releasing_job[i] = releasing_end[i - 1], releasing_job[i - 1]
+    releasing_end[at], releasing_job[at] = end, job
+    return running + 1
+
+
+@helper
+def _unlist(releasing_end, releasing_job, running, end, job):
+    at = _position(releasing_end, releasing_job, running, end, job)
+    for i in range(at, running - 1):
+        releasing_end[i], releasing_job[i] = releasing_end[i + 1], releasing_job[i + 1]
+    return running - 1
+
+
+@helper
 def _room(room, free_c, part_mask):
     """Per partition, the cores free on its nodes (a job asking more cannot start)."""
     for p in range(part_mask.shape[0]):
@@ -280,12 +360,12 @@ def _room(room, free_c, part_mask):
         room[p] = total
 
 
-@njit(cache=True)
-def _start(job, t, out, placed, offset, start, actual, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm,
-           exclusive, heap_end, heap_start, heap_seq, heap_job, heap_size, sequence):
-    nodes = placed[offset[job]:offset[job + 1]]
-    nodes[:] = out[:nodes.shape[0]]
-    _take(job, nodes, 1, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive)
+@helper
+def _start(job, t, out, placed, offset, start, actual, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg,
+           dm, exclusive, room, part_mask, heap_end, heap_start, heap_seq, heap_job, heap_size, sequence):
+    for i in range(offset[job + 1] - offset[job]):
+        placed[offset[job] + i] = out[i]
+    _take(job, placed, offset, 1, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive, room, part_mask)
     start[job] = t
     sequence += 1
     _push(heap_end, heap_start, heap_seq, heap_job, heap_size, t + actual[job], t, sequence, job)

@@ -54,64 +54,68 @@ def node_jobs(jobs, machine: Machine, estimate: np.ndarray, actual: np.ndarray) 
     ``estimate`` and ``actual`` are the run times the replay's conventions chose, per row, in submit
     order, 0 or less for a job they left out."""
     partitions = list(machine.partitions)
-    default = partitions[0]
-    names = jobs["partition"].to_numpy(object)
-    cores_total = np.where(jobs["allocated_procs"].to_numpy() > 0, jobs["allocated_procs"].to_numpy(),
-                           jobs["requested_procs"].to_numpy())
-    gpus_total = np.maximum(jobs["gpus"].to_numpy(), 0)
+    names = np.array([name or partitions[0] for name in jobs["partition"].to_numpy(object)], dtype=object)
+    allocated, requested = jobs["allocated_procs"].to_numpy(), jobs["requested_procs"].to_numpy()
+    cores = np.where(allocated > 0, allocated, requested).astype(np.int64)
+    gpus = np.maximum(jobs["gpus"].to_numpy(), 0).astype(np.int64)
     per_node_memory = jobs["memory_per_node_mb"].to_numpy(float)
     per_core_memory = jobs["memory_per_core_mb"].to_numpy(float)
-    logged_nodes = jobs["nodes"].to_numpy()
-    kept: list[tuple] = []
-    left_out: Counter = Counter()
-    for row in range(len(jobs)):
-        if actual[row] <= 0 or cores_total[row] <= 0:
-            left_out["no run time or no processors in the log"] += 1
+    nodes = jobs["nodes"].to_numpy().astype(np.int64)
+    runnable = (np.asarray(actual) > 0) & (cores > 0)
+    reason = np.where(runnable, "", "no run time or no processors in the log").astype(object)
+    partition = np.full(len(jobs), -1, dtype=np.int64)
+    codes: dict = {}  # each partition name the log gives -> a number, in order of first appearance
+    code = np.array([codes.setdefault(name, len(codes)) for name in names], dtype=np.int64)
+    for name, number in codes.items():
+        rows = np.flatnonzero(runnable & (code == number))
+        if not len(rows):
             continue
-        partition = names[row] or default
-        if partition not in machine.partitions:
-            left_out[f"partition {partition!r}, which the machine does not have"] += 1
+        if name not in machine.partitions:
+            reason[rows] = f"partition {name!r}, which the machine does not have"
             continue
-        types = [machine.node_type(name) for name in machine.partitions[partition]]
-        demand = _spread(int(cores_total[row]), int(gpus_total[row]), float(per_node_memory[row]),
-                         float(per_core_memory[row]), int(logged_nodes[row]), types)
-        problem = _unplaceable(demand, types, partition)
-        if problem:
-            left_out[problem] += 1
-            continue
-        kept.append((row, partitions.index(partition), *demand))
-    rows = np.array([k[0] for k in kept], dtype=np.int64)
-    column = {name: np.array([k[i] for k in kept]) for i, name in enumerate(
-        ("row", "partition", "nodes", "cores", "gpus", "memory_mb"))}
+        partition[rows] = partitions.index(name)
+        types = [machine.node_type(node_type) for node_type in machine.partitions[name]]
+        nodes[rows] = _node_counts(cores[rows], gpus[rows], per_core_memory[rows], nodes[rows], types)
+    cores_per_node = -(-cores // np.maximum(nodes, 1))
+    gpus_per_node = -(-gpus // np.maximum(nodes, 1))
+    memory = np.where(per_node_memory > 0, per_node_memory, np.maximum(per_core_memory, 0.0) * cores_per_node)
+    for number, name in enumerate(partitions):
+        rows = np.flatnonzero(partition == number)
+        types = [machine.node_type(node_type) for node_type in machine.partitions[name]]
+        problem = _unplaceable(nodes[rows], cores_per_node[rows], gpus_per_node[rows], memory[rows], types)
+        reason[rows[problem == TOO_LARGE]] = f"more cores, GPUs or memory per node than partition {name!r}'s nodes have"
+        reason[rows[problem == TOO_MANY]] = f"more nodes than partition {name!r} has of a type that holds them"
+    kept = reason == ""
+    rows = np.flatnonzero(kept)
     return NodeJobs(
         job_id=jobs["job_id"].to_numpy()[rows], submit=jobs["submit_time"].to_numpy(float)[rows],
         estimate=np.asarray(estimate, float)[rows], actual=np.asarray(actual, float)[rows],
-        nodes=column["nodes"].astype(np.int64), cores=column["cores"].astype(np.int64),
-        gpus=column["gpus"].astype(np.int64), memory_mb=column["memory_mb"].astype(float),
-        partition=column["partition"].astype(np.int64), row=rows,
+        nodes=nodes[rows], cores=cores_per_node[rows], gpus=gpus_per_node[rows], memory_mb=memory[rows].astype(float),
+        partition=partition[rows], row=rows.astype(np.int64),
         user=jobs["user"].to_numpy(object)[rows], group=jobs["group"].to_numpy(object)[rows],
-        qos=jobs["qos"].to_numpy(object)[rows], left_out=left_out,
+        qos=jobs["qos"].to_numpy(object)[rows], left_out=Counter(reason[~kept]),
     )
 
 
-def _spread(cores: int, gpus: int, per_node_memory: float, per_core_memory: float, nodes: int,
-            types) -> tuple[int, int, int, float]:
-    """(nodes, cores, GPUs, MiB) a node: the log's node count, else the fewest the largest node type allows."""
-    if nodes <= 0:
-        largest = max(types, key=lambda node: (node.cores, node.gpus, node.memory_mb))
-        nodes = max(-(-cores // largest.cores), -(-gpus // largest.gpus) if gpus and largest.gpus else 1, 1)
-        if per_core_memory > 0:
-            nodes = max(nodes, int(np.ceil(per_core_memory * cores / largest.memory_mb)))
-    per_node_cores = -(-cores // nodes)
-    memory = per_node_memory if per_node_memory > 0 else max(per_core_memory, 0.0) * per_node_cores
-    return nodes, per_node_cores, -(-gpus // nodes), memory
+def _node_counts(cores: np.ndarray, gpus: np.ndarray, per_core_memory: np.ndarray, nodes: np.ndarray,
+                 types) -> np.ndarray:
+    """Each job's node count: the log's, else the fewest the partition's largest node type allows."""
+    largest = max(types, key=lambda node: (node.cores, node.gpus, node.memory_mb))
+    fewest = np.maximum(-(-cores // largest.cores), 1)
+    if largest.gpus:
+        fewest = np.maximum(fewest, np.where(gpus > 0, -(-gpus // largest.gpus), 1))
+    by_memory = np.ceil(per_core_memory * cores / largest.memory_mb)
+    fewest = np.where(per_core_memory > 0, np.maximum(fewest, by_memory), fewest).astype(np.int64)
+    return np.where(nodes > 0, nodes, fewest)
 
 
-def _unplaceable(demand: tuple[int, int, int, float], types, partition: str) -> str:
-    nodes, cores, gpus, memory = demand
-    fitting = [node for node in types if node.cores >= cores and node.gpus >= gpus and node.memory_mb >= memory]
-    if not fitting:
-        return f"more cores, GPUs or memory per node than partition {partition!r}'s nodes have"
-    if nodes > sum(node.count for node in fitting):
-        return f"more nodes than partition {partition!r} has of a type that holds them"
-    return ""
+TOO_LARGE, TOO_MANY = 1, 2
+
+
+def _unplaceable(nodes, cores, gpus, memory, types) -> np.ndarray:
+    """Per job, whether its partition's node ``types`` can run it: 0, or TOO_LARGE (no type holds one of its
+    nodes' share), or TOO_MANY (too few nodes of the types that do)."""
+    holding = np.zeros(len(nodes), dtype=np.int64)  # nodes of the types that hold one of its nodes' share
+    for node in types:
+        holding += np.where((node.cores >= cores) & (node.gpus >= gpus) & (node.memory_mb >= memory), node.count, 0)
+    return np.where(holding == 0, TOO_LARGE, np.where(nodes > holding, TOO_MANY, 0))

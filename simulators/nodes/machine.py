@@ -17,6 +17,7 @@ killed ones too, for the checker.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,6 +26,40 @@ from schedlab.simulators.core.invariants import InvariantError
 from schedlab.simulators.nodes.demand import NodeJobs
 
 RESOURCES = ("cores", "gpus", "memory_mb")
+
+
+@dataclass(frozen=True)
+class Runs:
+    """Runs as columns: run ``r`` is job ``job[r]`` from ``start[r]`` to ``end[r]`` on the nodes
+    ``nodes[offset[r]:offset[r + 1]]``."""
+
+    job: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    offset: np.ndarray
+    nodes: np.ndarray
+
+    @classmethod
+    def of(cls, runs: list[tuple[int, float, float, np.ndarray]]) -> Runs:
+        counts = np.array([len(nodes) for _, _, _, nodes in runs], dtype=np.int64)
+        return cls(np.array([job for job, _, _, _ in runs], dtype=np.int64),
+                   np.array([begin for _, begin, _, _ in runs], dtype=float),
+                   np.array([finish for _, _, finish, _ in runs], dtype=float),
+                   np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+                   np.concatenate([nodes for _, _, _, nodes in runs]).astype(np.int64) if runs
+                   else np.zeros(0, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return len(self.job)
+
+    @property
+    def counts(self) -> np.ndarray:
+        return np.diff(self.offset)
+
+    @property
+    def run_of_node(self) -> np.ndarray:
+        """For each entry of ``nodes``, its run."""
+        return np.repeat(np.arange(len(self)), self.counts)
 
 
 class NodeMachine:
@@ -63,6 +98,7 @@ class NodeMachine:
         self.held: dict[int, np.ndarray] = {}  # running job -> its nodes
         self.placement: list[np.ndarray | None] = [None] * n
         self.runs: list[tuple[int, float, float, np.ndarray]] = []  # (job, start, end, nodes), killed runs too
+        self.compiled_runs: Runs | None = None  # what the compiled loop ran, where it ran the jobs
         self.busy = 0  # cores in use, as the engine's series records a machine's busy processors
         self.engine = None
         # The engine tidies each machine's availability profile at every new time; a node machine keeps
@@ -71,6 +107,10 @@ class NodeMachine:
 
     def tidy(self, t: float) -> None:
         return None
+
+    def run_table(self) -> Runs:
+        """Every run, killed ones too."""
+        return self.compiled_runs if self.compiled_runs is not None else Runs.of(self.runs)
 
     def fitting_nodes(self, job: int, at: float, free: dict[str, np.ndarray] | None = None,
                       excluded: np.ndarray | None = None, preferred: np.ndarray | None = None) -> np.ndarray | None:

@@ -28,12 +28,14 @@ from schedlab.simulators.core.invariants import InvariantError
 from schedlab.simulators.core.tails import wait_tails
 from schedlab.simulators.nodes.demand import NodeJobs, node_jobs
 from schedlab.simulators.nodes.events import WithCapacityEvents
-from schedlab.simulators.nodes.machine import RESOURCES, NodeMachine
+from schedlab.simulators.nodes.machine import RESOURCES, NodeMachine, Runs
 
 BUILT_IN_NODE_POLICIES = {
     "fcfs": "schedlab.simulators.nodes.fcfs:NodeFirstComeFirstServed",
     "easy": "schedlab.simulators.nodes.easy:NodeEasyBackfilling",
+    "conservative": "schedlab.simulators.nodes.conservative:NodeConservativeBackfilling",
 }
+COMPILED_POLICIES = ("fcfs", "easy")
 
 
 @dataclass
@@ -61,8 +63,8 @@ ENGINES = ("auto", "compiled", "reference")
 def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[CapacityEvent] = (),
                     engine: str = "auto") -> NodeReplay:
     """Replay a job table (sorted by submit time) on ``machine`` under ``policy`` with its capacity ``events``;
-    the schedule is checked.  ``engine``: the compiled loop (``simulators.nodes.compiled``: a built-in
-    policy, no events), the interpreted reference, or ``auto``, the compiled loop where it applies."""
+    the schedule is checked.  ``engine``: the compiled loop (``simulators.nodes.compiled``: FCFS or EASY, no
+    events), the interpreted reference, or ``auto``, the compiled loop where it applies."""
     import pandas as pd
 
     if engine not in ENGINES:
@@ -73,9 +75,9 @@ def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[C
     decider = WithCapacityEvents(policy_class(), list(events), user_file)
     windows = [(event.start, event.end, event.nodes) for event in events if event.announced]
     nodes = NodeMachine("nodes", machine, demands, decider, windows)
-    compiled = user_file is None and not events
+    compiled = str(policy) in COMPILED_POLICIES and not events
     if engine == "compiled" and not compiled:
-        raise ValueError("the compiled loop runs the built-in policies without capacity events")
+        raise ValueError(f"the compiled loop runs {' and '.join(COMPILED_POLICIES)} without capacity events")
     if compiled and engine != "reference":
         _run_compiled(nodes, str(policy))
     else:
@@ -84,18 +86,19 @@ def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[C
             loop.schedule_pass(nodes, t)
         loop.run()
     start, end = np.array(nodes.start_time), np.array(nodes.end_time)
-    check_node_schedule(nodes, start, np.array(nodes.promised), list(events))
+    runs = nodes.run_table()
+    check_node_schedule(nodes, runs, start, np.array(nodes.promised), list(events))
     partitions = list(machine.partitions)
     schedule = pd.DataFrame({
         "job_id": demands.job_id, "submit": demands.submit, "start": start, "end": end,
         "wait": start - demands.submit, "partition": [partitions[p] for p in demands.partition],
         "nodes": demands.nodes, "cores_per_node": demands.cores, "gpus_per_node": demands.gpus,
         "memory_per_node_mb": demands.memory_mb,
-        "node_list": [_ranges(placed) for placed in nodes.placement], "killed": nodes.kills,
+        "node_list": node_lists(*_last_placements(nodes, runs)), "killed": nodes.kills,
     })
     summary = [{"event": event.label, "jobs_killed": killed, "jobs_requeued": requeued}
                for event, killed, requeued in zip(events, decider.killed, decider.requeued)]
-    return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out), summary, usage_series(nodes))
+    return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out), summary, usage_series(nodes, runs))
 
 
 def _run_compiled(nodes: NodeMachine, policy: str) -> None:
@@ -103,8 +106,7 @@ def _run_compiled(nodes: NodeMachine, policy: str) -> None:
     from schedlab.simulators.nodes import compiled
 
     demands = nodes.jobs
-    keys = np.stack([demands.partition, demands.nodes, demands.cores, demands.gpus, demands.memory_mb]).T
-    demand_id = np.unique(keys, axis=0, return_inverse=True)[1].ravel() if len(demands) else np.zeros(0, np.int64)
+    demand_id = _numbered([demands.partition, demands.nodes, demands.cores, demands.gpus, demands.memory_mb])
     status, failed, start, promised, placed, offset = compiled.run_nodes(
         compiled.EASY if policy == "easy" else compiled.FCFS, demands.submit, demands.estimate, demands.actual,
         demands.nodes, demands.cores, demands.gpus, demands.memory_mb, demands.partition,
@@ -115,32 +117,38 @@ def _run_compiled(nodes: NodeMachine, policy: str) -> None:
         raise InvariantError(f"{nodes.name}: job {demands.job_id[failed]} fits nowhere even on an empty machine")
     end = start + demands.actual
     nodes.start_time, nodes.end_time, nodes.promised = start.tolist(), end.tolist(), promised.tolist()
-    nodes.placement = [placed[offset[job]:offset[job + 1]] for job in range(len(demands))]
-    nodes.runs = [(job, start[job], end[job], nodes.placement[job]) for job in range(len(demands))]
+    nodes.compiled_runs = Runs(np.arange(len(demands), dtype=np.int64), start, end, offset, placed)
 
 
-def usage_series(machine: NodeMachine) -> "object":
-    """What the machine's jobs held at each time a run started or ended, every run counted (killed ones too):
-    a pandas.DataFrame of time and cores, GPUs and memory (MiB) in use from that time on."""
+def _numbered(columns: list[np.ndarray]) -> np.ndarray:
+    """Per row, a number that rows with the same values in every column share, from 0 up."""
+    if not len(columns[0]):
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort(columns[::-1])
+    differs = np.zeros(len(order), dtype=bool)
+    for column in columns:
+        differs[1:] |= column[order][1:] != column[order][:-1]
+    numbers = np.empty(len(order), dtype=np.int64)
+    numbers[order] = np.cumsum(differs)
+    return numbers
+
+
+def usage_series(machine: NodeMachine, runs: Runs) -> "object":
+    """What the machine's ``runs`` held at each time a run started or ended, every run counted (killed ones
+    too): a pandas.DataFrame of time and cores, GPUs and memory (MiB) in use from that time on."""
     import pandas as pd
 
-    runs = machine.runs
-    if not runs:
+    if not len(runs):
         return pd.DataFrame({"time": [], **{name: [] for name in RESOURCES}})
-    times = np.concatenate([[begin for _, begin, _, _ in runs], [finish for _, _, finish, _ in runs]])
-    run_job = np.array([job for job, _, _, _ in runs])
-    counts = np.array([len(nodes) for _, _, _, nodes in runs])
+    times = np.concatenate([runs.start, runs.end])
+    order = np.argsort(times, kind="stable")
     columns = {}
     for name in RESOURCES:
         if machine.exclusive:
-            node = np.concatenate([nodes for _, _, _, nodes in runs])
-            held = np.add.reduceat(machine.capacity[name][node].astype(float), np.cumsum(counts) - counts)
+            held = np.add.reduceat(machine.capacity[name][runs.nodes].astype(float), runs.offset[:-1])
         else:
-            held = (machine.demand[name][run_job] * counts).astype(float)
-        deltas = np.concatenate([held, -held])
-        order = np.argsort(times, kind="stable")
-        columns[name] = np.cumsum(deltas[order])
-    order = np.argsort(times, kind="stable")
+            held = (machine.demand[name][runs.job] * runs.counts).astype(float)
+        columns[name] = np.cumsum(np.concatenate([held, -held])[order])
     frame = pd.DataFrame({"time": times[order], **columns})
     return frame.groupby("time", as_index=False).last()
 
@@ -173,6 +181,7 @@ def cpu_only(replay: NodeReplay) -> "object":
     waits (a pandas.DataFrame of job_id, submit, start, wait)."""
     import pandas as pd
 
+    from schedlab.simulators.batch.conservative import ConservativeBackfilling
     from schedlab.simulators.batch.easy import EasyBackfilling
     from schedlab.simulators.batch.fcfs import FirstComeFirstServed
     from schedlab.simulators.batch.order import fcfs
@@ -181,7 +190,8 @@ def cpu_only(replay: NodeReplay) -> "object":
 
     demands = replay.jobs
     batch = BatchJobs(demands.job_id, demands.submit, demands.estimate, demands.actual, demands.total_cores)
-    policy = {"fcfs": FirstComeFirstServed, "easy": EasyBackfilling}[pool_policy(replay)](fcfs)
+    policy = {"fcfs": FirstComeFirstServed, "easy": EasyBackfilling,
+              "conservative": ConservativeBackfilling}[pool_policy(replay)](fcfs)
     pool = PoolMachine("cores", replay.machine.cores, batch, policy)
     Engine([pool], EventOrder("terminations_first", "per_timestamp")).run()
     start = np.array(pool.start_time)
@@ -197,9 +207,9 @@ def wait_summary(waits: np.ndarray) -> dict[str, float]:
     return {"jobs": int(len(waits)), "mean_wait": float(np.mean(waits)), **wait_tails(waits)}
 
 
-def check_node_schedule(machine: NodeMachine, start: np.ndarray, promised: np.ndarray,
+def check_node_schedule(machine: NodeMachine, runs: Runs, start: np.ndarray, promised: np.ndarray,
                         events: list[CapacityEvent] = ()) -> None:
-    """On the runs alone: every job ran (its last run after its submission and within its promise) on nodes of
+    """On the ``runs`` alone: every job ran (its last run after its submission and within its promise) on nodes of
     its partition; no node ever gave more of a resource than it has (ends free a node before starts at the
     same time take it); no run started on a node drained or down, outlived a failure of its node, or
     touched a maintenance window."""
@@ -209,22 +219,18 @@ def check_node_schedule(machine: NodeMachine, start: np.ndarray, promised: np.nd
                       ("started after its reservation", start > promised)):
         if bad.any():
             raise InvariantError(f"{machine.name}: {what}: job(s) {', '.join(map(str, ids[bad][:10]))}")
-    runs = machine.runs
     if len(runs) < len(jobs):
         raise InvariantError(f"{machine.name}: {len(jobs) - len(runs)} job(s) never ended")
-    run_job = np.array([job for job, _, _, _ in runs])
-    run_start = np.array([begin for _, begin, _, _ in runs])
-    run_end = np.array([finish for _, _, finish, _ in runs])
-    counts = np.array([len(nodes) for _, _, _, nodes in runs])
-    node = np.concatenate([nodes for _, _, _, nodes in runs])
-    run_of = np.repeat(np.arange(len(runs)), counts)
-    job_of = run_job[run_of]
+    node, run_of = runs.nodes, runs.run_of_node
+    job_of = runs.job[run_of]
     in_partition = np.array(machine.partition_masks)[jobs.partition[job_of], node]
-    wrong = (counts != jobs.nodes[run_job]) | ~np.logical_and.reduceat(in_partition, np.cumsum(counts) - counts)
+    wrong = (runs.counts != jobs.nodes[runs.job]) | ~np.logical_and.reduceat(in_partition, runs.offset[:-1])
     if wrong.any():
-        job = run_job[np.flatnonzero(wrong)[0]]
+        job = runs.job[np.flatnonzero(wrong)[0]]
         raise InvariantError(f"{machine.name}: job {ids[job]} is not on {jobs.nodes[job]} nodes of its partition")
-    for job, begin, finish, nodes in runs if events else ():
+    for run in range(len(runs)) if events else ():
+        job, begin, finish = runs.job[run], runs.start[run], runs.end[run]
+        nodes = runs.nodes[runs.offset[run]:runs.offset[run + 1]]
         for event in events:
             if not np.isin(nodes, event.nodes).any():
                 continue
@@ -234,18 +240,45 @@ def check_node_schedule(machine: NodeMachine, start: np.ndarray, promised: np.nd
                 raise InvariantError(f"{machine.name}: job {ids[job]} started at t={begin:g} during the {event.label}")
             if event.kind == "failure" and begin < event.start < finish:
                 raise InvariantError(f"{machine.name}: job {ids[job]} outlived the {event.label}")
-    times = np.concatenate([run_end[run_of], run_start[run_of]])
+    times = np.concatenate([runs.end[run_of], runs.start[run_of]])
     nodes = np.concatenate([node, node])
+    # Node by node in time, and at one time a node's ends before its starts: its use then only grows through
+    # that time's starts, so it is over its capacity at one of them if and only if it is after the last, in
+    # whatever order they come; one order serves every resource.
+    order = np.lexsort((np.repeat([0, 1], len(node)), times, nodes))
     for name in RESOURCES:
         take = machine.capacity[name][node] if machine.exclusive else machine.demand[name][job_of]
         deltas = np.concatenate([-take, take]).astype(float)
-        order = np.lexsort((deltas, times, nodes))
         in_use = np.cumsum(deltas[order])  # each node's events sum to zero, so the sum restarts at every node
         over = in_use > machine.capacity[name][nodes[order]] + 1e-9
         if over.any():
             first = int(np.flatnonzero(over)[0])
             raise InvariantError(f"{machine.name}: node {nodes[order][first]} gives {in_use[first]:g} {name} at "
                                  f"t={times[order][first]:g}, more than its {machine.capacity[name][nodes[order][first]]:g}")
+
+
+def _last_placements(machine: NodeMachine, runs: Runs) -> tuple[np.ndarray, np.ndarray]:
+    """Each job's nodes, of its last run, as ``Runs`` keeps them (offsets, nodes)."""
+    if machine.compiled_runs is not None:  # one run per job, in job order
+        return runs.offset, runs.nodes
+    counts = np.array([len(nodes) for nodes in machine.placement], dtype=np.int64)
+    return (np.concatenate([[0], np.cumsum(counts)]),
+            np.concatenate(machine.placement).astype(np.int64) if len(counts) else np.zeros(0, np.int64))
+
+
+def node_lists(offset: np.ndarray, nodes: np.ndarray) -> list[str]:
+    """Each job's nodes ``nodes[offset[j]:offset[j + 1]]`` as Slurm writes a node list (``_ranges``), the usual
+    cases (one node, or one run of consecutive nodes) at once."""
+    if not len(nodes):
+        return []
+    first, last = nodes[offset[:-1]], nodes[offset[1:] - 1]
+    breaks = np.concatenate([[0], np.cumsum(np.diff(nodes) != 1)])  # steps other than +1, up to each entry
+    consecutive = breaks[offset[1:] - 1] == breaks[offset[:-1]]
+    lists = np.where(first == last, first.astype(str), np.char.add(np.char.add(first.astype(str), "-"),
+                                                                   last.astype(str))).astype(object)
+    for job in np.flatnonzero(~consecutive):
+        lists[job] = _ranges(nodes[offset[job]:offset[job + 1]])
+    return lists.tolist()
 
 
 def _ranges(nodes: np.ndarray) -> str:
