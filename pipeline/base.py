@@ -79,6 +79,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import contextvars
 import dataclasses
 import fcntl
 import functools
@@ -349,6 +350,26 @@ def _tell_scheduler(task: luigi.Task, method: str, value) -> None:
         forward(value)
 
 
+_remembered_keys: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("remembered_keys",
+                                                                                         default=None)
+
+
+@contextlib.contextmanager
+def keys_remembered() -> Iterator[None]:
+    """Within the block, each task's key (task id -> key) is found once and remembered: one ``complete()`` or
+    one ``run()`` asks for the keys of many tasks that share requirements, and nothing a key hashes (code,
+    parameters, inputs) changes while it lasts.  Outside, every ``task_key()`` is found afresh, so an input
+    edited between two builds in one process is seen."""
+    if _remembered_keys.get() is not None:
+        yield
+        return
+    token = _remembered_keys.set({})
+    try:
+        yield
+    finally:
+        _remembered_keys.reset(token)
+
+
 def _reporting_progress(run):
     """``run`` wrapped in ``SchedlabTask.reporting_progress`` (a generator ``run``, which yields
     dynamic requirements, is left as it is)."""
@@ -372,7 +393,7 @@ def _one_writer_at_a_time(run):
 
     @functools.wraps(run)
     def exclusive(self, *args, **kwargs):
-        with self.exclusive_output() as done_elsewhere:
+        with keys_remembered(), self.exclusive_output() as done_elsewhere:
             if not done_elsewhere:
                 return run(self, *args, **kwargs)
         return None
@@ -580,7 +601,9 @@ class SchedlabTask(luigi.Task):
         }
 
     def task_key(self) -> str:
-        return self._key({})
+        """The task's key: found once per task while ``keys_remembered`` lasts, else each time."""
+        remembered = _remembered_keys.get()
+        return self._key({} if remembered is None else remembered)
 
     def _key(self, known_keys: dict[str, str]) -> str:
         if self.task_id not in known_keys:
@@ -594,7 +617,8 @@ class SchedlabTask(luigi.Task):
 
     def output_dir(self) -> Path:
         label = re.sub(r"[^A-Za-z0-9.-]+", "_", self.label()).strip("_")[:LABEL_LENGTH]
-        name = f"{label}-{self.task_key()}" if label else self.task_key()
+        key = self.task_key()
+        name = f"{label}-{key}" if label else key
         return settings.work_dir() / self.get_task_family() / name
 
     def output_file(self, name: str) -> Path:
@@ -629,7 +653,8 @@ class SchedlabTask(luigi.Task):
         Luigi would log a traceback and exit 35."""
         try:
             hold_code_lock(settings.work_dir())
-            return self._whole_with_requirements(set())
+            with keys_remembered():
+                return self._whole_with_requirements(set())
         except SchedlabError as error:
             if _on_luigi_command_line():
                 sys.stdout.flush()
