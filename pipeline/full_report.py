@@ -29,7 +29,14 @@ from pipeline.synthetic_tasks import SyntheticWorkload
 from pipeline.trace_tasks import find_traces, locate_trace
 from schedlab.reports.document import Code, Document, paragraph
 from schedlab.reports.forest import write_forests
-from schedlab.reports.headline import headline_blocks, stacked_ledger, stale_papers, with_other_profile
+from schedlab.reports.headline import (
+    EVERY_CLAIM_PAGE,
+    every_claim_document,
+    headline_blocks,
+    stacked_ledger,
+    stale_papers,
+    with_other_profile,
+)
 from schedlab.reports.ledger import LEDGER_STEM, read_ledger, write_ledger
 from schedlab.reports.metrics import combined_metrics_table
 from schedlab.reports.pages import index_page
@@ -230,10 +237,12 @@ class FullReport(ReplayChoices, SchedlabTask):
         ledger, published, stale = self.claims_ledger()
         captions = {name: f"{name}: {stage(name).paper}" for name in dict.fromkeys(ledger["paper"])}
         with self.writing_output() as directory:
-            forests = write_forests(directory, ledger, captions)
+            forests = write_forests(directory, ledger, captions, f"{EVERY_CLAIM_PAGE}.html")
             headline = headline_blocks(ledger, published, stale, "paper-ledger.csv", captions, forests)
             index = Document(index.title, (*headline, *index.blocks, *stages, run_times))
             write_document(directory, "index", index)
+            if not ledger.empty:
+                write_document(directory, EVERY_CLAIM_PAGE, every_claim_document(ledger))
             write_ledger(directory, ledger, "Claims ledger of every paper")
             if published is not None:
                 write_csv(directory / "paper-ledger.csv", published)

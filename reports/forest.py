@@ -1,18 +1,19 @@
 """Forest plots of a claims ledger: per paper, each claim a row, our 95 % interval against the paper's value.
 
-A row draws the paper's value as the ledger states it (``paper_low``..``paper_high``, in the
-claim's ``unit``): a shaded band, with an arrow at an open end (an ordering claims a side of
-its bound, which is drawn dashed), and over it our interval (``low``..``high``) with our value
-(``ours``) as a dot, in the colour of the row's verdict (``schedlab.reports.document.VERDICT_COLOURS``).
-Rows measure different things in different units, so each row has its own scale: the span of
-its own numbers (the paper's finite ends and ours), padded; no axis is shared and none is
-ticked.  The numbers themselves stand in the columns to the right, each with its unit: ours
-with its interval, the paper's value, the verdict.  A row without a number of ours says so (not
+A row draws what its claim is judged against as the ledger states it (``paper_low``..``paper_high``, in
+the claim's ``unit``: the paper's value, widened where the ledger gives a tolerance of ours): a shaded
+band, with an arrow at an open end (an ordering claims a side of its bound, which is drawn dashed), and
+over it our interval (``low``..``high``) with our value (``ours``) as a dot, in the colour of the row's
+verdict (``schedlab.reports.document.VERDICT_COLOURS``).  Rows measure different things in different
+units, so each row has its own scale: the span of its own numbers (the band's finite ends and ours),
+padded; no axis is shared and none is ticked.  The numbers themselves stand in the columns to the
+right, each with its unit: ours with its interval, what it is judged against (a band of ours says so),
+the verdict.  A row without a number of ours says so (not
 attempted, or measured without a value, e.g. every seed censored).
 
 In the HTML page (the SVG drawn inline, see ``schedlab.reports.document``) a claim's name links to its
-row of the ledger (``#<claim id>``, ``claim_anchors``) and its interval, drawn or not, to the
-figure or table holding its data (the ledger's ``link``).
+row of the ledger (``#<claim id>``, ``claim_anchors``, on the ledger's page) and its interval, drawn or not,
+to the figure or table holding its data (the ledger's ``link``).
 
 Figures are built with matplotlib's object API and saved by ``schedlab.reports.figures.save_figure``
 (byte-identical from run to run); the SVG keeps its text as text, so the claims on the page are
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -39,7 +41,9 @@ from schedlab.reports.ledger import claim_anchors, interval_text, quantity, verd
 FOREST_STEM = "forest-{paper}"
 ROW_INCHES = 0.3
 HEADER_INCHES = 1.05
-"""Above the rows: the title, and the columns' names."""
+"""Above the rows: the title's first line, and the columns' names."""
+TITLE_LINE_INCHES = 0.2
+"""Each further line of a title wrapped to the plot's width."""
 FOOTER_INCHES = 0.15
 CHAR_INCHES = 0.076
 """Width of one character of the 9-point text, on average: the text columns are sized by their longest entry."""
@@ -92,6 +96,16 @@ def _ours_text(row) -> str:
     return interval_text(row.ours, row.low, row.high, row.unit) if math.isfinite(row.ours) else ""
 
 
+def judged_text(row) -> str:
+    """What a row is judged against: the paper's value as stated, or, where the ledger widens it by a tolerance
+    of ours, the band that makes, said to be ours (``+-10 % of the paper's value`` and the like)."""
+    band = paper_text(row.paper_low, row.paper_high, row.unit)
+    tolerance = getattr(row, "tolerance", "")
+    if not band or not isinstance(tolerance, str) or not tolerance:
+        return band
+    return f"{band} (ours: {tolerance.split(' (')[0].replace('+-', '±')})"
+
+
 def _say_no_value(axes, y: float, row) -> None:
     faint = row.verdict == "not_attempted"
     axes.text(0.5, y, NO_VALUE_TEXT.get(row.verdict, NO_VALUE_TEXT[""]), ha="center", va="center",
@@ -139,20 +153,22 @@ def _draw_row(axes, y: float, row, colour: str, link: str) -> None:
               markeredgewidth=0.8, linestyle="none", zorder=4, clip_on=False)
 
 
-TEXT_COLUMNS = ("ours [95 % interval]", "paper", "verdict")
+TEXT_COLUMNS = ("ours [95 % interval]", "judged against", "verdict")
 """The columns right of the plot, left to right."""
 
 
-def forest_figure(claims: pd.DataFrame, title: str, anchors: Sequence[str] | None = None) -> Figure:
+def forest_figure(claims: pd.DataFrame, title: str, anchors: Sequence[str] | None = None,
+                  ledger_page: str = "") -> Figure:
     """One paper's forest plot: a row per claim of ``claims`` (a ledger), in its order.
 
-    ``anchors``: each row's anchor on the page, which the claim's name links to; default the claim ids."""
+    ``anchors``: each row's anchor on the ledger's page (``ledger_page``, default this one), which the claim's
+    name links to; default the claim ids."""
     anchors = list(claims["claim_id"]) if anchors is None else list(anchors)
     rows = list(claims.itertuples(index=False))
     texts = {
         "claim": [row.claim_id for row in rows],
         "ours [95 % interval]": [_ours_text(row) for row in rows],
-        "paper": [paper_text(row.paper_low, row.paper_high, row.unit) for row in rows],
+        "judged against": [judged_text(row) for row in rows],
         "verdict": [_verdict_words(row) for row in rows],
     }
     widths = {name: CHAR_INCHES * max(len(name), *map(len, column)) for name, column in texts.items()}
@@ -161,7 +177,10 @@ def forest_figure(claims: pd.DataFrame, title: str, anchors: Sequence[str] | Non
     for name in TEXT_COLUMNS:
         lefts[name] = edge + GAP_INCHES
         edge = lefts[name] + widths[name]
-    width, height = edge + GAP_INCHES, HEADER_INCHES + ROW_INCHES * max(len(rows), 1) + FOOTER_INCHES
+    width = edge + GAP_INCHES
+    title_lines = textwrap.wrap(title, max(int((width - 2 * GAP_INCHES) / (CHAR_INCHES * 1.3)), 20))
+    height = (HEADER_INCHES + TITLE_LINE_INCHES * (len(title_lines) - 1) + ROW_INCHES * max(len(rows), 1)
+              + FOOTER_INCHES)
     figure = Figure(figsize=(width, height))
     axes = figure.add_axes((plot_left / width, FOOTER_INCHES / height, PLOT_INCHES / width,
                             ROW_INCHES * max(len(rows), 1) / height))
@@ -183,7 +202,7 @@ def forest_figure(claims: pd.DataFrame, title: str, anchors: Sequence[str] | Non
         faint = row.verdict == "not_attempted"
         name = axes.text(claim_right, y, row.claim_id, ha="right", va="center", fontsize=FONT_SIZE,
                          color=VERDICT_COLOURS["not_attempted"].ink if faint else "#1a4f8b")
-        name.set_url(f"#{anchor}")
+        name.set_url(f"{ledger_page}#{anchor}")
         for column in TEXT_COLUMNS:
             verdict = column == "verdict"
             text = axes.text(at(lefts[column]), y, texts[column][y], ha="left", va="center", fontsize=FONT_SIZE,
@@ -194,11 +213,11 @@ def forest_figure(claims: pd.DataFrame, title: str, anchors: Sequence[str] | Non
     axes.text(claim_right, header_y, "claim", ha="right", va="bottom", fontsize=FONT_SIZE, fontweight="bold")
     for column in TEXT_COLUMNS:
         axes.text(at(lefts[column]), header_y, column, ha="left", va="bottom", fontsize=FONT_SIZE, fontweight="bold")
-    axes.text(0.5, header_y, "each row on its own scale\nshaded: the paper's value (arrow: open side)\n"
+    axes.text(0.5, header_y, "each row on its own scale\nshaded: what it is judged against (arrow: open side)\n"
               "line and dot: our 95 % interval and mean", ha="center", va="bottom", fontsize=FONT_SIZE - 1.5,
               color="#444444", linespacing=1.15)
-    figure.text(GAP_INCHES / width, 1 - 0.12 / height, title, ha="left", va="top", fontsize=FONT_SIZE + 2,
-                fontweight="bold")
+    figure.text(GAP_INCHES / width, 1 - 0.12 / height, "\n".join(title_lines), ha="left", va="top",
+                fontsize=FONT_SIZE + 2, fontweight="bold", linespacing=1.2)
     return figure
 
 
@@ -222,13 +241,15 @@ def write_forest(directory, stem: str, figure: Figure) -> str:
     return inline_svg((Path(directory) / f"{stem}.svg").read_text(encoding="utf-8"))
 
 
-def write_forests(directory, ledger: pd.DataFrame, titles: Mapping[str, str]) -> dict[str, tuple[str, str]]:
+def write_forests(directory, ledger: pd.DataFrame, titles: Mapping[str, str],
+                  ledger_page: str = "") -> dict[str, tuple[str, str]]:
     """A forest plot per paper of ``ledger`` (in its order) written to ``directory``: per paper, its
-    stem and inline SVG markup.  ``titles``: per paper, the plot's title (default its name)."""
+    stem and inline SVG markup.  ``titles``: per paper, the plot's title (default its name); ``ledger_page``:
+    the page whose rows the claims' names open (default the plot's own)."""
     anchors = pd.Series(claim_anchors(ledger), index=ledger.index)
     written = {}
     for paper, claims in ledger.groupby("paper", sort=False):
         stem = FOREST_STEM.format(paper=paper)
-        figure = forest_figure(claims, titles.get(paper, paper), anchors[claims.index])
+        figure = forest_figure(claims, titles.get(paper, paper), anchors[claims.index], ledger_page)
         written[paper] = (stem, write_forest(directory, stem, figure))
     return written

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from schedlab.reports.document import Figure, Heading, Link, paragraph, table
+from schedlab.reports.document import Document, Figure, Heading, Link, paragraph, table
 from schedlab.reports.ledger import EXTRA_COLUMNS, LEDGER_COLUMNS, OTHER_PROFILE_VERDICT, VERDICTS, counts_sentence, ledger_blocks, verdict_counts, verdict_words
 
 PUBLISHED_COLUMNS = (*LEDGER_COLUMNS, *EXTRA_COLUMNS, OTHER_PROFILE_VERDICT, "code_version", "run_date", "wall_seconds")
@@ -107,9 +107,9 @@ def forest_blocks(forests: Mapping[str, tuple[str, str]], figure_captions: Mappi
     """Each paper's forest plot (``schedlab.reports.forest.write_forests``: per paper its stem and inline SVG) under its heading."""
     blocks = []
     for paper, (stem, markup) in forests.items():
-        caption = (f"{figure_captions.get(paper, paper)}: each claim's 95 % interval against the paper's value, every "
-                   "row on its own scale; a claim's name opens its row of the ledger below, its interval the figure "
-                   "or table with its data")
+        caption = (f"{figure_captions.get(paper, paper)}: each claim's 95 % interval against the paper's value (or "
+                   "our band around it, where the row says so), every row on its own scale; a claim's name opens its "
+                   "row of the whole ledger, its interval the figure or table with its data")
         blocks += [Heading(f"Forest plot: {paper}", 3), Figure(stem, caption, inline=markup)]
     return blocks
 
@@ -118,7 +118,8 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
                     published_href: str, figure_captions: Mapping[str, str],
                     forests: Mapping[str, tuple[str, str]] | None = None) -> list:
     """The headline: verdict counts per paper, each paper's forest plot (``forests``, see ``forest_blocks``),
-    the published paper profile beside with the claims whose verdicts differ, key figures, every claim."""
+    the published paper profile beside with the claims whose verdicts differ, key figures; every claim is on
+    a page of its own (``every_claim_document``), linked."""
     header = ("paper", *(verdict_words(v) for v in VERDICTS), "claims")
     blocks: list = [Heading("Headline: the papers' claims, judged")]
     if ledger.empty:
@@ -126,7 +127,8 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
     else:
         blocks += [
             paragraph(
-                f"This run (profile {_profile_names(ledger)}): {counts_sentence(ledger)} The whole ledger: ",
+                f"This run (profile {_profile_names(ledger)}): {counts_sentence(ledger)} Every claim, a row "
+                "each, with its reason: ", Link("its page", f"{EVERY_CLAIM_PAGE}.html"), "; the whole ledger as ",
                 Link("claims.csv", "claims.csv"), ", ", Link("Markdown", "claims.md"), ", ",
                 Link("LaTeX", "claims.tex"), ".",
             ),
@@ -157,6 +159,14 @@ def headline_blocks(ledger: pd.DataFrame, published: pd.DataFrame | None, stale:
         blocks.append(Heading("Key figures", 3))
     for paper, stem in key.items():
         blocks.append(Figure(stem, figure_captions.get(paper, f"{paper}: key figure")))
-    if not ledger.empty:
-        blocks += ledger_blocks(ledger, heading="Every claim", name_with_paper=True)
     return blocks
+
+
+EVERY_CLAIM_PAGE = "every-claim"
+"""The page beside the headline with the whole ledger, a row per claim (the forest plots' names open its rows)."""
+
+
+def every_claim_document(ledger: pd.DataFrame) -> Document:
+    """Every claim of ``ledger``, a row each, with how verdicts are reached: a page of its own, as long as the
+    ledger is, so that the front page stays one a person can walk."""
+    return Document("Every claim", tuple(ledger_blocks(ledger, heading="Every claim", name_with_paper=True)))

@@ -312,7 +312,7 @@ def headline_page(tmp_path_factory) -> Path:
     differing at the paper profile, every file a link names present."""
     from schedlab.reports.document import Document, render_html
     from schedlab.reports.forest import write_forests
-    from schedlab.reports.headline import headline_blocks, with_other_profile
+    from schedlab.reports.headline import EVERY_CLAIM_PAGE, every_claim_document, headline_blocks, with_other_profile
     from tests.test_forest import make_ledger
 
     root = tmp_path_factory.mktemp("headline")
@@ -322,9 +322,10 @@ def headline_page(tmp_path_factory) -> Path:
     published.loc[0, "verdict"] = "inconclusive"
     for name in {*ledger["link"], "claims.csv", "claims.md", "claims.tex", "paper-ledger.csv"} - {""}:
         (root / name).write_text("x", encoding="utf-8")
-    forests = write_forests(root, ledger, {})
+    forests = write_forests(root, ledger, {}, f"{EVERY_CLAIM_PAGE}.html")
     blocks = headline_blocks(with_other_profile(ledger, published), published, {}, "paper-ledger.csv", {}, forests)
     (root / "index.html").write_text(render_html(Document("index", tuple(blocks))), encoding="utf-8")
+    (root / f"{EVERY_CLAIM_PAGE}.html").write_text(render_html(every_claim_document(ledger)), encoding="utf-8")
     return root / "index.html"
 
 
@@ -337,13 +338,19 @@ def test_the_headline_walks_from_its_forest_plots_to_each_claim_and_figure(headl
     assert sideways(result) == []
     walked = walk(headline_page, tmp_path)
     assert walked["inline_svgs"] == 2 and walked["repeated_ids"] == []
-    names = [click for click in walked["clicks"] if click["shape"] == "text" and click["href"].startswith("#")]
+    # A claim's name opens its row on the page of every claim (the front page holds the plots, not the ledger).
+    names = [click for click in walked["clicks"] if click["shape"] == "text" and "#" in click["href"]]
     assert len(names) == 11  # every claim of both plots; the ids both papers use are qualified by paper
-    assert {"#cosched-wait-value", "#ics-wait-value", "#npb-hardware"} <= {click["href"] for click in names}
-    assert all(click["row"] and click["landed"] == click["href"] for click in names), names
+    assert {"every-claim.html#cosched-wait-value", "every-claim.html#ics-wait-value",
+            "every-claim.html#npb-hardware"} <= {click["href"] for click in names}
+    assert all(click["landed"] == click["href"] for click in names), names
+    ledger_page = headline_page.with_name("every-claim.html").read_text(encoding="utf-8")
+    assert all(f'<tr id="{click["href"].split("#")[1]}"' in ledger_page for click in names)
     rows = [click for click in walked["clicks"] if click["shape"] == "path"]  # a row's plot, over its interval
     assert len(rows) == 10 and all(click["landed"] == click["href"] for click in rows), rows  # one row has no link
     assert walked["contents"] == walked["headings"] and "verdicts-that-differ-between-the-profiles" in walked["contents"]
+    every_claim = walk(headline_page.with_name("every-claim.html"), tmp_path)
+    assert every_claim["repeated_ids"] == []
     for verdict, colour in VERDICT_COLOURS.items():
         red, green, blue = (int(colour.tint[i:i + 2], 16) for i in (1, 3, 5))
-        assert walked["colours"][f"verdict-{verdict.replace('_', '-')}"] == f"rgb({red}, {green}, {blue})", verdict
+        assert every_claim["colours"][f"verdict-{verdict.replace('_', '-')}"] == f"rgb({red}, {green}, {blue})", verdict

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from schedlab.reports.document import Document, render_markdown
-from schedlab.reports.headline import CURRENT, STALE, UNCHECKED, differing, headline_blocks, key_figures, stacked_ledger, stale_papers, with_other_profile
+from schedlab.reports.headline import CURRENT, STALE, UNCHECKED, differing, every_claim_document, headline_blocks, key_figures, stacked_ledger, stale_papers, with_other_profile
 from schedlab.reports.ledger import LEDGER_COLUMNS, Claim, Measurement, Part, ledger, read_ledger, write_ledger
 
 SEEDS = (1, 2, 3, 4, 5)
@@ -45,9 +45,10 @@ def test_a_broken_trend_shows_as_not_reproduced_on_the_front_page():
     stacked = stacked_ledger({"a": (stage_ledger("a", rising=False), "A")})
     page = render_markdown(Document("index", tuple(headline_blocks(stacked, None, {}, "paper-ledger.csv", {}))))
     assert "| a | 1 | 0 | 1 | 0 | 0 | 2 |" in page  # reproduced, partial, not reproduced, ...
-    row = next(line for line in page.splitlines() if "[a trend]" in line)
-    assert "not reproduced" in row and "below 0, not above 0" in row
     assert "![a: key figure](A/fig03.png)" in page
+    assert "[a trend]" not in page and "[its page](every-claim.html)" in page  # the rows are on a page of their own
+    row = next(line for line in render_markdown(every_claim_document(stacked)).splitlines() if "[a trend]" in line)
+    assert "not reproduced" in row and "below 0, not above 0" in row
 
 
 def test_verdicts_that_differ_between_profiles_are_flagged_and_stale_papers_named():
@@ -61,7 +62,7 @@ def test_verdicts_that_differ_between_profiles_are_flagged_and_stale_papers_name
     page = render_markdown(Document("index", tuple(headline_blocks(flagged, paper, {"a": STALE}, "paper-ledger.csv", {}))))
     assert "stale: code or inputs changed since" in page
     assert "| a | [trend](A/fig03.png) | wait rises with load | reproduced | not reproduced |" in page
-    assert "not reproduced (differs)" in page
+    assert "not reproduced (differs)" in render_markdown(every_claim_document(flagged))
 
 
 def test_ledger_files_round_trip(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 
 from schedlab.reports.document import (VERDICT_COLOURS, Code, Document, Figure, Heading, Link, paragraph, render_html,
                               render_markdown, table, verdict_of)
-from schedlab.reports.headline import headline_blocks, stacked_ledger, with_other_profile
+from schedlab.reports.headline import every_claim_document, headline_blocks, stacked_ledger, with_other_profile
 from schedlab.reports.ledger import VERDICTS, Claim, Measurement, Part, ledger
 
 from schedlab.reports.metrics import combined_metrics_table, metrics_table, recorded_wait_comparison
@@ -179,7 +179,7 @@ def test_an_inline_figure_is_drawn_into_the_html_page_and_shown_as_png_in_markdo
     assert "![Forest](forest-a.png)" in render_markdown(document)
 
 
-def test_the_index_anchors_every_claim_and_tables_the_verdicts_that_differ_between_profiles():
+def test_the_page_of_every_claim_anchors_each_and_the_index_tables_the_verdicts_that_differ_between_profiles():
     claims = [Claim(claim_id, "Fig. 3", f"statement {claim_id}", "ordering", "A < B", "paired difference",
                     lambda results, values=values: Measurement((Part("", values, (1, 2, 3, 4, 5)),)), unit="min",
                     link="fig03.png")
@@ -187,9 +187,11 @@ def test_the_index_anchors_every_claim_and_tables_the_verdicts_that_differ_betwe
     quick = stacked_ledger({"a": (ledger("a", claims, {}, "quick"), "A")})
     paper = quick.assign(verdict=["not_reproduced", "reproduced"], profile="paper", code_version="v",
                          run_date="2026-11-01", wall_seconds=10.0)
-    blocks = headline_blocks(with_other_profile(quick, paper), paper, {}, "paper-ledger.csv", {})
-    page = render_html(Document("index", tuple(blocks)))
+    flagged = with_other_profile(quick, paper)
+    blocks = headline_blocks(flagged, paper, {}, "paper-ledger.csv", {})
+    page = render_html(every_claim_document(flagged))
     assert '<tr id="flips">' in page and '<tr id="holds">' in page
+    assert '<tr id="flips">' not in render_html(Document("index", tuple(blocks)))
     markdown = render_markdown(Document("index", tuple(blocks)))
     assert ("| paper | claim | claim (our words) | verdict in this run (quick) | verdict at the paper profile |"
             in markdown)
