@@ -181,9 +181,10 @@ class TraceReport(ReplayChoices, SchedlabTask):
         if not status["ran"]:
             return status
         runs = pd.read_csv(task.output_file("runs.csv"))
-        paired = paired_table(runs)
-        write_csv(directory / "resampled_runs.csv", runs)
+        write_csv(directory / "resampled_runs.csv", runs)  # provenance: each policy by its full name
+        labelled = runs.assign(policy=runs["policy"].map(policy_label))  # as the page's other tables name them
+        paired = paired_table(labelled)
         write_csv(directory / "resampled_paired.csv", paired)
-        save_figure(resampled_figure(runs, f"Mean wait over {len(status['seeds'])} resamples of {name}"), directory,
-                    "resampled_wait")
+        save_figure(resampled_figure(labelled, f"Mean wait over {len(status['seeds'])} resamples of {name}"),
+                    directory, "resampled_wait")
         return {**status, "paired": paired}

@@ -79,3 +79,31 @@ def test_a_lower_mean_with_a_longer_tail_is_lower_in_the_mean_and_higher_in_the_
     assert table.loc["mean wait (h)", "verdict"] == "lower"
     assert table.loc["longest wait (h)", "verdict"] == "higher"
     assert table.loc["longest wait (h)", "difference"] == pytest.approx(11.2)
+
+
+def test_a_researchers_policy_is_named_by_its_file_and_class_on_the_page_and_in_full_in_the_runs(tmp_path,
+                                                                                                  monkeypatch):
+    from pipeline import report_tasks
+    from pipeline.base import write_json
+
+    policy_file = tmp_path / "deep" / "folders" / "my_policy.py"
+    policy_file.parent.mkdir(parents=True)
+    policy_file.write_text("from schedlab.simulators.batch.easy import EasyBackfilling as Mine\n")
+    name = f"{policy_file}:Mine"
+    runs = _runs({"fcfs": [3.0, 4.0, 5.0, 6.0, 7.0], name: [1.0, 2.0, 3.1, 4.0, 5.0]})
+    runs.to_csv(tmp_path / "runs.csv", index=False)
+    write_json(tmp_path / "resampled.json", {"ran": True, "seeds": [1, 2, 3, 4, 5]})
+
+    class Resampled:
+        def output_file(self, file):
+            return tmp_path / file
+
+    report = report_tasks.TraceReport(trace="KTH-SP2-1996-2.2", policies=["fcfs", name])
+    monkeypatch.setattr(report_tasks.TraceReport, "resampled", lambda self: True)
+    monkeypatch.setattr(report_tasks.TraceReport, "requires", lambda self: {"resampled": Resampled()})
+    page = tmp_path / "page"
+    page.mkdir()
+    status = report.resampled_comparison(page, "KTH")
+    assert set(status["paired"]["policy"]) == {"my_policy.py:Mine"}
+    assert name in set(pd.read_csv(page / "resampled_runs.csv")["policy"])
+    assert (page / "resampled_wait.png").is_file()
