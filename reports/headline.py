@@ -169,4 +169,5 @@ EVERY_CLAIM_PAGE = "every-claim"
 def every_claim_document(ledger: pd.DataFrame) -> Document:
     """Every claim of ``ledger``, a row each, with how verdicts are reached: a page of its own, as long as the
     ledger is, so that the front page stays one a person can walk."""
-    return Document("Every claim", tuple(ledger_blocks(ledger, heading="Every claim", name_with_paper=True)))
+    back = paragraph(Link("The front page", "index.html"), ": the verdicts counted per paper and a forest plot of each.")
+    return Document("Claims ledger", (back, *ledger_blocks(ledger, heading="Every claim", name_with_paper=True)))

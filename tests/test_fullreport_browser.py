@@ -351,6 +351,9 @@ def test_the_headline_walks_from_its_forest_plots_to_each_claim_and_figure(headl
     assert walked["contents"] == walked["headings"] and "verdicts-that-differ-between-the-profiles" in walked["contents"]
     every_claim = walk(headline_page.with_name("every-claim.html"), tmp_path)
     assert every_claim["repeated_ids"] == []
+    links = browse(headline_page.with_name("every-claim.html"), tmp_path)["links"]
+    assert [item["href"] for item in links if not item["ok"]] == [] and any(
+        item["href"].endswith("/index.html") for item in links)  # and back to the front page
     for verdict, colour in VERDICT_COLOURS.items():
         red, green, blue = (int(colour.tint[i:i + 2], 16) for i in (1, 3, 5))
         assert every_claim["colours"][f"verdict-{verdict.replace('_', '-')}"] == f"rgb({red}, {green}, {blue})", verdict
