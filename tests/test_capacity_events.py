@@ -71,6 +71,7 @@ def test_a_failure_kills_the_jobs_on_its_node_requeued_or_not(tmp_path, requeue,
 
 
 def test_the_checker_catches_a_run_into_a_maintenance_window(tmp_path):
+    from schedlab.simulators.nodes.machine import Runs
     from schedlab.simulators.nodes.replay import check_node_schedule
 
     jobs = table({"submit": 0, "cores": 4, "run": 400, "requested": 500})
@@ -87,7 +88,7 @@ def test_the_checker_catches_a_run_into_a_maintenance_window(tmp_path):
     machine = NodeMachine("nodes", ONE_NODE, node_jobs(jobs, ONE_NODE, *run_times(jobs)), NodeFirstComeFirstServed())
     Engine([machine]).run()  # told nothing of the window, it starts the job at 0, running to 400 s
     with pytest.raises(InvariantError, match=r"job 1 ran into the maintenance of the whole machine from 100 s"):
-        check_node_schedule(machine, machine.run_table(), np.array(machine.start_time), np.array(machine.promised), late)
+        check_node_schedule(machine, Runs.of(machine.runs), np.array(machine.start_time), np.array(machine.promised), late)
 
 
 @pytest.mark.parametrize("text, message", [

@@ -107,7 +107,7 @@ def test_the_checker_catches_a_node_given_more_than_it_has():
     from schedlab.simulators.core.engine import Engine
     from schedlab.simulators.nodes.demand import node_jobs
     from schedlab.simulators.nodes.easy import NodeEasyBackfilling
-    from schedlab.simulators.nodes.machine import NodeMachine
+    from schedlab.simulators.nodes.machine import NodeMachine, Runs
     from schedlab.simulators.nodes.replay import run_times
 
     demands = node_jobs(jobs, GPU_NODES, *run_times(jobs))
@@ -116,7 +116,7 @@ def test_the_checker_catches_a_node_given_more_than_it_has():
     job, begin, end, _ = machine.runs[1]
     machine.runs[1] = (job, begin, end, machine.runs[0][3])  # both jobs on node 0: 40 cores of 32
     with pytest.raises(InvariantError, match=r"node 0 gives 40 cores at t=0, more than its 32"):
-        check_node_schedule(machine, machine.run_table(), np.array(machine.start_time), np.array(machine.promised))
+        check_node_schedule(machine, Runs.of(machine.runs), np.array(machine.start_time), np.array(machine.promised))
 
 
 def test_the_command_shows_a_gpu_bottleneck_beside_what_a_cpu_only_replay_says(tmp_path, capsys):

@@ -61,6 +61,23 @@ class Runs:
         """For each entry of ``nodes``, its run."""
         return np.repeat(np.arange(len(self)), self.counts)
 
+    def nodes_of(self, run: int) -> np.ndarray:
+        return self.nodes[self.offset[run]:self.offset[run + 1]]
+
+    def last_of_each(self, jobs: int) -> Runs:
+        """The last run of each of ``jobs`` jobs (every job ran), in job order: a run a failure killed is
+        followed by its job's next run, or is its last."""
+        if np.array_equal(self.job, np.arange(jobs)):
+            return self  # one run per job, in job order (the compiled loop's)
+        # runs are kept in the order they ended: a job's last is its last entry
+        found, from_the_end = np.unique(self.job[::-1], return_index=True)
+        if len(found) != jobs:
+            raise ValueError(f"runs of {len(found)} jobs, not {jobs}")
+        last = len(self) - 1 - from_the_end
+        counts = self.counts[last]
+        return Runs(self.job[last], self.start[last], self.end[last], np.concatenate([[0], np.cumsum(counts)]),
+                    np.concatenate([self.nodes_of(run) for run in last]) if jobs else self.nodes[:0])
+
 
 class NodeMachine:
     def __init__(self, name: str, machine: Machine, jobs: NodeJobs, policy, windows=()):
@@ -96,9 +113,7 @@ class NodeMachine:
         self.promised = [math.inf] * n
         self.kills = [0] * n
         self.held: dict[int, np.ndarray] = {}  # running job -> its nodes
-        self.placement: list[np.ndarray | None] = [None] * n
         self.runs: list[tuple[int, float, float, np.ndarray]] = []  # (job, start, end, nodes), killed runs too
-        self.compiled_runs: Runs | None = None  # what the compiled loop ran, where it ran the jobs
         self.busy = 0  # cores in use, as the engine's series records a machine's busy processors
         self.engine = None
         # The engine tidies each machine's availability profile at every new time; a node machine keeps
@@ -107,10 +122,6 @@ class NodeMachine:
 
     def tidy(self, t: float) -> None:
         return None
-
-    def run_table(self) -> Runs:
-        """Every run, killed ones too."""
-        return self.compiled_runs if self.compiled_runs is not None else Runs.of(self.runs)
 
     def fitting_nodes(self, job: int, at: float, free: dict[str, np.ndarray] | None = None,
                       excluded: np.ndarray | None = None, preferred: np.ndarray | None = None) -> np.ndarray | None:
@@ -171,7 +182,6 @@ class NodeMachine:
                                      f"{self.jobs.job_id[job]} at t={t:g}")
         self.queue.remove(job)
         self.held[job] = nodes
-        self.placement[job] = nodes
         self.start_time[job] = t
         self.busy += int(self.demand["cores"][job]) * len(nodes)
         self.engine.schedule_termination(self, job, t)

@@ -79,14 +79,14 @@ def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[C
     if engine == "compiled" and not compiled:
         raise ValueError(f"the compiled loop runs {' and '.join(COMPILED_POLICIES)} without capacity events")
     if compiled and engine != "reference":
-        _run_compiled(nodes, str(policy))
+        runs = _run_compiled(nodes, str(policy))
     else:
         loop = Engine([nodes], EventOrder("terminations_first", "per_timestamp"))
         for t in decider.pass_times():
             loop.schedule_pass(nodes, t)
         loop.run()
+        runs = Runs.of(nodes.runs)
     start, end = np.array(nodes.start_time), np.array(nodes.end_time)
-    runs = nodes.run_table()
     check_node_schedule(nodes, runs, start, np.array(nodes.promised), list(events))
     partitions = list(machine.partitions)
     schedule = pd.DataFrame({
@@ -94,15 +94,16 @@ def replay_on_nodes(jobs, machine: Machine, policy: str = "easy", events: list[C
         "wait": start - demands.submit, "partition": [partitions[p] for p in demands.partition],
         "nodes": demands.nodes, "cores_per_node": demands.cores, "gpus_per_node": demands.gpus,
         "memory_per_node_mb": demands.memory_mb,
-        "node_list": node_lists(*_last_placements(nodes, runs)), "killed": nodes.kills,
+        "node_list": node_lists(runs.last_of_each(len(demands))), "killed": nodes.kills,
     })
     summary = [{"event": event.label, "jobs_killed": killed, "jobs_requeued": requeued}
                for event, killed, requeued in zip(events, decider.killed, decider.requeued)]
     return NodeReplay(schedule, demands, machine, policy, dict(demands.left_out), summary, usage_series(nodes, runs))
 
 
-def _run_compiled(nodes: NodeMachine, policy: str) -> None:
-    """Run the compiled loop and put what it decided where the reference engine leaves it."""
+def _run_compiled(nodes: NodeMachine, policy: str) -> Runs:
+    """Run the compiled loop, put the starts and promises it decided where the reference engine leaves them,
+    and return its runs (one per job)."""
     from schedlab.simulators.nodes import compiled
 
     demands = nodes.jobs
@@ -117,7 +118,7 @@ def _run_compiled(nodes: NodeMachine, policy: str) -> None:
         raise InvariantError(f"{nodes.name}: job {demands.job_id[failed]} fits nowhere even on an empty machine")
     end = start + demands.actual
     nodes.start_time, nodes.end_time, nodes.promised = start.tolist(), end.tolist(), promised.tolist()
-    nodes.compiled_runs = Runs(np.arange(len(demands), dtype=np.int64), start, end, offset, placed)
+    return Runs(np.arange(len(demands), dtype=np.int64), start, end, offset, placed)
 
 
 def _numbered(columns: list[np.ndarray]) -> np.ndarray:
@@ -229,8 +230,7 @@ def check_node_schedule(machine: NodeMachine, runs: Runs, start: np.ndarray, pro
         job = runs.job[np.flatnonzero(wrong)[0]]
         raise InvariantError(f"{machine.name}: job {ids[job]} is not on {jobs.nodes[job]} nodes of its partition")
     for run in range(len(runs)) if events else ():
-        job, begin, finish = runs.job[run], runs.start[run], runs.end[run]
-        nodes = runs.nodes[runs.offset[run]:runs.offset[run + 1]]
+        job, begin, finish, nodes = runs.job[run], runs.start[run], runs.end[run], runs.nodes_of(run)
         for event in events:
             if not np.isin(nodes, event.nodes).any():
                 continue
@@ -257,18 +257,10 @@ def check_node_schedule(machine: NodeMachine, runs: Runs, start: np.ndarray, pro
                                  f"t={times[order][first]:g}, more than its {machine.capacity[name][nodes[order][first]]:g}")
 
 
-def _last_placements(machine: NodeMachine, runs: Runs) -> tuple[np.ndarray, np.ndarray]:
-    """Each job's nodes, of its last run, as ``Runs`` keeps them (offsets, nodes)."""
-    if machine.compiled_runs is not None:  # one run per job, in job order
-        return runs.offset, runs.nodes
-    counts = np.array([len(nodes) for nodes in machine.placement], dtype=np.int64)
-    return (np.concatenate([[0], np.cumsum(counts)]),
-            np.concatenate(machine.placement).astype(np.int64) if len(counts) else np.zeros(0, np.int64))
-
-
-def node_lists(offset: np.ndarray, nodes: np.ndarray) -> list[str]:
-    """Each job's nodes ``nodes[offset[j]:offset[j + 1]]`` as Slurm writes a node list (``_ranges``), the usual
-    cases (one node, or one run of consecutive nodes) at once."""
+def node_lists(runs: Runs) -> list[str]:
+    """Each run's nodes as Slurm writes a node list (``_ranges``), the usual cases (one node, or one run of
+    consecutive nodes) at once."""
+    offset, nodes = runs.offset, runs.nodes
     if not len(nodes):
         return []
     first, last = nodes[offset[:-1]], nodes[offset[1:] - 1]
@@ -277,7 +269,7 @@ def node_lists(offset: np.ndarray, nodes: np.ndarray) -> list[str]:
     lists = np.where(first == last, first.astype(str), np.char.add(np.char.add(first.astype(str), "-"),
                                                                    last.astype(str))).astype(object)
     for job in np.flatnonzero(~consecutive):
-        lists[job] = _ranges(nodes[offset[job]:offset[job + 1]])
+        lists[job] = _ranges(runs.nodes_of(job))
     return lists.tolist()
 
 
