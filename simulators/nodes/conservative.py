@@ -150,8 +150,11 @@ class NodeConservativeBackfilling:
             self._demand = np.stack([machine.demand[name] for name in RESOURCES], axis=1).astype(float)
         bookings = NodeBookings(machine, t, self._demand, self.plans)
         waiting = self.order(machine, t)
-        if ended or not np.array_equal(machine.outages, self._outages):
-            self._compress(machine, bookings, waiting)  # room came free, early or back in service
+        early = any(machine.start_time[job] + machine.estimate[job] > t for job in ended)
+        if early or not np.array_equal(machine.outages, self._outages):
+            # Room came free before it was booked to, or nodes came back: reservations may move earlier.  A job
+            # ending at its estimated end frees nothing its booking had not given back already.
+            self._compress(machine, bookings, waiting)
         self._outages = machine.outages.copy()
         for job in waiting:
             if job not in self.plans:
