@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 import luigi
+import numpy as np
 import pandas as pd
 
 from schedlab.parsers.schema import read_jobs, write_jobs
@@ -52,6 +53,9 @@ from schedlab.simulators.cosy.experiments import (
     sliced_trace,
     slices_wait_share,
 )
+from schedlab.simulators.core.jobs import BatchJobs
+from schedlab.simulators.cosy.run import simulate_cosy
+from schedlab.simulators.cosy.scheduler import ReservationRequest
 from schedlab.simulators.cosy.simulate import simulate
 
 WORKLOAD_HELP = ("workload: a model of schedlab.simulators.cosy.experiments.WORKLOAD_MODELS, slices:<trace> or "
@@ -153,6 +157,13 @@ class CosyRuns(SchedlabTask):
 
     def requires(self):
         return CosyWorkloads(jobs=self.jobs, workloads=self.workloads, workload=self.workload)
+
+    @classmethod
+    def warm_up(cls) -> None:
+        # The compiled loop every run (and every tuning run of CosyWorkloads) calls, from numba's cache.
+        two = BatchJobs(job_id=np.arange(2), submit=np.zeros(2), estimate=np.ones(2), actual=np.ones(2),
+                        procs=np.ones(2, dtype=np.int64))
+        simulate_cosy(two, 1, reservations={1: ReservationRequest()})
 
     def run(self):
         if reading_of(self.policy, self.reading) != self.reading:

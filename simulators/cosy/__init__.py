@@ -7,6 +7,7 @@
 - ``scheduler``: the policy gluing them to EASY backfilling and the reservation book
   of ``schedlab.simulators.core.reservations``.
 - ``run``: one run, its invariants and its metrics.
+- ``compiled``: the experiment's runs on a numba loop, decision for decision those of the reference engine.
 - ``simulate``: one experiment point over a set of workloads, one row per workload (the stage's ``simulate(point)``).
 - ``experiments``: the paper's experiment (workloads, reservation subsets, sweeps).
 """

@@ -252,22 +252,21 @@ class TunedWorkload:
 BASELINE_WAIT = "baseline_wait"
 
 
-def baseline_run(jobs: pd.DataFrame, nodes: int) -> tuple[dict, pd.DataFrame]:
-    """The run without reservations: its metrics (with the submission span) and its schedule."""
-    result = simulate_cosy(default_inputs(jobs, nodes, "requested"), nodes)
+def baseline_run(jobs: pd.DataFrame, nodes: int) -> tuple[dict, np.ndarray]:
+    """The run without reservations: its metrics (with the submission span) and each job's wait,
+    start minus submission, in the rows' order of ``jobs``."""
+    batch = default_inputs(jobs, nodes, "requested")
+    result = simulate_cosy(batch, nodes)
     submits = jobs["submit_time"]
     result.metrics["submission_span"] = float(submits.max() - submits.min())
-    return result.metrics, result.schedule
+    waits = np.empty(len(batch))
+    waits[batch.source_row] = result.columns["start"] - result.columns["submit"]
+    return result.metrics, waits
 
 
 def baseline_wait_share(metrics: dict) -> float:
     """A run's mean queue wait as a share of its window, first submission to last end."""
     return metrics["mean_queue_wait"] / metrics["makespan"]
-
-
-def waits_by_job(schedule: pd.DataFrame) -> pd.Series:
-    """Each job's wait, start minus submission, indexed by job id."""
-    return pd.Series((schedule["start"] - schedule["submit"]).to_numpy(), index=schedule["job_id"].to_numpy())
 
 
 @dataclass(frozen=True)
@@ -319,22 +318,22 @@ def tune_workload(seed: int, n_jobs: int, nodes: int, target: float, workload=CI
     None if it cannot get within ``UTILIZATION_TOLERANCE``.  The jobs keep their wait in
     the baseline run (``BASELINE_WAIT``), which every point's ``q_matched`` needs."""
     low, high = math.log(LOAD_RANGE[0]), math.log(LOAD_RANGE[1])
-    best = None  # (distance to the target, load, metrics, jobs, schedule)
+    best = None  # (distance to the target, load, metrics, jobs, waits)
     for _ in range(TUNING_STEPS):
         load = math.exp((low + high) / 2)
         jobs = generate_workload(workload, n_jobs, nodes, load, seed)
-        metrics, schedule = baseline_run(jobs, nodes)
+        metrics, waits = baseline_run(jobs, nodes)
         distance = abs(metrics["utilization"] - target)
         if best is None or distance < best[0]:
-            best = (distance, load, metrics, jobs, schedule)
+            best = (distance, load, metrics, jobs, waits)
         if metrics["utilization"] < target:
             low = math.log(load)
         else:
             high = math.log(load)
-    distance, load, metrics, jobs, schedule = best
+    distance, load, metrics, jobs, waits = best
     if distance > UTILIZATION_TOLERANCE:
         return None
-    return TunedWorkload(seed, load, metrics, jobs.assign(**{BASELINE_WAIT: jobs["job_id"].map(waits_by_job(schedule))}))
+    return TunedWorkload(seed, load, metrics, jobs.assign(**{BASELINE_WAIT: waits}))
 
 
 def select_workloads(
@@ -390,11 +389,11 @@ def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, fa
     if policy == NODE_BOUND:
         simulate = simulate_node_bound
         baseline = simulate_node_bound(batch, nodes)
-        wq0, baseline_waits = baseline.metrics["mean_queue_wait"], waits_by_job(baseline.schedule)
+        wq0, baseline_waits = baseline.metrics["mean_queue_wait"], baseline.columns["start"] - batch.submit
     else:
         simulate = simulate_cosy
         wq0 = workload.baseline["mean_queue_wait"]
-        baseline_waits = workload.jobs.set_index("job_id")[BASELINE_WAIT]
+        baseline_waits = workload.jobs[BASELINE_WAIT].to_numpy()[batch.source_row]
     search = {"notice_wait": math.nan, "fixed_point_runs": math.nan, "fixed_point_converged": math.nan}
     if policy == ORACLE:
         reservations = {int(j): ReservationRequest(EXACT_START, batch.submit[j] + factor * wq0) for j in chosen}
@@ -415,17 +414,18 @@ def run_point(workload: TunedWorkload, nodes: int, share: float, policy: str, fa
             result = simulate(batch, nodes, reservations=reservations, notice=notice, **options)
     metrics = result.metrics
     metrics["q"] = metrics["mean_queue_wait"] / wq0 if wq0 > 0 else math.nan
-    metrics["q_matched"] = matched_queue_wait_ratio(result.schedule, baseline_waits)
+    metrics["q_matched"] = matched_queue_wait_ratio(result.columns, baseline_waits)
     return {**metrics, **search}
 
 
-def matched_queue_wait_ratio(run: pd.DataFrame, baseline_waits: pd.Series) -> float:
+def matched_queue_wait_ratio(run: dict, baseline_waits: np.ndarray) -> float:
     """Mean wait of the run's queue jobs (those that went through the queue and ran) over the
-    mean wait the same jobs had in the baseline run (``baseline_waits``, by job id)."""
-    outcome = run["outcome"].to_numpy()
-    queued = (outcome == "requeued") | ((outcome == "ran") & (run["kind"].to_numpy() == "queue"))
+    mean wait the same jobs had in the baseline run; ``run``: the run's columns
+    (``CosyResult.columns``), ``baseline_waits``: each job's baseline wait in the same order."""
+    outcome = run["outcome"]
+    queued = (outcome == "requeued") | ((outcome == "ran") & (run["kind"] == "queue"))
     if not queued.any():
         return math.nan
-    waits = (run["start"] - run["submit"]).to_numpy()[queued]
-    before = baseline_waits.loc[run["job_id"].to_numpy()[queued]].to_numpy()
+    waits = (run["start"] - run["submit"])[queued]
+    before = baseline_waits[queued]
     return float(waits.mean() / before.mean()) if before.mean() > 0 else math.nan

@@ -39,7 +39,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from schedlab.simulators.core.invariants import InvariantError, check_batch_schedule
 from schedlab.simulators.core.jobs import BatchJobs
@@ -214,17 +213,15 @@ def simulate_node_bound(jobs: BatchJobs, capacity: int, *, reservations: dict | 
     late = is_reservation & ran & (sim.start != sim.requested_start)
     if late.any():
         raise InvariantError(f"cosy node-bound: reservation(s) not started on time: {jobs.job_id[late][:10]}")
-    schedule = pd.DataFrame(
-        {
-            "job_id": jobs.job_id,
-            "submit": jobs.submit,
-            "start": sim.start,
-            "end": end,
-            "procs": jobs.procs,
-            "run_time": jobs.actual,
-            "kind": np.where(is_reservation, "reservation", "queue"),
-            "outcome": np.where(sim.rejected, "rejected", "ran"),
-            "nodes": [" ".join(map(str, nodes)) for nodes in sim.placed],
-        }
-    )
-    return CosyResult(schedule, cosy_metrics(schedule, capacity))
+    columns = {
+        "job_id": jobs.job_id,
+        "submit": jobs.submit,
+        "start": sim.start,
+        "end": end,
+        "procs": jobs.procs,
+        "run_time": jobs.actual,
+        "kind": np.where(is_reservation, "reservation", "queue"),
+        "outcome": np.where(sim.rejected, "rejected", "ran"),
+        "nodes": [" ".join(map(str, nodes)) for nodes in sim.placed],
+    }
+    return CosyResult(columns, cosy_metrics(columns, capacity))

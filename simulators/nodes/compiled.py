@@ -15,13 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from schedlab.simulators.core.event_heap import helper, pop, push
+
 FCFS, EASY = 0, 1
 DONE, NO_FIT = 0, 1
-
-helper = njit(cache=True, _nrt=False)
-"""How the loop's helpers compile: without numba's reference counts on arrays, which they only borrow (they
-allocate nothing, and slice nothing); counted, those atomic updates took most of the loop's time, as they
-did in the bandwidth kernel (``simulators/bandwidth/jit.py``)."""
 
 
 @helper
@@ -81,56 +78,6 @@ def _take(job, placed, offset, sign, free_c, free_g, free_m, cap_c, cap_g, cap_m
                 room[p] -= sign * cores
 
 
-@helper
-def _before(heap_end, heap_start, heap_seq, a, b):
-    """Whether termination ``a`` comes before ``b``: by end, then start, then the order of the starts."""
-    if heap_end[a] != heap_end[b]:
-        return heap_end[a] < heap_end[b]
-    if heap_start[a] != heap_start[b]:
-        return heap_start[a] < heap_start[b]
-    return heap_seq[a] < heap_seq[b]
-
-
-@helper
-def _swap(heap_end, heap_start, heap_seq, heap_job, a, b):
-    heap_end[a], heap_end[b] = heap_end[b], heap_end[a]
-    heap_start[a], heap_start[b] = heap_start[b], heap_start[a]
-    heap_seq[a], heap_seq[b] = heap_seq[b], heap_seq[a]
-    heap_job[a], heap_job[b] = heap_job[b], heap_job[a]
-
-
-@helper
-def _push(heap_end, heap_start, heap_seq, heap_job, size, end, start, seq, job):
-    i = size
-    heap_end[i], heap_start[i], heap_seq[i], heap_job[i] = end, start, seq, job
-    while i > 0:
-        parent = (i - 1) // 2
-        if not _before(heap_end, heap_start, heap_seq, i, parent):
-            break
-        _swap(heap_end, heap_start, heap_seq, heap_job, i, parent)
-        i = parent
-    return size + 1
-
-
-@helper
-def _pop(heap_end, heap_start, heap_seq, heap_job, size):
-    job = heap_job[0]
-    size -= 1
-    heap_end[0], heap_start[0], heap_seq[0], heap_job[0] = heap_end[size], heap_start[size], heap_seq[size], heap_job[size]
-    i = 0
-    while True:
-        left, right, smallest = 2 * i + 1, 2 * i + 2, i
-        if left < size and _before(heap_end, heap_start, heap_seq, left, smallest):
-            smallest = left
-        if right < size and _before(heap_end, heap_start, heap_seq, right, smallest):
-            smallest = right
-        if smallest == i:
-            break
-        _swap(heap_end, heap_start, heap_seq, heap_job, i, smallest)
-        i = smallest
-    return job, size
-
-
 @njit(cache=True)
 def run_nodes(policy, submit, estimate, actual, k, dc, dg, dm, part, cap_c, cap_g, cap_m, part_mask, exclusive,
               demand_id, demands):
@@ -182,7 +129,7 @@ def run_nodes(policy, submit, estimate, actual, k, dc, dg, dm, part, cap_c, cap_
         if next_submit < n_jobs and submit[next_submit] < t:
             t = submit[next_submit]
         while heap_size > 0 and heap_end[0] == t:
-            job, heap_size = _pop(heap_end, heap_start, heap_seq, heap_job, heap_size)
+            job, heap_size = pop(heap_end, heap_start, heap_seq, heap_job, heap_size)
             _take(job, placed, offset, -1, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive, room,
                   part_mask)
             running = _unlist(releasing_end, releasing_job, running, start[job] + estimate[job], job)
@@ -368,5 +315,5 @@ def _start(job, t, out, placed, offset, start, actual, free_c, free_g, free_m, c
     _take(job, placed, offset, 1, free_c, free_g, free_m, cap_c, cap_g, cap_m, dc, dg, dm, exclusive, room, part_mask)
     start[job] = t
     sequence += 1
-    _push(heap_end, heap_start, heap_seq, heap_job, heap_size, t + actual[job], t, sequence, job)
+    push(heap_end, heap_start, heap_seq, heap_job, heap_size, t + actual[job], t, sequence, job)
     return sequence
