@@ -92,7 +92,7 @@ class KoalaRuns(SchedlabTask):
 
     @classmethod
     def warm_up(cls) -> None:
-        for policy in POLICIES:  # the run invariants' compiled checks, from numba's cache
+        for policy in POLICIES:  # the compiled loop and the run invariants' compiled checks, from numba's cache
             simulate(Point("prime", policy, net_utilization=0.3, seed=1, hours=WARM_UP_HOURS))
 
     def run(self):

@@ -3,12 +3,18 @@
 Policy names: ``WF`` (jobs are single-component non-fixed requests: no coallocation, the
 paper's baseline), ``FCM``, ``FCM2`` (FCM combining at most two clusters) and ``CA``
 (jobs are flexible requests).
+
+Engines (``ENGINES``): ``compiled`` (the default) runs the point on ``schedlab.simulators.koala.compiled``,
+which mirrors the reference decision for decision and gives the same run to the last bit, and falls back
+to the reference where it cannot (``compiled.supports``); ``reference`` runs ``MulticlusterSimulation``
+with ``KoalaScheduler``, the readable definition of every rule.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from schedlab.simulators.koala import compiled
 from schedlab.simulators.koala.cluster_minimization import FlexibleClusterMinimization
 from schedlab.simulators.koala.communication_aware import CommunicationAware
 from schedlab.simulators.koala.execution import CLUSTER_SET, CommunicationModel, ExecutionModel, application
@@ -27,6 +33,7 @@ POLICIES = {
     "CA": (lambda topology: CommunicationAware(topology), "flexible"),
 }
 
+ENGINES = ("compiled", "reference")
 
 
 @dataclass(frozen=True)
@@ -53,9 +60,11 @@ class Point:
         return CommunicationModel(self.split_rule, self.two_cluster_weight, self.three_cluster_weight)
 
 
-def simulate(point: Point) -> tuple[MulticlusterResult, dict]:
+def simulate(point: Point, engine: str = "compiled") -> tuple[MulticlusterResult, dict]:
     if point.policy not in POLICIES:
         raise ValueError(f"unknown policy {point.policy!r}; one of {sorted(POLICIES)}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; one of {', '.join(ENGINES)}")
     make_policy, request_kind = POLICIES[point.policy]
     topology = das3(point.config, delft_latency_share=point.delft_latency_share)
     app = application(point.app)
@@ -71,7 +80,11 @@ def simulate(point: Point) -> tuple[MulticlusterResult, dict]:
     )
     model = ExecutionModel(topology, communication=point.communication(), slowest_processor=point.slowest_processor,
                            startup_overhead=point.startup_overhead)
-    result = MulticlusterSimulation(topology, jobs, KoalaScheduler(make_policy(topology), model, point.scan_period)).run()
+    scheduler = KoalaScheduler(make_policy(topology), model, point.scan_period)
+    if engine == "compiled" and compiled.supports(scheduler, jobs):
+        result = compiled.run(topology, jobs, scheduler)
+    else:
+        result = MulticlusterSimulation(topology, jobs, scheduler).run()
     summary = summarize(
         result, total_nodes=topology.total_nodes, duration=duration, single_cluster_time=app.single_cluster_time
     )
