@@ -37,6 +37,18 @@ ordered parts  per seed the side of the bound (or of the band, for a value) it l
                ``+inf``).  A side is decided when the one-sided exact sign test gives
                p < 0.05 (with 5 seeds: all five on it).
 
+no effect     a claim that states an effect (``no_effect``: what its quantity would be had
+               the studied change no effect, 0 for a paired difference or a slope, 1 for a
+               ratio to the baseline; or, per seed, the baseline's own value, ``Part.no_effect``)
+               holds only where the runs tell it from no effect: a part that would be reproduced
+               or partial is inconclusive when the no-effect value lies inside its interval (per
+               seed: when the interval of our value minus the no-effect value holds 0; ordered
+               parts: unless the sign test puts the seeds on the paper's side of it).  A band of
+               ours that also holds the no-effect value could otherwise pass a run in which
+               nothing happened.  A statement the no-effect value itself satisfies (the paper's
+               value or claimed side holds it: "no significant difference", "below 5 %" where
+               no effect is 0) is not tested so.
+
 A stochastic part with fewer than ``MIN_SEEDS`` seeds is inconclusive whatever its
 values.  Deterministic measurements (``stochastic=False``, one value each) are judged on
 the value itself.  Parts combine into the claim's verdict:
@@ -121,10 +133,15 @@ class Part:
     values: tuple[float, ...]
     seeds: tuple[int, ...] = ()
     ordered: bool = False
+    no_effect: tuple[float, ...] = ()
+    """Per value, what it would be had the studied change no effect (the baseline's own value on that
+    seed); empty: the claim's constant ``no_effect``, if it has one."""
 
     def __post_init__(self):
         if self.seeds and len(self.seeds) != len(self.values):
             raise ValueError(f"part {self.label!r}: {len(self.values)} values for {len(self.seeds)} seeds")
+        if self.no_effect and len(self.no_effect) != len(self.values):
+            raise ValueError(f"part {self.label!r}: {len(self.no_effect)} no-effect values for {len(self.values)} values")
 
 
 @dataclass(frozen=True)
@@ -175,6 +192,8 @@ class Claim:
     not_attempted: str = ""
     basis: str = "result"
     basis_why: str = ""
+    no_effect: float | None = None
+    """The claim's quantity had the studied change no effect, in ``unit`` (see the module docstring)."""
 
     def __post_init__(self):
         def refuse(why):
@@ -218,6 +237,15 @@ class Claim:
             refuse("a subset the paper names is quoted (named_subset_why)")
         if self.compute is None and not self.not_attempted:
             refuse("no compute and no reason for not attempting it")
+        if self.no_effect is not None and not low <= self.no_effect <= high:
+            refuse(f"no-effect value {self.no_effect} lies outside the possible range {self.possible}")
+
+    def states_an_effect(self, no_effect: float) -> bool:
+        """Whether the paper's own value (before any tolerance of ours) or claimed side excludes ``no_effect``."""
+        if self.kind == "value":
+            low, high = self.band if self.band is not None else (self.target, self.target)
+            return not low <= no_effect <= high
+        return no_effect <= self.bound if self.side == "above" else no_effect >= self.bound
 
     def paper_band(self) -> tuple[float, float] | None:
         """The paper's size as an interval in ``unit``, widened by the tolerance, clipped to ``possible``."""
@@ -439,6 +467,51 @@ def _judge_part(claim: Claim, part: Part, stochastic: bool) -> Verdict:
 HOLDING = ("reproduced", "partial")
 
 
+def _told_from_no_effect(claim: Claim, part: Part, stochastic: bool, verdict: Verdict) -> Verdict:
+    """``verdict``, or inconclusive where a holding part of a claim that states an effect cannot be told
+    from no effect (see the module docstring)."""
+    values = np.asarray(part.values, dtype=float)
+    if part.no_effect:
+        no_effect = np.asarray(part.no_effect, dtype=float)
+    elif claim.no_effect is not None:
+        no_effect = np.full(values.size, float(claim.no_effect))
+    else:
+        return verdict
+    typical = float(np.mean(no_effect))
+    if verdict.verdict not in HOLDING or not claim.states_an_effect(typical):
+        return verdict
+    unit = claim.unit
+    named = f"the baseline's {quantity(typical, unit)} on average" if part.no_effect else quantity(typical, unit)
+    difference = values - no_effect
+    if part.ordered:
+        if claim.kind == "value":
+            low, high = claim.band if claim.band is not None else (claim.target, claim.target)
+            upward = (low + high) / 2 > typical
+        else:
+            upward = claim.side == "above"
+        beyond = int((difference > 0).sum() if upward else (difference < 0).sum())
+        if sign_test_decides(beyond, values.size):
+            return verdict
+        why = (f"only {beyond} of {values.size} seeds lie {'above' if upward else 'below'} no effect ({named}): "
+               "the runs cannot tell the claim from no effect")
+    elif not np.all(np.isfinite(difference)):
+        why = f"no effect ({named}) is not measured on every seed: the runs cannot tell the claim from it"
+    elif not stochastic:
+        if difference[0] != 0:
+            return verdict
+        why = f"no effect gives the same value ({named}): the run cannot tell the claim from no effect"
+    else:
+        mean, low, high = interval(difference)
+        if not low <= 0 <= high:
+            return verdict
+        if part.no_effect:
+            why = (f"ours minus the baseline's on the same seeds is {interval_text(mean, low, high, unit)}, which holds 0: "
+                   "the runs cannot tell the claim from no effect")
+        else:
+            why = f"no effect ({named}) lies inside our interval: the runs cannot tell the claim from no effect"
+    return Verdict("inconclusive", verdict.ours, verdict.low, verdict.high, verdict.seeds, f"{verdict.reason}; but {why}")
+
+
 def _combine(claim: Claim, parts: Sequence[tuple[Part, Verdict]]) -> Verdict:
     if len(parts) == 1:
         part_, verdict = parts[0]
@@ -487,7 +560,8 @@ def judge(claim: Claim, results: Results) -> Verdict:
         measurement = claim.compute(results)
     except NotMeasured as missing:
         return Verdict("not_attempted", math.nan, math.nan, math.nan, 0, str(missing))
-    judged = [(part, _judge_part(claim, part, measurement.stochastic)) for part in measurement.parts]
+    judged = [(part, _told_from_no_effect(claim, part, measurement.stochastic, _judge_part(claim, part, measurement.stochastic)))
+              for part in measurement.parts]
     verdict = _combine(claim, judged)
     if claim.basis == "result":
         return verdict

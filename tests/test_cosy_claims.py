@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedlab.reports.cosy_claims import CLAIMS, crossing_factor, crossing_step, seed_invariant
+from schedlab.reports.cosy_claims import CLAIMS, PAPER_TABLE1, crossing_factor, crossing_step, seed_invariant
 from schedlab.reports.ledger import Part, judge, ledger
 
 SEEDS = (1, 2, 3, 4, 5, 6)
@@ -416,3 +416,28 @@ def test_figure_legends_stand_whole_inside_the_figure():
     figures.append(chosen_n_figure(runs, [100]))
     for figure in figures:
         assert figure.legends and _outside_the_figure(figure) == []
+
+
+def no_effect():
+    """Reservations that change nothing: q = 1, u as without reservations, r = 0, the adaptive rule as fast as no
+    reservations, the longest wait as without reservations."""
+    runs, baselines = table(lambda p, n, seed: 1.0, lambda p, n, seed: 74.0 + 0.2 * _noise(seed), lambda p, n, seed: 0.0,
+                            adaptive_q=lambda seed: 1.0, longest_wait_over_base=lambda seed: 0.0)
+    fixed = runs["policy"] == "fixed"
+    runs.loc[fixed, "utilization"] = runs.loc[fixed, "seed"].map(baselines.set_index("seed")["utilization"])
+    return runs, baselines
+
+
+def test_no_effect_results_reproduce_no_claim_of_an_effect():
+    frame = ledger("cosy", CLAIMS, results_of(*no_effect()), "constructed").set_index("claim_id")
+    # Exempt: statements no effect itself satisfies (the cells whose r is 0, the adaptive rule's "no penalty"),
+    # and the calibration row, which is about the runs without reservations.
+    zero_r = {f"t1-exp{row + 2}-r" for row, cells in enumerate(PAPER_TABLE1) if cells[4] == 0}
+    exempt = zero_r | {"fig3-adaptive-no-penalty", "t1-exp1-u"}
+    holding = frame[frame["verdict"].isin(("reproduced", "partial"))]
+    assert set(holding.index) <= exempt, holding.loc[~holding.index.isin(exempt), "reason"]
+    # Cells whose band of ours holds the no-effect value say why they stay undecided.
+    assert frame.loc["t1-exp3-q", "verdict"] == "inconclusive"  # paper 0.99: 0.891-1.089 holds q = 1
+    assert "cannot tell the claim from no effect" in frame.loc["t1-exp3-q", "reason"]
+    assert frame.loc["t1-exp2-u", "verdict"] == "inconclusive"  # paper 70 %: 63-77 % holds the baseline's 74 %
+    assert "ours minus the baseline's" in frame.loc["t1-exp2-u", "reason"]

@@ -317,3 +317,69 @@ def test_an_undecided_claims_spread_counts_its_ordered_parts_apart():
     assert sentence.startswith("The seeds disagree: over 5 seeds the parts' 95 % intervals are +-")
     assert "sign test on their seeds' sides" in sentence and ": 1 of 2." in sentence
     assert seed_spread(claim(parts=(ordered,)), {}).startswith("No part has an interval over 5 seeds. Parts judged")
+
+
+# --- the no-effect test --------------------------------------------------------------------------
+
+def ratio_claim(values, **fields):
+    """The paper's q = 1.05 (+-10 %: 0.945-1.155), a ratio to the baseline: no effect is 1."""
+    return claim("value", values=values, target=1.05, relative_tolerance=0.1, tolerance_why="w", **fields)
+
+
+def test_a_pass_that_no_effect_would_also_give_is_inconclusive():
+    near_one = [0.98, 1.02, 1.0, 1.03, 0.99]
+    assert judge(ratio_claim(near_one), {}).verdict == "reproduced"  # inside the band of ours...
+    verdict = judge(ratio_claim(near_one, no_effect=1.0), {})
+    assert verdict.verdict == "inconclusive"  # ...and so would a run without any effect be
+    assert "cannot tell the claim from no effect" in verdict.reason and "no effect (1 x)" not in verdict.reason
+
+
+def test_a_value_told_apart_from_no_effect_still_reproduces():
+    verdict = judge(ratio_claim([1.08, 1.1, 1.09, 1.11, 1.1], no_effect=1.0), {})
+    assert verdict.verdict == "reproduced"
+
+
+def test_no_effect_data_never_reproduce_a_claim_of_an_effect():
+    for kind, fields in (("value", dict(target=1.05, relative_tolerance=0.1, tolerance_why="w")),
+                         ("value", dict(band=(1.02, 1.2), relative_tolerance=0.1, tolerance_why="w")),
+                         ("ordering", dict(side="above", bound=1.0, possible=(0, math.inf)))):
+        verdict = judge(claim(kind, values=[1.0] * 5, no_effect=1.0, **fields), {})
+        assert verdict.verdict != "reproduced" and verdict.verdict != "partial", (kind, fields, verdict)
+
+
+def test_a_statement_of_no_effect_is_not_tested_against_it():
+    no_difference = claim("value", values=[0.1, -0.2, 0.0, 0.15, -0.05], target=0.0, tolerance=1.0,
+                          tolerance_why="w", no_effect=0.0)
+    assert judge(no_difference, {}).verdict == "reproduced"
+    below_five = claim("threshold", values=[0.5, 1.0, 0.0, 1.5, 0.8], side="below", bound=5.0, no_effect=0.0,
+                       possible=(0, 100))
+    assert judge(below_five, {}).verdict == "reproduced"
+
+
+def test_a_measured_no_effect_is_paired_per_seed():
+    baseline = (74.0, 72.0, 76.0, 73.0, 75.0)
+    # The paper's u = 70 % (+-10 %: 63-77): every run inside the band, but none below its own baseline.
+    level = Part("p = 5 %", tuple(b + d for b, d in zip(baseline, (0.3, -0.2, 0.1, -0.4, 0.2))), SEEDS, no_effect=baseline)
+    lower = Part("p = 5 %", tuple(b - 4.0 + d for b, d in zip(baseline, (0.3, -0.2, 0.1, -0.4, 0.2))), SEEDS,
+                 no_effect=baseline)
+    fields = dict(target=70.0, relative_tolerance=0.1, tolerance_why="w", unit="%")
+    verdict = judge(claim("value", parts=(level,), **fields), {})
+    assert verdict.verdict == "inconclusive" and "ours minus the baseline's" in verdict.reason and "holds 0" in verdict.reason
+    assert judge(claim("value", parts=(lower,), **fields), {}).verdict == "reproduced"
+
+
+def test_ordered_and_deterministic_parts_face_no_effect_too():
+    ordered = dict(band=(3.5, 5.0), relative_tolerance=0.1, tolerance_why="w")  # ours: 3.0-5.5
+    at_no_effect = Part("", (3.3,) * 5, SEEDS, ordered=True, no_effect=(3.3,) * 5)
+    beyond = Part("", (3.3,) * 5, SEEDS, ordered=True, no_effect=(1.0,) * 5)
+    assert judge(claim("value", parts=(at_no_effect,), **ordered), {}).verdict == "inconclusive"
+    assert judge(claim("value", parts=(beyond,), **ordered), {}).verdict == "reproduced"
+    deterministic = dict(stochastic=False, target=1.05, relative_tolerance=0.1, tolerance_why="w")
+    assert judge(claim("value", values=[1.0], no_effect=1.0, **deterministic), {}).verdict == "inconclusive"
+    assert judge(claim("value", values=[1.04], no_effect=1.0, **deterministic), {}).verdict == "reproduced"
+
+
+def test_a_no_effect_value_the_quantity_cannot_take_is_refused():
+    with pytest.raises(ValueError, match="no-effect value"):
+        claim("value", values=[1.0] * 5, target=50.0, relative_tolerance=0.1, tolerance_why="w", possible=(0, 100),
+              no_effect=-1.0)
