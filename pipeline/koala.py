@@ -1,12 +1,12 @@
 """Luigi tasks of the koala stage (processor coallocation, Sonmez et al. TPDS 2010).
 
-    KoalaRuns(app, policy, net_utilizations, seed, config, sizes, hours, ...) --+--> KoalaReport(profile)
+    KoalaRuns(app, policy, net_utilizations, seeds, config, sizes, hours, ...) --+--> KoalaReport(profile)
 
-``KoalaRuns`` runs one seed of one workload and policy at each load of a grid
-(``schedlab.simulators.koala.simulate``) and writes, each row tagged with its net_utilization,
+``KoalaRuns`` runs one workload and policy on each of its seeds at each load of a grid
+(``schedlab.simulators.koala.simulate``) and writes, each row tagged with its seed and net_utilization,
 ``schedule.parquet`` (one row per job: job_id, submit, placed, start, end, procs in nodes,
 n_clusters, clusters), ``components.parquet`` (one row per job and cluster: job_id,
-cluster, nodes, start, end) and ``summaries.json`` (each point and its metrics).
+cluster, nodes, start, end) and ``summaries.json`` (each point and its metrics, seed by seed).
 ``KoalaReport(profile="quick"|"paper")`` requires every batch of the profile
 (``schedlab.simulators.koala.experiments.batches``), gathers one row per run and the parameters the runs
 used (``report_parameters``: profile, comparisons, applications, execution model,
@@ -24,7 +24,7 @@ import logging
 import luigi
 import pandas as pd
 
-from pipeline.base import SchedlabTask, read_json, write_json
+from pipeline.base import SchedlabTask, read_json, seed_series, write_json
 from schedlab.reports.koala import write_report
 from schedlab.reports.koala_sensitivity import write_sensitivity_report
 from schedlab.simulators.koala import metrics
@@ -57,14 +57,14 @@ WARM_UP_HOURS = 0.5
 
 
 class KoalaRuns(SchedlabTask):
-    """One seed of one application's Poisson workload placed by one policy on one DAS-3 configuration,
-    at every net utilization of a profile's grid (one task per load would spend more time in Luigi
-    than in the simulator)."""
+    """One application's Poisson workload placed by one policy on one DAS-3 configuration, on each of
+    ``seeds`` at every net utilization of a profile's grid (one task per load, or per seed, would spend
+    more time in Luigi than in the simulator)."""
 
     app = luigi.Parameter(description="prime, poisson, wave or ccr-<value>")
     policy = luigi.ChoiceParameter(choices=tuple(POLICIES))
     net_utilizations = luigi.ListParameter(description="the offered net utilizations, one run each")
-    seed = luigi.IntParameter()
+    seeds = luigi.ListParameter(description="the seeds, one run each at every load")
     config = luigi.ChoiceParameter(choices=("A", "B"), default="A")
     sizes = luigi.ListParameter(default=(8, 16, 32))
     hours = luigi.FloatParameter(default=24.0)
@@ -77,18 +77,29 @@ class KoalaRuns(SchedlabTask):
     scan_period = luigi.FloatParameter(default=0.0, description="seconds between scans of the placement queue "
                                                                 "(0: at every arrival and end)")
     delft_latency_share = luigi.FloatParameter(default=1.0, description="share of Delft's extra latency, 0 to 1")
+    nonempty_parameters = ("seeds",)
     code_modules = ("schedlab.simulators.koala.simulate",)
 
     @classmethod
-    def of(cls, batch: Batch) -> KoalaRuns:
-        fields = dataclasses.asdict(batch.template)
-        del fields["net_utilization"]
-        return cls(**fields, net_utilizations=batch.net_utilizations)
+    def covering(cls, batches: list[Batch]) -> dict[Batch, KoalaRuns]:
+        """Each batch -> the task that runs it, in the order of ``batches``: one task per batch but for the seed, its
+        seeds ascending."""
+        by_point = {dataclasses.replace(batch.template, net_utilization=batch.net_utilizations): batch
+                    for batch in batches}  # a batch's loads travel in its point, so that only equal grids share a task
+        tasks = {}
+        for common, seeds in seed_series(by_point).items():
+            fields = dataclasses.asdict(common)
+            del fields["seed"], fields["net_utilization"]
+            task = cls(**fields, net_utilizations=common.net_utilization, seeds=seeds)
+            tasks.update({by_point[dataclasses.replace(common, seed=seed)]: task for seed in seeds})
+        return {batch: tasks[batch] for batch in batches}
 
     def points(self) -> list[Point]:
-        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(Point) if f.name != "net_utilization"}
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(Point)
+                  if f.name not in ("net_utilization", "seed")}
         template = {**fields, "sizes": tuple(int(s) for s in self.sizes)}
-        return [Point(**template, net_utilization=float(load)) for load in self.net_utilizations]
+        return [Point(**template, seed=int(seed), net_utilization=float(load))
+                for seed in self.seeds for load in self.net_utilizations]
 
     @classmethod
     def warm_up(cls) -> None:
@@ -99,8 +110,8 @@ class KoalaRuns(SchedlabTask):
         schedules, components, summaries = [], [], []
         for point in self.points():
             result, summary = simulate(point)
-            schedules.append(result.jobs.assign(net_utilization=point.net_utilization))
-            components.append(result.components.assign(net_utilization=point.net_utilization))
+            schedules.append(result.jobs.assign(seed=point.seed, net_utilization=point.net_utilization))
+            components.append(result.components.assign(seed=point.seed, net_utilization=point.net_utilization))
             summaries.append({"point": dataclasses.asdict(point), "metrics": summary,
                               "cluster_use": metrics.cluster_use(result.jobs)})
         with self.writing_output() as directory:
@@ -109,6 +120,15 @@ class KoalaRuns(SchedlabTask):
             pd.concat(components, ignore_index=True).to_parquet(directory / "components.parquet", index=False,
                                                                 write_page_checksum=True)
             write_json(directory / "summaries.json", summaries)
+
+
+def batch_summaries(tasks: dict[Batch, KoalaRuns]) -> dict[Batch, list[dict]]:
+    """Each batch's run summaries, load by load, each task's ``summaries.json`` read once."""
+    by_seed: dict[tuple[KoalaRuns, int], list[dict]] = {}
+    for task in dict.fromkeys(tasks.values()):
+        for summary in read_json(task.output_file("summaries.json")):
+            by_seed.setdefault((task, summary["point"]["seed"]), []).append(summary)
+    return {batch: by_seed[task, batch.template.seed] for batch, task in tasks.items()}
 
 
 def _cluster_sets(config: str, communication: CommunicationModel) -> list[dict]:
@@ -183,19 +203,32 @@ def report_parameters(profile_name: str, profile: Profile) -> dict:
     }
 
 
-class KoalaReport(SchedlabTask):
+class ReadsKoalaRuns:
+    """A task that reads the runs of every batch of some profiles (``profiles``), from the tasks that cover them."""
+
+    def profiles(self) -> list[Profile]:
+        raise NotImplementedError
+
+    def batch_tasks(self) -> dict[Batch, KoalaRuns]:
+        return KoalaRuns.covering([batch for profile in self.profiles() for batch in batches(profile)])
+
+    def requires(self):
+        return list(dict.fromkeys(self.batch_tasks().values()))
+
+
+class KoalaReport(ReadsKoalaRuns, SchedlabTask):
     """Figs. 7a, 7b, 8, 10 and Table 4 regenerated, with every simulated claim of the paper judged in a ledger."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
     code_modules = ("schedlab.reports.koala", "schedlab.reports.koala_claims", "schedlab.simulators.koala.metrics")
 
-    def requires(self):
-        return [KoalaRuns.of(batch) for batch in batches(PROFILES[self.profile])]
+    def profiles(self) -> list[Profile]:
+        return [PROFILES[self.profile]]
 
     def run(self):
         rows, use = [], []
-        for task in self.requires():
-            for summary in read_json(task.output_file("summaries.json")):
+        for summaries in batch_summaries(self.batch_tasks()).values():
+            for summary in summaries:
                 rows.append({**summary["point"], **summary["metrics"]})
                 use += [{**summary["point"], "clusters": clusters, "jobs": jobs}
                         for clusters, jobs in summary["cluster_use"].items()]
@@ -214,27 +247,22 @@ def _wave_mean_time(config: str, communication: CommunicationModel, clusters: in
     return sum(times) / len(times)
 
 
-class KoalaSensitivity(SchedlabTask):
+class KoalaSensitivity(ReadsKoalaRuns, SchedlabTask):
     """The whole koala ledger judged under every setting of the model's unknowns (``sensitivity_profiles``)."""
 
     profile = luigi.ChoiceParameter(choices=tuple(PROFILES), default="quick")
     code_modules = ("schedlab.reports.koala_sensitivity", "schedlab.reports.koala_claims", "schedlab.simulators.koala.metrics")
 
-    def batch_tasks(self) -> dict[Batch, KoalaRuns]:
-        return {batch: KoalaRuns.of(batch) for variant in sensitivity_profiles(PROFILES[self.profile])
-                for batch in batches(variant)}
-
-    def requires(self):
-        return list(dict.fromkeys(self.batch_tasks().values()))
+    def profiles(self) -> list[Profile]:
+        return sensitivity_profiles(PROFILES[self.profile])
 
     def run(self):
         profile = PROFILES[self.profile]
-        tasks = self.batch_tasks()
-        summaries = {task: read_json(task.output_file("summaries.json")) for task in self.requires()}
+        summaries = batch_summaries(self.batch_tasks())
         rows, settings = [], []
         for index, variant in enumerate(sensitivity_profiles(profile)):
             rows += [{**summary["point"], **summary["metrics"], "setting": index}
-                     for batch in batches(variant) for summary in summaries[tasks[batch]]]
+                     for batch in batches(variant) for summary in summaries[batch]]
             settings.append(setting_of(index, variant, profile))
         runs = pd.DataFrame(rows)
         runs["sizes"] = runs["sizes"].map(lambda sizes: "/".join(map(str, sizes)))

@@ -17,7 +17,7 @@ from schedlab.reports.koala import write_report
 from schedlab.reports.koala_claims import CLAIMS
 from schedlab.reports.ledger import VERDICTS
 from schedlab.reports.tables import latex_table
-from schedlab.simulators.koala.experiments import Profile, points
+from schedlab.simulators.koala.experiments import PROFILES, Profile, batches, points, sensitivity_profiles
 from schedlab.simulators.koala.metrics import cluster_use
 from schedlab.simulators.koala.simulate import Point, simulate
 from tests.conftest import layout_faults
@@ -112,21 +112,25 @@ def test_latex_table_escapes_and_aligns():
 
 
 def test_koala_runs_task_writes_schedules_components_and_summaries(tmp_path):
-    task = KoalaRuns(app="wave", policy="CA", net_utilizations=(0.4, 0.6), seed=3, config="B", sizes=(32, 48, 64),
+    task = KoalaRuns(app="wave", policy="CA", net_utilizations=(0.4, 0.6), seeds=(3, 4), config="B", sizes=(32, 48, 64),
                      hours=1.0)
     with settings.overridden(work_dir=str(tmp_path / "work")):
         assert luigi.build([task], local_scheduler=True, workers=1, log_level="WARNING")
         summaries = read_json(task.output_file("summaries.json"))
         schedule = pd.read_parquet(task.output_file("schedule.parquet"))
         components = pd.read_parquet(task.output_file("components.parquet"))
-    for summary, load in zip(summaries, (0.4, 0.6)):
-        expected = dataclasses.asdict(Point("wave", "CA", load, 3, "B", (32, 48, 64), 1.0))
+    runs = [(seed, load) for seed in (3, 4) for load in (0.4, 0.6)]
+    assert len(summaries) == len(runs)
+    for summary, (seed, load) in zip(summaries, runs):
+        expected = dataclasses.asdict(Point("wave", "CA", load, seed, "B", (32, 48, 64), 1.0))
         assert summary["point"] == {**expected, "sizes": [32, 48, 64]}  # JSON has no tuples
-        assert summary["metrics"]["jobs"] == int((schedule["net_utilization"] == load).sum()) > 0
+        mine = (schedule["seed"] == seed) & (schedule["net_utilization"] == load)
+        assert summary["metrics"]["jobs"] == int(mine.sum()) > 0
     assert set(schedule["procs"]) <= {32, 48, 64}
     # The components of every job add up to its size, on the clusters its schedule row names.
-    nodes = components.groupby(["net_utilization", "job_id"])["nodes"].sum()
-    assert (nodes == schedule.set_index(["net_utilization", "job_id"])["procs"].reindex(nodes.index)).all()
+    run_job = ["seed", "net_utilization", "job_id"]
+    nodes = components.groupby(run_job)["nodes"].sum()
+    assert (nodes == schedule.set_index(run_job)["procs"].reindex(nodes.index)).all()
     assert len(nodes) == len(schedule)
 
 
@@ -153,3 +157,15 @@ def test_a_saturated_load_is_marked_in_the_strip_never_drawn_as_a_value():
     # The symlog axis labels its ticks: 0, +-10, 20, 50, 100, 200 ... within 1.5 x the data's range.
     labels = [tick.get_text() for tick in axes.get_yticklabels()]
     assert {"-10", "0", "10", "100", "200"} <= set(labels) and len(labels) >= 6
+
+
+def test_koala_runs_cover_each_batch_once_and_seeds_share_a_task():
+    every = [batch for profile in sensitivity_profiles(PROFILES["quick"]) for batch in batches(profile)]
+    tasks = KoalaRuns.covering(every)
+    assert set(tasks) == set(every)
+    for batch, task in tasks.items():
+        assert batch.template.seed in task.seeds and tuple(task.net_utilizations) == batch.net_utilizations
+        assert dataclasses.replace(batch.template, net_utilization=0.0) in {
+            dataclasses.replace(point, net_utilization=0.0) for point in task.points()}
+    # Five seeds a task: a fifth as many tasks as batches.
+    assert len(set(tasks.values())) * len(PROFILES["quick"].seeds) == len(set(every))
