@@ -260,8 +260,15 @@ def gain_room_correlation(runs: pd.DataFrame) -> pd.Series:
     rooms = pd.DataFrame({w: room(runs, w) for w in TABLE2_WORKLOADS}).reindex(gains.index)
     if not (np.isfinite(gains.to_numpy()).all() and np.isfinite(rooms.to_numpy()).all()):
         raise NotMeasured("a run saturated on a Table 2 workload: no correlation over the six")
-    return pd.Series({seed: float(np.corrcoef(gains.loc[seed], rooms.loc[seed])[0, 1]) for seed in gains.index},
-                     dtype=float).sort_index()
+    return pd.Series({seed: _pearson(gains.loc[seed].to_numpy(float), rooms.loc[seed].to_numpy(float))
+                      for seed in gains.index}, dtype=float).sort_index()
+
+
+def _pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson's r, 0 where either side does not vary (no association to see: ICS gaining the same everywhere)."""
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return 0.0
+    return float(np.corrcoef(x, y)[0, 1])
 
 
 # Claims' compute functions.
@@ -398,7 +405,12 @@ def _first_fit_poor(results: Results) -> Measurement:
 
 def _half_gain(workload: str):
     def compute(results: Results) -> Measurement:
-        return _measured(measured_part(f"ICS on {SHORT[workload]}", half_gain_shares(_runs(results), workload)))
+        shares = half_gain_shares(_runs(results), workload)
+        # A seed on which ICS has no (finite) gain at full information has no half of one to reach: no exposure
+        # share gives it, so it counts as never (+inf), against the claim, and the label says how many did.
+        never = int(shares.isna().sum())
+        label = f"ICS on {SHORT[workload]}" + (f" ({never} seed(s) with no gain to halve: never)" if never else "")
+        return _measured(measured_part(label, shares.fillna(math.inf)))
     return compute
 
 

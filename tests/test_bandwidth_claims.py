@@ -259,3 +259,19 @@ def test_claims_are_distinct_and_read_no_simulator():
     for module in ("reports/bandwidth.py", "reports/bandwidth_claims.py", "reports/bandwidth_causes.py"):
         source = open(module, encoding="utf-8").read()
         assert "from simulators" not in source and "import simulators" not in source, module
+
+
+def test_no_claim_of_an_effect_reproduces_when_no_strategy_changes_anything():
+    """Every strategy as fast as Migration Only at every PPBW and information share, No Share too, and the
+    queue swinging alike on every workload."""
+    nothing = {workload: 0.0 for workload in WORKLOADS}
+    gains = pattern(rooms=nothing, ics=nothing, mixed={(w, s): 0.0 for w in ("realistic", "synthetic")
+                                                      for s in ("first_fit", "lslt", "lslt_cs")},
+                    no_share=nothing, ics_sweep=lambda room: (0.0,) * 3, lslt_sweep=lambda room: (0.0,) * 3,
+                    first_fit_sweep=lambda room: (0.0,) * 3,
+                    information={"realistic": (0.0,) * 5, "synthetic": (0.0,) * 5})
+    tables = constructed(gains, swinging="none")
+    found = verdicts(with_stretch(tables, lambda ppbw: 1.0))
+    # "ICS never worse" and "Zero Comm. is the best case" claim a weak inequality (within 1 point): ties keep them.
+    weak = {"sec51-ics-never-worse", "sec43-zero-best-case"}
+    assert set(found[found.isin(("reproduced", "partial"))].index) <= weak, found[found.isin(("reproduced", "partial"))]
