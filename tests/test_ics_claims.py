@@ -471,3 +471,22 @@ def test_setup_section_states_measured_loads_and_no_intended_ones(full_report):
     assert len(workloads) == len(pd.read_csv(directory / "runs.csv").drop_duplicates(["figure", "group", "seed"]))
     assert set(workloads.loc[workloads["figure"] == "fig8", "jobs"]) == {4}
     assert set(workloads.loc[workloads["figure"] == "fig14", "jobs"]) == {3}
+
+
+def test_no_claim_of_an_effect_reproduces_when_nothing_changes_any_run():
+    """Every scheme, load, MPL, skew, intensity and rate giving the same metrics (a seed's own spread only)."""
+    rows = []
+    for figure, points in profile_points(LAYOUT).items():
+        for (group, scheme, seed), point in points.items():
+            metrics = pattern_metrics("compression", "", "", seed, True)  # the common metrics, nothing set per figure
+            rows.append(run_row(figure, (group, scheme, seed), {"point": point.parameters(), "metrics": metrics}))
+    frame = ledger("ics", CLAIMS, {"runs": pd.DataFrame(rows), "workloads": pattern_workloads(True)},
+                   "constructed").set_index("claim_id")
+    # Exempt: the paper's own statements of no change (a ratio of 1: "unchanged", "common", "comparable"), and the
+    # calibration rows, which are about the workloads, not about any effect.
+    no_change = {"fig7-8-compute-share-unchanged", "fig7-8-bcr-common", "fig13-gs-comparable-to-batch",
+                 "fig14-procs-comparable-to-sb"}
+    exempt = no_change | {claim.claim_id for claim in CLAIMS if claim.basis == "calibration"}
+    holding = frame[frame["verdict"].isin(("reproduced", "partial")) & ~frame.index.isin(exempt)]
+    assert holding.empty, holding["reason"]
+    assert set(frame.loc[sorted(no_change), "verdict"]) == {"reproduced"}
