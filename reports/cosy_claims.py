@@ -223,11 +223,8 @@ def table1_cell_value(row: int, column: str):
     def compute(results: Results) -> Measurement:
         factor = factor_at_measured_n(results, percent, n)
         label = f"exp. {row + FIRST_EXPERIMENT}, " + _point_label(results, percent, n, factor)
-        cell = part(label, _metric(results, metric, percent, factor, scale))
-        if column != "u":
-            return Measurement((cell,))
-        baseline = per_seed(results["baselines"], "utilization").reindex(cell.seeds) * scale
-        return Measurement((Part(cell.label, cell.values, cell.seeds, no_effect=tuple(baseline.to_numpy(float))),))
+        baseline = per_seed(results["baselines"], "utilization") * scale if column == "u" else None
+        return Measurement((part(label, _metric(results, metric, percent, factor, scale), baseline),))
     return compute
 
 

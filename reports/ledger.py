@@ -45,9 +45,10 @@ no effect     a claim that states an effect (``no_effect``: what its quantity wo
                seed: when the interval of our value minus the no-effect value holds 0; ordered
                parts: unless the sign test puts the seeds on the paper's side of it).  A band of
                ours that also holds the no-effect value could otherwise pass a run in which
-               nothing happened.  A statement the no-effect value itself satisfies (the paper's
-               value or claimed side holds it: "no significant difference", "below 5 %" where
-               no effect is 0) is not tested so.
+               nothing happened.  A statement the constant no-effect value satisfies (the
+               paper's value or claimed side holds it: "no significant difference", "below 5 %"
+               where no effect is 0) is not tested so; a measured one is given only to the
+               parts of a claim of an effect, whatever our baseline's value.
 
 A stochastic part with fewer than ``MIN_SEEDS`` seeds is inconclusive whatever its
 values.  Deterministic measurements (``stochastic=False``, one value each) are judged on
@@ -478,7 +479,9 @@ def _told_from_no_effect(claim: Claim, part: Part, stochastic: bool, verdict: Ve
     else:
         return verdict
     typical = float(np.mean(no_effect))
-    if verdict.verdict not in HOLDING or not claim.states_an_effect(typical):
+    # A measured no-effect value (the baseline's) is given only to a part of a claim of an effect: whether a
+    # statement is one is the paper's to say, not our baseline's.
+    if verdict.verdict not in HOLDING or not (part.no_effect or claim.states_an_effect(typical)):
         return verdict
     unit = claim.unit
     named = f"the baseline's {quantity(typical, unit)} on average" if part.no_effect else quantity(typical, unit)
@@ -702,9 +705,12 @@ def least_squares_slope(x, y) -> float:
     return float((dx * dy).sum() / (dx * dx).sum())
 
 
-def part(label: str, series: pd.Series) -> Part:
-    """A ``Part`` from a per-seed series (index: seeds)."""
-    return Part(label, tuple(float(v) for v in series.to_numpy()), tuple(int(s) for s in series.index))
+def part(label: str, series: pd.Series, no_effect: pd.Series | None = None) -> Part:
+    """A ``Part`` from a per-seed series (index: seeds); ``no_effect``, per seed, what the series would be had
+    the studied change no effect (the same seed's baseline run)."""
+    seeds = tuple(int(s) for s in series.index)
+    nulls = () if no_effect is None else tuple(float(v) for v in no_effect.reindex(series.index).to_numpy())
+    return Part(label, tuple(float(v) for v in series.to_numpy()), seeds, no_effect=nulls)
 
 
 def single(series: pd.Series, label: str = "") -> Measurement:

@@ -610,3 +610,35 @@ def test_the_ratio_arrivals_table_judges_every_moved_claim_under_both_readings()
     assert not any(claim.startswith(("fig3", "fig4", "fig5", "fig6")) for claim in moved)
     assert rows[0][0] == "B's mean wait, base (over the paired shares)" and rows[0][2].endswith("]")
     assert ratio_arrivals_table(claims, runs, runs.iloc[:0], PARAMETERS)[1] == []
+
+
+def no_effect_metrics(series, x, scheme, seed, machine):
+    """Coscheduling that changes nothing: every scheme's run the same as the baseline's on its seed (waits,
+    slowdowns, the paired share), no holds, so no loss, and no wait for a mate."""
+    base = paper_metrics(series, x, "base", seed, machine)
+    return {**base, "mean_sync": 0.0, "su_loss_share": 0.0, "holds": 0.0, "yields": 0.0, "releases": 0.0}
+
+
+def test_no_claim_of_an_effect_reproduces_when_coscheduling_changes_nothing():
+    ledger = claims_ledger(make_runs(no_effect_metrics, contrary_release_off), "quick").set_index("claim_id")
+    # Exempt: statements no effect itself satisfies (nothing deadlocks or starves; an extra wait, slowdown or
+    # loss under a bound, or of 0 within a band that holds 0; a level under a bound the baseline is under), the
+    # invariant, and levels of the runs without coscheduling (their baselines, and the paired share: the workload's).
+    satisfied = {"sec5b-release-no-deadlock", "sec5b-no-starvation", "fig3-A-extra-025", "fig3-A-extra-050",
+                 "fig3-A-extra-075-no-hold", "fig3-B-extra-others", "fig4-A-extra-025", "fig4-A-extra-050",
+                 "fig4-A-extra-075", "fig4-A-slowdown-max", "fig4-B-close-to-base", "fig5-A-sync-025",
+                 "fig7-B-below-20-small", "fig7-B-yield-33-like-20", "fig8-A-slowdown-le10", "fig8-B-extra-le10",
+                 "fig10-A-loss-under-10", "fig10-B-loss-under-10"}
+    levels = {"sec5d-paired-share", "fig4-B-base-slowdown-025", "fig4-B-base-slowdown-075"}
+    exempt = satisfied | levels | {claim.claim_id for claim in CLAIMS if claim.basis != "result"}
+    holding = ledger[ledger["verdict"].isin(("reproduced", "partial")) & ~ledger.index.isin(exempt)]
+    assert holding.empty, holding[["verdict", "reason"]].to_string()
+
+
+def test_a_level_under_coscheduling_that_its_baseline_already_has_cannot_be_told_from_no_effect():
+    # A's baseline slowdown at 20 and 33 % paired inside the paper's 7.9-12.9, and coscheduling adding nothing.
+    def metrics(series, x, scheme, seed, machine):
+        slowdown = 10.0 if machine == "A" and series == "ratio" else 5.0
+        return {"mean_slowdown": jitter(slowdown, seed)}
+    found = verdict("fig8-A-slowdown-20-33", make_runs(metrics))
+    assert found.verdict == "inconclusive" and "ours minus the baseline's" in found.reason
