@@ -267,6 +267,17 @@ class Claim:
             return band
         return (self.bound, math.inf) if self.side == "above" else (-math.inf, self.bound)
 
+    def judged_against(self) -> str:
+        """What a size is judged against, saying which band is the paper's and which is ours: "the paper's
+        85-90 %", or, where a tolerance of ours widens the paper's value, "paper 8-9 % (+-10 %: 7.2-9.9)"."""
+        band = self.paper_band()
+        own = self.band if self.band is not None else (self.target, self.target)
+        if band == tuple(own):
+            return f"the paper's {_band_text(band, self.unit)}"
+        widened = f"+-{100 * self.relative_tolerance:.0f} %" if self.relative_tolerance is not None else \
+            f"+-{_number(self.tolerance)}{_unit(self.unit)}"
+        return f"paper {_band_text(own, self.unit)} ({widened}: {_band_text(band, '')})"
+
     def tolerance_text(self) -> str:
         if self.relative_tolerance is not None:
             text = f"+-{100 * self.relative_tolerance:.0f} % of the paper's value"
@@ -389,7 +400,7 @@ def _judge_ordered(claim: Claim, part: Part) -> Verdict:
     if claim.kind == "value":
         below, above = int((values < band[0]).sum()), int((values > band[1]).sum())
         inside = n - below - above
-        counts = (f"{inside} of {n} seeds inside the paper's {_band_text(band, unit)}, {below} below, {above} above"
+        counts = (f"{inside} of {n} seeds inside {claim.judged_against()}, {below} below, {above} above"
                   f"{censored_text}")
         if sign_test_decides(inside, n):
             return Verdict("reproduced", ours, math.nan, math.nan, n, counts)
@@ -409,13 +420,12 @@ def _judge_ordered(claim: Claim, part: Part) -> Verdict:
         return Verdict("reproduced", ours, math.nan, math.nan, n, counts)
     inside = int(((values >= band[0]) & (values <= band[1])).sum())
     if sign_test_decides(inside, n):
-        return Verdict("reproduced", ours, math.nan, math.nan, n, f"{counts}; {inside} inside the paper's "
-                       f"{_band_text(band, unit)}")
+        return Verdict("reproduced", ours, math.nan, math.nan, n, f"{counts}; {inside} inside {claim.judged_against()}")
     if sign_test_decides(n - inside, n):
         return Verdict("partial", ours, math.nan, math.nan, n, f"{counts} (direction right); {n - inside} outside "
-                       f"the paper's {_band_text(band, unit)}")
-    return Verdict("inconclusive", ours, math.nan, math.nan, n, f"{counts}; the size is undecided against the "
-                   f"paper's {_band_text(band, unit)}")
+                       f"{claim.judged_against()}")
+    return Verdict("inconclusive", ours, math.nan, math.nan, n, f"{counts}; the size is undecided against "
+                   f"{claim.judged_against()}")
 
 
 def _judge_part(claim: Claim, part: Part, stochastic: bool) -> Verdict:
@@ -434,7 +444,7 @@ def _judge_part(claim: Claim, part: Part, stochastic: bool) -> Verdict:
         return Verdict("inconclusive", mean, low, high, n, f"{n} seed(s): at least {MIN_SEEDS} are needed to decide")
     where = interval_text(mean, low, high, unit) if stochastic else quantity(mean, unit)
     band = claim.paper_band()
-    paper = None if band is None else f"the paper's {_band_text(band, unit)}"
+    paper = None if band is None else claim.judged_against()
 
     if claim.kind == "value":
         fit = _band_check(low, high, band)

@@ -283,7 +283,7 @@ def test_worst_scheme_is_the_largest_extra_wait_per_seed():
     measurement = CLAIMS_BY_ID["fig3-A-extra-075"].compute({"runs": make_runs(metrics)})
     assert measurement.parts[0].values == pytest.approx((40.0, 40.0, 40.0, 44.0, 44.0))
     result = verdict("fig3-A-extra-075", make_runs(metrics))
-    assert result.verdict == "reproduced" and "inside the paper's 37.8-46.2 min" in result.reason
+    assert result.verdict == "reproduced" and "inside paper 42 min (+-10 %: 37.8-46.2)" in result.reason
 
 
 def test_b_baseline_slowdown_shows_the_slowdown_itself_against_the_papers_number():
@@ -292,9 +292,9 @@ def test_b_baseline_slowdown_shows_the_slowdown_itself_against_the_papers_number
 
     low = verdict("fig4-B-base-slowdown-025", make_runs(metrics))
     assert low.verdict == "not_reproduced" and low.ours == pytest.approx(3.5)
-    assert "3.5 [" in low.reason and "above the paper's 1.53-1.87" in low.reason  # 1.7 +- 10 %
+    assert "3.5 [" in low.reason and "above paper 1.7 (+-10 %: 1.53-1.87)" in low.reason  # 1.7 +- 10 %
     high = verdict("fig4-B-base-slowdown-075", make_runs(metrics))
-    assert high.verdict == "reproduced" and "inside the paper's 33.4-40.8" in high.reason  # 37.1 +- 10 %
+    assert high.verdict == "reproduced" and "inside paper 37.1 (+-10 %: 33.4-40.8)" in high.reason  # 37.1 +- 10 %
 
 
 def test_calibration_rows_show_and_judge_the_value_reached():
@@ -306,10 +306,10 @@ def test_calibration_rows_show_and_judge_the_value_reached():
     runs = make_runs(metrics)
     wait = verdict("fig3-A-base-wait", runs)
     assert wait.verdict == "reproduced" and wait.ours == pytest.approx(58.7)  # inside 61 +- 6.1
-    assert wait.reason.startswith("calibration (") and "inside the paper's 54.9-67.1 min" in wait.reason
+    assert wait.reason.startswith("calibration (") and "inside paper 61 min (+-10 %: 54.9-67.1)" in wait.reason
     slowdown = verdict("fig4-A-base-slowdown", runs)
     assert slowdown.verdict == "not_reproduced" and slowdown.ours == pytest.approx(7.27)
-    assert "above the paper's 5.49-6.71" in slowdown.reason
+    assert "above paper 6.1 (+-10 %: 5.49-6.71)" in slowdown.reason
     assert CLAIMS_BY_ID["fig4-B-base-slowdown-050"].basis == "calibration"
     assert CALIBRATION_LOAD == experiments.CALIBRATION_LOAD  # the calibration row is the load the stage calibrates at
     ledger = claims_ledger(runs, "quick")
@@ -404,7 +404,7 @@ def test_pairs_start_together_is_an_invariant_row_with_the_largest_gap_per_schem
     assert result.verdict == "reproduced" and result.reason.startswith("invariant (")
     late = make_runs(lambda series, x, scheme, seed, machine: {"max_pair_start_gap": 30.0} if scheme == "HY" else {})
     result = verdict("sec5b-pairs-together", late)
-    assert result.verdict == "not_reproduced" and "HY (40 runs): 30 s, above the paper's 0-1e-06 s" in result.reason
+    assert result.verdict == "not_reproduced" and "HY (40 runs): 30 s, above paper 0 s (+-1e-06 s: 0-1e-06)" in result.reason
 
 
 def test_missing_points_leave_a_claim_not_attempted():
