@@ -28,7 +28,7 @@ from schedlab.reports.ics_claims import (
     reduction,
     synthetic_workloads,
 )
-from schedlab.reports.ledger import Results, interval
+from schedlab.reports.ledger import Results, interval, number_text
 
 BLOCKING = ("SB", "PROC-B", "HYBRID")
 SPINNING = ("PB", "PROC-S")
@@ -54,8 +54,8 @@ def _response(results: Results, figure: str, group: str, scheme: str) -> str:
     def mean(metric: str) -> float:
         return _mean(results, figure, group, scheme, metric)
 
-    return (f"{scheme} {mean('mean_response'):.3g} s = wait {mean('mean_wait'):.3g} + execution "
-            f"{mean('mean_execution'):.3g} (spinning {100 * mean('share_spin'):.0f} % of CPU, "
+    return (f"{scheme} {number_text(mean('mean_response'))} s = wait {number_text(mean('mean_wait'))} + execution "
+            f"{number_text(mean('mean_execution'))} (spinning {100 * mean('share_spin'):.0f} % of CPU, "
             f"{mean('processes_per_node'):.2f} processes per node)")
 
 
@@ -89,7 +89,7 @@ def series(figure: str, metric: str, schemes: tuple[str, ...], scale: float = 1.
     """``metric`` of each scheme at every group of ``figure``, in the figure's order."""
     def cause(results: Results, parameters: dict) -> str:
         groups = _groups(results, figure)
-        parts = [f"{s} " + " -> ".join(f"{scale * _mean(results, figure, g, s, metric):.3g}{unit}" for g in groups)
+        parts = [f"{s} " + " -> ".join(f"{number_text(scale * _mean(results, figure, g, s, metric))}{unit}" for g in groups)
                  for s in schemes]
         return f"{figure} {metric} over {', '.join(groups)}: " + "; ".join(parts) + "."
     return cause
@@ -162,7 +162,7 @@ def npb(metric: str) -> Cause:
     def cause(results: Results, parameters: dict) -> str:
         parts = []
         for app in _groups(results, "fig13"):
-            values = ", ".join(f"{s} {_mean(results, 'fig13', app, s, metric):.3g} s "
+            values = ", ".join(f"{s} {number_text(_mean(results, 'fig13', app, s, metric))} s "
                                f"({100 * _mean(results, 'fig13', app, s, 'share_spin'):.0f} % spin)"
                                for s in figure_schemes(results, "fig13", app))
             parts.append(f"{app}: {values}")

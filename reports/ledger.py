@@ -275,14 +275,14 @@ class Claim:
         if band == tuple(own):
             return f"the paper's {_band_text(band, self.unit)}"
         widened = f"+-{100 * self.relative_tolerance:.0f} %" if self.relative_tolerance is not None else \
-            f"+-{_number(self.tolerance)}{_unit(self.unit)}"
+            f"+-{number_text(self.tolerance)}{_unit(self.unit)}"
         return f"paper {_band_text(own, self.unit)} ({widened}: {_band_text(band, '')})"
 
     def tolerance_text(self) -> str:
         if self.relative_tolerance is not None:
             text = f"+-{100 * self.relative_tolerance:.0f} % of the paper's value"
         elif self.tolerance is not None:
-            text = f"+-{_number(self.tolerance)}{_unit(self.unit)}"
+            text = f"+-{number_text(self.tolerance)}{_unit(self.unit)}"
         else:
             return ""
         return f"{text} ({self.tolerance_why})" if self.tolerance_why else text
@@ -315,12 +315,14 @@ def interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple[f
     return mean, mean - half, mean + half
 
 
-def _number(value: float) -> str:
+def number_text(value: float) -> str:
+    """A number as every page writes it: three significant digits, whole numbers with thousands separators from
+    1,000 on ("0.0123", "42.5", "1,870", "10,589"), so that a value and its interval never mix formats."""
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
     if not math.isfinite(value):
         return "nan"
-    return f"{value:.3g}" if abs(value) < 1e4 else f"{value:,.0f}"
+    return f"{value:.3g}" if abs(value) < 999.5 else f"{value:,.0f}"
 
 
 def _unit(unit: str) -> str:
@@ -330,13 +332,13 @@ def _unit(unit: str) -> str:
 
 def quantity(value: float, unit: str) -> str:
     """A number with its unit, as the ledger writes it ("7.27 min", "26.5 %")."""
-    return f"{_number(value)}{_unit(unit)}"
+    return f"{number_text(value)}{_unit(unit)}"
 
 
 def interval_text(mean: float, low: float, high: float, unit: str) -> str:
     """"26.5 % [20.5, 32.5]": the mean with its unit, then the interval."""
     text = quantity(mean, unit)
-    return f"{text} [{_number(low)}, {_number(high)}]" if math.isfinite(low) and math.isfinite(high) else text
+    return f"{text} [{number_text(low)}, {number_text(high)}]" if math.isfinite(low) and math.isfinite(high) else text
 
 
 def measured_text(values, unit: str = "", missing: str = "n/a") -> str:
@@ -355,7 +357,7 @@ def _band_text(band: tuple[float, float], unit: str) -> str:
     if math.isinf(low):
         return f"<= {quantity(high, unit)}"
     joint = " to " if low < 0 or high < 0 else "-"  # "-25 to 25 %", never "-25-25 %"
-    return f"{_number(low)}{joint}{quantity(high, unit)}"
+    return f"{number_text(low)}{joint}{quantity(high, unit)}"
 
 
 def _side_of(low: float, high: float, bound: float) -> str:

@@ -31,7 +31,7 @@ from schedlab.reports.document import (
     paragraph,
     table,
 )
-from schedlab.reports.ledger import MIN_SEEDS
+from schedlab.reports.ledger import MIN_SEEDS, interval_text, number_text
 from schedlab.reports.metrics import format_metric, headline_rows, metric_label, metrics_by_policy
 from schedlab.reports.tails import tails_rows
 
@@ -181,8 +181,8 @@ def _resampled_blocks(resampled: Mapping | None) -> list:
     paired = resampled["paired"]
     seeds = len(resampled["seeds"])
     rows = [
-        (row.arrivals, row.metric, f"{row.policy} - {row.baseline}", f"{row.policy_mean:.3g}", f"{row.baseline_mean:.3g}",
-         f"{row.difference:.3g} [{row.low:.3g}, {row.high:.3g}]", row.verdict)
+        (row.arrivals, row.metric, f"{row.policy} - {row.baseline}", number_text(row.policy_mean),
+         number_text(row.baseline_mean), interval_text(row.difference, row.low, row.high, ""), row.verdict)
         for row in paired.itertuples(index=False)
     ]
     return blocks + [

@@ -112,8 +112,8 @@ def test_a_cause_gives_times_at_full_length():
     # 1.0 compressed s at a compression of 8000 reads 8000 s, as the ledger gives it
     results = {"runs": fig8([0.95] * 5).assign(compression=8000.0), "schemes": SCHEMES}
     cause = CAUSES["fig8-procb-vs-sb"](results, {})
-    assert cause.startswith("fig8 heavy: PROC-B 7.6e+03 s = wait 2e+03 + execution 5.6e+03")
-    assert "SB 8e+03 s = wait 3.2e+03 + execution 4.8e+03" in cause
+    assert cause.startswith("fig8 heavy: PROC-B 7,600 s = wait 2,000 + execution 5,600")
+    assert "SB 8,000 s = wait 3,200 + execution 4,800" in cause
 
 
 def test_a_calibration_cause_lists_each_workloads_measured_mean():

@@ -383,3 +383,11 @@ def test_a_no_effect_value_the_quantity_cannot_take_is_refused():
     with pytest.raises(ValueError, match="no-effect value"):
         claim("value", values=[1.0] * 5, target=50.0, relative_tolerance=0.1, tolerance_why="w", possible=(0, 100),
               no_effect=-1.0)
+
+
+def test_a_value_and_its_interval_never_mix_number_formats():
+    from schedlab.reports.ledger import interval_text, number_text
+
+    assert interval_text(10589.0, 8890.0, 12290.0, "% points") == "10,589 % points [8,890, 12,290]"
+    assert number_text(1870.0) == "1,870" and number_text(999.4) == "999" and number_text(999.6) == "1,000"
+    assert number_text(0.0123) == "0.0123" and number_text(42.54) == "42.5"
