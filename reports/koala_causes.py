@@ -191,6 +191,7 @@ CAUSES: dict[str, Cause] = {
                                             saturation({**SMALL_JOBS, "app": "wave"}, ("FCM", "FCM2"), "wave: ")),
     "fig7b-wave-observed-above-net": saturation({**SMALL_JOBS, "app": "wave"}, ("FCM",), "wave: "),
     "fig8-mpi-apps-match-ccr": model_ccrs,
+    "fig8-wave-matches-ccr4": model_ccrs,
     "fig8-ccr-010-benefits": split_at("ccr-0.1", "FCM", "WF", _above_40()),
     "fig8-ccr-025-050-benefit-then-loss": combined(split_at("ccr-0.25", "FCM", "WF", _first_above_40),
                                                   split_at("ccr-0.5", "FCM", "WF", _first_above_40)),

@@ -37,6 +37,8 @@ How the statistics are built, for every claim alike:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import math
 from dataclasses import dataclass
 
@@ -436,14 +438,19 @@ def wave_observed_above_net(results) -> Measurement:
     return Measurement(tuple(parts))
 
 
-def mpi_apps_match_ccr(results) -> Measurement:
-    """Per application and every other CCR of the runs: the application's mean distance (points of % change,
-    FCM vs WF, over the loads above 40 % where none of the three workloads saturated on any seed) to the CCR
-    the paper names, minus its distance to the other CCR (< 0: the named one matches better)."""
+def mpi_apps_match_ccr(apps: Sequence[str]):
+    """Per application of ``apps`` and every other CCR of the runs: the application's mean distance (points of %
+    change, FCM vs WF, over the loads above 40 % where none of the three workloads saturated on any seed) to the
+    CCR the paper names, minus its distance to the other CCR (< 0: the named one matches better)."""
+    return lambda results: _mpi_apps_match_ccr(results, apps)
+
+
+def _mpi_apps_match_ccr(results, apps: Sequence[str]) -> Measurement:
     runs = _runs(results)
     ccrs = _ccr_apps(runs, lambda ccr: True)
     parts = []
-    for app, named in PAPER_CCR_MATCH.items():
+    for app in apps:
+        named = PAPER_CCR_MATCH[app]
         named_app = f"ccr-{named:g}"
         if named_app not in ccrs or app not in set(runs["app"]):
             raise NotMeasured(f"no runs of {app} or of CCR {named:g}")
@@ -842,16 +849,23 @@ CLAIMS = (
     ),
     Claim(
         "fig8-mpi-apps-match-ccr", "Sec. 6.3.2, Fig. 8",
-        "The MPI workloads behave like synthetic ones: Prime like CCR 0.10, Poisson like CCR 0.25, Wave like "
-        "CCR 4.",
-        "ordering", "Prime ~ CCR 0.1, Poisson ~ CCR 0.25, Wave ~ CCR 4",
+        "The MPI workloads behave like synthetic ones: Prime like CCR 0.10, Poisson like CCR 0.25 (and Wave like "
+        "CCR 4, its own row: a calibration).",
+        "ordering", "Prime ~ CCR 0.1, Poisson ~ CCR 0.25",
         "runs: per seed, the mean distance (points of % change FCM vs WF, over the loads above 40 % up to 90 % where "
-        "no compared workload saturated) from each MPI application to the CCR the paper names, minus that to "
+        "no compared workload saturated) from Prime and Poisson to the CCR the paper names, minus that to "
         "each other CCR run; claimed below 0.",
-        compute=mpi_apps_match_ccr, unit=POINTS_OF_CHANGE, side="below", bound=0.0,
-        basis="calibration",
-        basis_why="the MPI applications are modelled as CCR applications: Wave's CCR 4 was set from this sentence, "
-                  "Prime's CCR 0 and Poisson's (from a DEFAULT four-cluster time) are inputs too",
+        compute=mpi_apps_match_ccr(("prime", "poisson")), unit=POINTS_OF_CHANGE, side="below", bound=0.0,
+        link=FIG8,
+    ),
+    Claim(
+        "fig8-wave-matches-ccr4", "Sec. 6.3.2, Fig. 8",
+        "Wave behaves like the synthetic application of CCR 4.",
+        "ordering", "Wave ~ CCR 4",
+        "runs: per seed, the mean distance (points of % change FCM vs WF, over the loads above 40 % up to 90 % where "
+        "no compared workload saturated) from Wave to CCR 4, minus that to each other CCR run; claimed below 0.",
+        compute=mpi_apps_match_ccr(("wave",)), unit=POINTS_OF_CHANGE, side="below", bound=0.0,
+        basis="calibration", basis_why="Wave is modelled as an application of CCR 4, set from this sentence",
         link=FIG8,
     ),
     Claim(

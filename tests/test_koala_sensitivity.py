@@ -49,7 +49,7 @@ def test_a_claim_the_weights_decide_is_named_and_a_shared_one_is_not(tmp_path):
     for name in ("sensitivity.png", "sensitivity.svg", "sensitivity.csv", "sensitivity.md", "index.html"):
         assert (tmp_path / name).exists(), name
     # The calibration rows judge the model, and the cluster sets are not gathered by the sweep: left out, named.
-    assert not {"fig4-wave-four-clusters", "fig8-mpi-apps-match-ccr", "sec712-ca-picks-fast-pairs"} & set(table.index)
+    assert not {"fig4-wave-four-clusters", "fig8-wave-matches-ccr4", "sec712-ca-picks-fast-pairs"} & set(table.index)
     page = (tmp_path / "index.md").read_text()
     assert "Left out" in page and "sec712-ca-picks-fast-pairs" in page
     assert "fig10-ca-faster" in page and "w2=1 w3=1, DEFAULT (Wave 567 s / 650 s)" in page
