@@ -306,7 +306,7 @@ CAUSES: dict[str, Cause] = {
     "fig9-A-sync-hold": a_sync_by_share,
     "fig9-B-sync-hold": held_sync_by_share("B", ("HH",)),
     **{f"fig10-{machine}-loss-{end}": losses(machine, "ratio")
-       for machine in ("A", "B") for end in ("low", "high", "under-10")},
+       for machine in ("A", "B") for end in ("low", "high")},
     "sec5b-no-release-deadlocks": deadlock,
 }
 """The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
