@@ -40,14 +40,20 @@ def verdict(claim_id, rows, **tables):
 
 
 def test_a_change_is_the_mean_of_paired_per_seed_changes():
-    # WF 100 s everywhere; FCM 90, 89, 91, 90, 90 s: changes -10, -11, -9, -10, -10 %, mean -10 %.
+    # WF 100 s everywhere; FCM 90, 89, 91, 90, 90 s: changes -10, -11, -9, -10, -10 %, mean -10 %: a saving of 10 %.
     fcm = dict(zip(SEEDS, (90.0, 89.0, 91.0, 90.0, 90.0)))
-    rows = [row("poisson", "WF", load, seed, 100.0) for load in (0.5, 0.7) for seed in SEEDS]
+    rows = [row("poisson", "WF", load, seed, 100.0) for load in (0.5, 0.7, 0.8) for seed in SEEDS]
     rows += [row("poisson", "FCM", load, seed, fcm[seed]) for load in (0.5, 0.7) for seed in SEEDS]
-    result = verdict("fig7a-poisson-fcm-faster-to-75", rows)
+    rows += [row("poisson", "FCM", 0.8, seed, 220.0 - fcm[seed]) for seed in SEEDS]  # beyond 75 %: 120-131 s
+    result = verdict("fig7a-poisson-fcm-turns-at-75", rows)
     assert result.verdict == "reproduced"
-    assert result.ours == pytest.approx(-10.0) and result.seeds == 5 and result.high < 0
-    assert "Poisson at 50 %: -10 % change [" in result.reason
+    assert result.ours == pytest.approx(10.0) and result.seeds == 5 and result.low > 0
+    assert "Poisson, FCM's saving, at 50 %: 10 % of WF's response [" in result.reason
+    assert "Poisson, FCM's extra time, at 80 %: 30 % of WF's response [" in result.reason
+    # FCM worse on both sides: no turn, not reproduced (one side alone would have passed).
+    slower = [r if r["policy"] == "WF" or r["net_utilization"] == 0.8 else {**r, "mean_response_time": 220.0 - fcm[r["seed"]]}
+              for r in rows]
+    assert verdict("fig7a-poisson-fcm-turns-at-75", slower).verdict == "not_reproduced"
 
 
 def test_prime_benefit_is_its_saving_at_each_load_against_the_40_percent_load():
