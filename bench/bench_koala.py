@@ -3,9 +3,12 @@
 Usage: python bench/bench_koala.py [--profile quick|paper|none] [--repeat N]
 
 Prints wall time and jobs/s for representative 24-hour points (a stable one, a
-saturated one with a queue of hundreds of jobs, CA on config B), then the wall time of
-every point of the chosen profile run back to back in this process (no Luigi, no
-files).  Target (issue 6): the quick profile, Luigi included, in a couple of minutes in CI.
+saturated one with a queue of hundreds of jobs, CA on config B) on each engine (the
+compiled loop and the interpreted reference, ``simulate(point, engine=...)``), then the
+wall time of every point of the chosen profile run back to back in this process on the
+compiled loop (no Luigi, no files).  Targets: the quick profile, Luigi included, in a
+couple of minutes in CI (issue 6); the paper profile's share of the 30-minute publish
+(issue 64).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from schedlab.simulators.koala.experiments import PROFILES, points  # noqa: E402
-from schedlab.simulators.koala.simulate import Point, simulate  # noqa: E402
+from schedlab.simulators.koala.simulate import ENGINES, Point, simulate  # noqa: E402
 
 POINTS = [
     Point("prime", "WF", 0.5, seed=1),
@@ -40,15 +43,16 @@ def main() -> int:
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
           f"Python {platform.python_version()}")
     for point in POINTS:
-        timings, summary = [], None
-        for _ in range(args.repeat):
-            began = time.perf_counter()
-            _, summary = simulate(point)
-            timings.append(time.perf_counter() - began)
-        best = min(timings)
-        print(f"{point.app:6s} {point.policy:4s} config {point.config} U={point.net_utilization:.2f} "
-              f"{summary['jobs']:>6,} jobs  best {best:6.3f} s  {summary['jobs'] / best:>9,.0f} jobs/s  "
-              f"saturated={summary['saturated']}")
+        for engine in ENGINES:
+            timings, summary = [], None
+            for _ in range(args.repeat):
+                began = time.perf_counter()
+                _, summary = simulate(point, engine)
+                timings.append(time.perf_counter() - began)
+            best = min(timings)
+            print(f"{point.app:6s} {point.policy:4s} config {point.config} U={point.net_utilization:.2f} {engine:9s} "
+                  f"{summary['jobs']:>6,} jobs  best {best:6.3f} s  {summary['jobs'] / best:>9,.0f} jobs/s  "
+                  f"saturated={summary['saturated']}")
     if args.profile != "none":
         profile = points(PROFILES[args.profile])
         began = time.perf_counter()
