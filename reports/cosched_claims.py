@@ -423,6 +423,17 @@ def _direction(claim_id, location, statement, kind, paper_value, measure, comput
                  side=side, bound=bound, link=link, **more)
 
 
+def hold_worse_at_33(machine: str, figure: str, words: str, paper_value: str) -> Claim:
+    """Fig. 7's "with a third paired, hold is worse than yield" on ``machine``: the one rule of both twins."""
+    return _direction(
+        f"fig7-{machine}-hold-worse-33", f"{figure}, Sec. V-E", f"With a third of the jobs paired, {words}.",
+        "ordering", paper_value,
+        f"runs: {machine}'s mean_wait (min), local hold minus local yield per seed, each remote scheme at 33 % paired",
+        lambda r: measured(hold_minus_yield(r, "mean_wait", machine, "ratio", (0.33,), MINUTE)),
+        "min", EVERYTHING, "above", 0.0, WAIT_FIGURE_BY_RATIO,
+    )
+
+
 CLAIMS = (
     # --- Sec. V-B: capability validation ----------------------------------------------------------
     _value(
@@ -738,13 +749,9 @@ CLAIMS = (
             metric(r, "mean_wait", "ratio", 0.33, "base", "A", scale=MINUTE))]),
         "min", NONNEGATIVE, WAIT_FIGURE_BY_RATIO, target=187.0, **TEXT_NUMBER,
     ),
-    _direction(
-        "fig7-A-hold-worse-33", "Fig. 7(a), Sec. V-E",
-        "With a third of the jobs paired, holding on the compute machine makes its mean wait considerably worse "
-        "than yielding.", "ordering", "considerably worse with hold at 33 % paired (up to 187 min; yield around 100)",
-        "runs: A's mean_wait (min), local hold minus local yield per seed, each remote scheme at 33 % paired",
-        lambda r: measured(hold_minus_yield(r, "mean_wait", "A", "ratio", (0.33,), MINUTE)),
-        "min", EVERYTHING, "above", 0.0, WAIT_FIGURE_BY_RATIO,
+    hold_worse_at_33(
+        "A", "Fig. 7(a)", "holding on the compute machine makes its mean wait considerably worse than yielding",
+        "considerably worse with hold at 33 % paired (up to 187 min; yield around 100)",
     ),
     _value(
         "fig7-A-yield-33-like-20", "Fig. 7(a), Sec. V-E",
@@ -773,13 +780,9 @@ CLAIMS = (
                                            lambda x, s: relative_extra(r, "mean_wait", "ratio", x, s, "B"))),
         "% of the base", RELATIVE_RANGE, WAIT_FIGURE_BY_RATIO, **APPROXIMATELY_ZERO_CHANGE,
     ),
-    _direction(
-        "fig7-B-hold-worse-33", "Fig. 7(b), Sec. V-E",
-        "With a third of the jobs paired, holding on the analysis cluster degrades its mean wait noticeably more "
-        "than yielding.", "ordering", "HH, YH noticeably worse than HY, YY at 33 % paired",
-        "runs: B's mean_wait (min), local hold minus local yield per seed, each remote scheme at 33 % paired",
-        lambda r: measured(hold_minus_yield(r, "mean_wait", "B", "ratio", (0.33,), MINUTE)),
-        "min", EVERYTHING, "above", 0.0, WAIT_FIGURE_BY_RATIO,
+    hold_worse_at_33(
+        "B", "Fig. 7(b)", "holding on the analysis cluster degrades its mean wait noticeably more than yielding",
+        "HH, YH noticeably worse than HY, YY at 33 % paired",
     ),
     _value(
         "fig7-B-yield-33-like-20", "Fig. 7(b), Sec. V-E",
