@@ -56,7 +56,7 @@ def assert_same_runs(outcomes, batch, capacity, **options):
     compiled_run = cosy_run.simulate_cosy(batch, capacity, **options)
     reference_run = cosy_run.simulate_cosy(batch, capacity, engine="reference", **options)
     (fast, fast_book), (slow, slow_book) = outcomes[-2:]
-    for field in fast._fields:
+    for field in (f.name for f in dataclasses.fields(fast)):
         assert np.array_equal(getattr(fast, field), getattr(slow, field),
                               equal_nan=getattr(slow, field).dtype.kind == "f"), field
     if slow_book is not None:

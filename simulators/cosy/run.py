@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -39,7 +38,8 @@ ENGINES = ("compiled", "reference")
 _REFUSALS = np.array(compiled.REFUSALS, dtype=object)
 
 
-class Outcome(NamedTuple):
+@dataclass(frozen=True)
+class Outcome:
     """What one run decided, per job, as the engine leaves it (before any check)."""
 
     start: np.ndarray  # NaN: never started
