@@ -269,7 +269,7 @@ class Claim:
 
     def judged_against(self) -> str:
         """What a size is judged against, saying which band is the paper's and which is ours: "the paper's
-        85-90 %", or, where a tolerance of ours widens the paper's value, "paper 8-9 % (+-10 %: 7.2-9.9)"."""
+        85-90 %", or, where a tolerance of ours widens the paper's value, "paper 8-9 % (+-10 %: 7.1-9.9)": 10 % of its larger end."""
         band = self.paper_band()
         own = self.band if self.band is not None else (self.target, self.target)
         if band == tuple(own):
