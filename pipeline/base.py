@@ -103,7 +103,7 @@ from pathlib import Path
 
 import luigi
 
-from pipeline import settings
+from pipeline import compile_ahead, settings
 from pipeline.build_identity import build_tag, hold_code_lock, refuse_other_code_on_scheduler
 from schedlab import progress
 from schedlab.errors import SchedlabError
@@ -137,7 +137,29 @@ OWN_PACKAGES = frozenset({"schedlab", "pipeline"})
 @functools.cache
 def _warm_up_once(family: type[SchedlabTask]) -> None:
     dependency_versions()  # every task.json records them: found once here, not once per forked worker (40 ms)
+    compile_ahead.wait_for(family)
     family.warm_up()
+
+
+@functools.cache
+def _families_reached(family: type[SchedlabTask]) -> tuple[type[SchedlabTask], ...]:
+    """The task families with a warm-up of their own whose module ``family``'s code can reach
+    (its module, ``code_modules`` and what they import): those a build of it may run."""
+    reached = set(_family_modules(family))
+    return tuple(task for task in _all_subclasses(SchedlabTask)
+                 if "warm_up" in vars(task) and task.__module__ in reached)
+
+
+@functools.cache
+def _family_modules(family: type[SchedlabTask]) -> list[str]:
+    return code_closure((family.__module__, *family.code_modules))
+
+
+def _all_subclasses(cls: type) -> list[type]:
+    found = []
+    for subclass in cls.__subclasses__():
+        found += [subclass, *_all_subclasses(subclass)]
+    return found
 
 
 def _on_luigi_command_line() -> bool:
@@ -571,10 +593,13 @@ class SchedlabTask(luigi.Task):
         """Load what every run of this task pays for on its first call in a process (compiled code
         from numba's cache, say), by a run too small to matter.  Called once per task family in the
         process that schedules the build, when it finds a task of the family to run, so that the
-        workers Luigi forks for each task inherit it instead of each loading it again.  Nothing by
-        default."""
+        workers Luigi forks for each task inherit it instead of each loading it again.  Where the
+        cache lacks the code, it was compiled ahead in a background process when the build's first
+        task that can reach the family was scheduled (``pipeline.compile_ahead``), side by side with
+        the other families'.  Nothing by default."""
 
     def deps(self):
+        compile_ahead.start(_families_reached(type(self)), _family_modules)
         _warm_up_once(type(self))
         return super().deps()
 

@@ -37,6 +37,7 @@ from pathlib import Path
 
 import luigi
 
+from pipeline import compile_ahead
 from pipeline.base import SchedlabTask
 from pipeline.bundle import ArchiveBundle
 from pipeline.full_report import FullReport
@@ -97,6 +98,9 @@ def _say(line: str) -> None:
         return
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+compile_ahead.announce = _say
 
 
 def report_path(report: FullReport) -> str:
