@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from schedlab.reports.ledger import Claim, NotMeasured, Results, interval, verdict_words
+from schedlab.reports.ledger import Claim, NotMeasured, Results, interval, judge, measure, verdict_words
 
 Cause = Callable[[Results, dict], str]
 """A claim's measured cause: one sentence from the result tables and the parameters the runs used."""
@@ -37,27 +37,36 @@ def seed_spread(claim: Claim, results: Results) -> str:
     """An undecided claim's cause: how wide its parts' intervals are for the seeds run; parts of ordered
     outcomes (a saturated load's) are counted apart, with how their seeds split (the reason column has
     each part's count of seeds per side)."""
-    measurement = claim.compute(results)
+    parts = [part_ for _, part_, _ in measure(claim, results)]
     halves = []
-    for part_ in measurement.parts:
+    for part_ in parts:
         if part_.ordered:
             continue
         _, low, high = interval(part_.values)
         if math.isfinite(low) and math.isfinite(high):
             halves.append((high - low) / 2)
-    seeds = len(measurement.parts[0].values)
-    ordered = sum(part_.ordered for part_ in measurement.parts)
-    valueless = len(measurement.parts) - len(halves) - ordered
+    seeds = len(parts[0].values)
+    ordered = sum(part_.ordered for part_ in parts)
+    valueless = len(parts) - len(halves) - ordered
     without = "".join([
         f" Parts judged by the sign test on their seeds' sides (saturated or censored seeds; the reason gives each "
-        f"part's split): {ordered} of {len(measurement.parts)}." if ordered else "",
-        f" Parts with no value to judge (reason column): {valueless} of {len(measurement.parts)}." if valueless else "",
+        f"part's split): {ordered} of {len(parts)}." if ordered else "",
+        f" Parts with no value to judge (reason column): {valueless} of {len(parts)}." if valueless else "",
     ])
     if not halves:
         return f"No part has an interval over {seeds} seeds.{without}"
     return (f"The seeds disagree: over {seeds} seeds the parts' 95 % intervals are +-{min(halves):.3g} to "
             f"+-{max(halves):.3g} wide (per part: ours and interval in the reason), too wide to fall on one side "
             f"of the paper's bound or band.{without}")
+
+
+def of_cells(claim: Claim, causes: Mapping[str, Cause], name: Callable[[Claim], str]) -> Cause:
+    """A statement of cells' cause: the cause of each of its cells (``causes``, by the cell's id) that is not
+    reproduced, each after the cell's ``name``."""
+    def cause(results: Results, parameters: dict) -> str:
+        return " ".join(f"{name(cell)}: {causes[cell.claim_id](results, parameters)}" for cell in claim.cells
+                        if cell.claim_id in causes and judge(cell, results).verdict != "reproduced")
+    return cause
 
 
 def measured_causes(claims: pd.DataFrame, known: Sequence[Claim], causes: Mapping[str, Cause], results: Results,

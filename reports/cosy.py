@@ -785,8 +785,8 @@ def write_report(directory, results: Mapping[str, pd.DataFrame], parameters: dic
         Heading("Table 1: paper vs ours"),
         paragraph(
             "Our point is the grid's policy n whose mean measured n (wa / wq) is nearest the paper's n (the paper's n "
-            "is the measured wa / wq); 'our measured n' is our wa / wq. Each cell is judged in the ledger row of its experiment and column "
-            "(t1-exp1-u for the baseline, t1-exp2-q to t1-exp12-r for the others). "
+            "is the measured wa / wq); 'our measured n' is our wa / wq. Each column is one ledger row whose parts are its cells, each judged "
+            "against its own number (t1-q, t1-u and t1-r; t1-exp1-u for the baseline). "
             "Tables as ", Link("CSV", "table1.csv"), ", ", Link("Markdown", "table1.md"), " and ", Link("LaTeX", "table1.tex"), "."
         ),
         table(first.columns, first.astype(str).itertuples(index=False)),

@@ -16,12 +16,13 @@ import math
 
 import pandas as pd
 
-from schedlab.reports.causes import Cause, column_mean, measured_causes
+from schedlab.reports.causes import Cause, column_mean, measured_causes, of_cells
 from schedlab.reports.cosy_claims import (
     CLAIMS,
     FIRST_EXPERIMENT,
     PAPER_SHARES,
     PAPER_TABLE1,
+    TABLE1_CLAIMS,
     factor_at_measured_n,
     grid_factors,
     share_percent,
@@ -163,10 +164,21 @@ def per_share(cause_at) -> Cause:
 
 TABLE1_CAUSES = {"q": queue_wait, "u": utilization}
 
-CAUSES: dict[str, Cause] = {
+
+def _experiment(cell) -> str:
+    """A Table 1 cell's experiment, as the paper numbers it ("exp. 4")."""
+    return cell.location.split(";")[0].removeprefix("Table 1, ")
+
+CELL_CAUSES: dict[str, Cause] = {
     **{f"t1-exp{row + FIRST_EXPERIMENT}-{column}": TABLE1_CAUSES[column](percent, n)
        for row, (percent, n, *_) in enumerate(PAPER_TABLE1) for column in TABLE1_CAUSES},
     **{f"t1-exp{row + FIRST_EXPERIMENT}-r": rejections(percent) for row, (percent, *_) in enumerate(PAPER_TABLE1)},
+}
+"""Table 1's cells by id: each column's cause gives those of its cells that do not reproduce."""
+
+CAUSES: dict[str, Cause] = {
+    **{claim.claim_id: of_cells(claim, CELL_CAUSES, _experiment)
+       for claim in TABLE1_CLAIMS},
     "fig2-q-above-one-n1": per_share(lambda p: queue_wait(p, 1.0)),
     "fig2-q-rises-with-p": per_share(lambda p: queue_wait(p, 1.0)),
     "fig2-q-falls-with-n": per_share(crossing),

@@ -1,9 +1,11 @@
 """The claims ledger: every checkable statement of a paper as one record, judged by one engine.
 
-A ``Claim`` is one statement of the paper (a sentence, a figure panel, a table cell),
+A ``Claim`` is one statement of the paper (a sentence, a figure panel, a table's column),
 counted once: where it is, the statement in our words, the paper's value, what kind of
 test decides it, and how our number is computed from a stage's result tables
-(``compute``).  ``compute`` returns a ``Measurement``: one or more ``Part``s (the loads,
+(``compute``).  A statement whose parts each carry their own paper number (a table's
+cells) holds them as ``cells``: claims of their own, each judged against its number, that
+combine as the statement's parts and are not counted alone.  ``compute`` returns a ``Measurement``: one or more ``Part``s (the loads,
 schemes or workloads the statement covers, every one of them tested), each a statistic
 per seed in the claim's ``unit``, the paper's own unit.  The statistic is the claim's
 own quantity (a mean wait in minutes, a cut in %, a saturation load in % of capacity), a
@@ -195,10 +197,19 @@ class Claim:
     basis_why: str = ""
     no_effect: float | None = None
     """The claim's quantity had the studied change no effect, in ``unit`` (see the module docstring)."""
+    cells: tuple[Claim, ...] = ()
+    """A statement whose parts each carry a paper value of their own (a table's column: its cells): each cell a
+    claim with its own value, tolerance and ``compute``, judged as a part of this one and not counted alone."""
 
     def __post_init__(self):
         def refuse(why):
             raise ValueError(f"claim {self.claim_id}: {why}")
+        if self.cells:
+            if self.compute is not None or self.target is not None or self.band is not None:
+                refuse("a statement of cells takes its values and measurements from its cells")
+            if any(cell.cells for cell in self.cells) or {cell.kind for cell in self.cells} != {self.kind}:
+                refuse(f"its cells are claims of kind {self.kind!r} without cells of their own")
+            return
         if self.kind not in KINDS:
             refuse(f"kind {self.kind!r} is not one of {KINDS}")
         if self.side not in SIDES:
@@ -279,6 +290,8 @@ class Claim:
         return f"paper {_band_text(own, self.unit)} ({widened}: {_band_text(band, '')})"
 
     def tolerance_text(self) -> str:
+        if self.cells:
+            return "; ".join(dict.fromkeys(filter(None, (cell.tolerance_text() for cell in self.cells))))
         if self.relative_tolerance is not None:
             text = f"+-{100 * self.relative_tolerance:.0f} % of the paper's value"
         elif self.tolerance is not None:
@@ -527,61 +540,79 @@ def _told_from_no_effect(claim: Claim, part: Part, stochastic: bool, verdict: Ve
     return Verdict("inconclusive", verdict.ours, verdict.low, verdict.high, verdict.seeds, f"{verdict.reason}; but {why}")
 
 
-def _combine(claim: Claim, parts: Sequence[tuple[Part, Verdict]]) -> Verdict:
+def _combine(claim: Claim, parts: Sequence[tuple[Part, Verdict]]) -> tuple[Verdict, int]:
+    """The claim's verdict from its parts', and the index of the part whose numbers the row shows."""
     if len(parts) == 1:
         part_, verdict = parts[0]
         if not part_.label:
-            return verdict
+            return verdict, 0
         return Verdict(verdict.verdict, verdict.ours, verdict.low, verdict.high, verdict.seeds,
-                       f"{part_.label}: {verdict.reason}")
+                       f"{part_.label}: {verdict.reason}"), 0
     verdicts = [v.verdict for _, v in parts]
     holding = [p.label for p, v in parts if v.verdict in HOLDING]
     broken = [p.label for p, v in parts if v.verdict == "not_reproduced"]
     allowed = len(broken) <= claim.exceptions
     subset_holds = bool(claim.named_subset) and all(
         v.verdict in HOLDING for p, v in parts if p.label in claim.named_subset)
-    summary = ""
+    undecided = len(parts) - len(holding) - len(broken)
+    tally = f"holds at {len(holding)} of {len(parts)} parts, against at {len(broken)}, undecided at {undecided}"
     if all(v == "reproduced" for v in verdicts):
-        overall = "reproduced"
+        overall, summary = "reproduced", ""
     elif broken and not allowed:
-        overall = "not_reproduced"
-        summary = f"against the claim at {', '.join(broken)}"
+        overall, summary = "not_reproduced", f"against the claim at {', '.join(broken)} ({tally})"
     elif 2 * len(holding) > len(parts):
-        overall = "partial"
-        summary = f"holds at {len(holding)} of {len(parts)}"
+        overall, summary = "partial", tally
     elif subset_holds:
-        overall = "partial"
-        summary = f"holds on the subset the paper names ({claim.named_subset_why})"
+        overall, summary = "partial", f"{tally}; holds on the subset the paper names ({claim.named_subset_why})"
     else:
-        overall = "inconclusive"
-        summary = f"holds at {len(holding)} of {len(parts)}, too few to decide"
+        overall, summary = "inconclusive", f"too few parts hold to decide: {tally}"
     if broken and allowed and overall != "not_reproduced":
         summary += (f"; {len(broken)} exception(s), which the paper allows ({claim.exceptions_why}): "
                     f"{', '.join(broken)}")
     # The part shown in ours/low/high is the first whose verdict is the claim's, else the first not reproduced.
-    shown = next((v for _, v in parts if v.verdict == overall), None) or next(
-        (v for _, v in parts if v.verdict != "reproduced"), parts[0][1])
+    shown = next((i for i, (_, v) in enumerate(parts) if v.verdict == overall), None)
+    if shown is None:
+        shown = next((i for i, (_, v) in enumerate(parts) if v.verdict != "reproduced"), 0)
+    summary = f"{summary}; shown: {parts[shown][0].label}, one of {len(parts)} parts" if summary else \
+        f"shown: {parts[shown][0].label}, one of {len(parts)} parts"
     details = "; ".join(f"{p.label}: {v.reason}" + ("" if v.verdict == overall else f" [{verdict_words(v.verdict)}]")
                         for p, v in parts)
-    return Verdict(overall, shown.ours, shown.low, shown.high, min(v.seeds for _, v in parts),
-                   f"{summary}. {details}" if summary else details)
+    shown_verdict = parts[shown][1]
+    return Verdict(overall, shown_verdict.ours, shown_verdict.low, shown_verdict.high, min(v.seeds for _, v in parts),
+                   f"{summary}. {details}"), shown
 
 
 def judge(claim: Claim, results: Results) -> Verdict:
     """The claim's verdict on ``results`` (see the module docstring for the rules)."""
+    return _judged(claim, results)[0]
+
+
+def measure(claim: Claim, results: Results) -> list[tuple[Claim, Part, bool]]:
+    """Every part of the claim's measurement on ``results``: (the claim, or the cell, whose paper value judges it,
+    the part, whether it is stochastic)."""
+    parts = []
+    for judged_by in claim.cells or (claim,):
+        measurement = judged_by.compute(results)
+        parts += [(judged_by, part_, measurement.stochastic) for part_ in measurement.parts]
+    return parts
+
+
+def _judged(claim: Claim, results: Results) -> tuple[Verdict, Claim]:
+    """The claim's verdict, and the claim (itself, or the cell) whose paper value the shown part is judged against."""
     if claim.not_attempted:
-        return Verdict("not_attempted", math.nan, math.nan, math.nan, 0, claim.not_attempted)
+        return Verdict("not_attempted", math.nan, math.nan, math.nan, 0, claim.not_attempted), (claim.cells or (claim,))[0]
     try:
-        measurement = claim.compute(results)
+        parts = measure(claim, results)
     except NotMeasured as missing:
-        return Verdict("not_attempted", math.nan, math.nan, math.nan, 0, str(missing))
-    judged = [(part, _told_from_no_effect(claim, part, measurement.stochastic, _judge_part(claim, part, measurement.stochastic)))
-              for part in measurement.parts]
-    verdict = _combine(claim, judged)
+        return Verdict("not_attempted", math.nan, math.nan, math.nan, 0, str(missing)), (claim.cells or (claim,))[0]
+    judged = [(part_, _told_from_no_effect(by, part_, stochastic, _judge_part(by, part_, stochastic)))
+              for by, part_, stochastic in parts]
+    verdict, shown = _combine(claim, judged)
+    shown_by = parts[shown][0]
     if claim.basis == "result":
-        return verdict
+        return verdict, shown_by
     return Verdict(verdict.verdict, verdict.ours, verdict.low, verdict.high, verdict.seeds,
-                   f"{claim.basis} ({claim.basis_why}): {verdict.reason}")
+                   f"{claim.basis} ({claim.basis_why}): {verdict.reason}"), shown_by
 
 
 def ledger(paper: str, claims: Sequence[Claim], results: Results, profile: str) -> pd.DataFrame:
@@ -591,8 +622,8 @@ def ledger(paper: str, claims: Sequence[Claim], results: Results, profile: str) 
         raise ValueError(f"{paper}: claim ids repeat: {sorted({i for i in ids if ids.count(i) > 1})}")
     rows = []
     for claim in claims:
-        verdict = judge(claim, results)
-        paper_low, paper_high = claim.paper_interval()
+        verdict, shown_by = _judged(claim, results)
+        paper_low, paper_high = shown_by.paper_interval()
         rows.append({
             "paper": paper,
             "claim_id": claim.claim_id,

@@ -7,7 +7,7 @@ import re
 import pandas as pd
 import pytest
 
-from schedlab.reports.cosy_causes import CAUSES, causes_frame
+from schedlab.reports.cosy_causes import CAUSES, CELL_CAUSES, causes_frame
 from schedlab.reports.cosy_claims import CLAIMS
 from schedlab.reports.ledger import ledger
 from tests.test_cosy_claims import FACTORS, SHARES, reversed_pattern, results_of
@@ -40,7 +40,7 @@ def test_every_cause_is_of_a_claim_of_the_ledger():
 def test_a_q_cell_reads_its_point_the_diagnostics_and_the_baseline():
     runs, baselines = reversed_pattern()
     results = results_of(_with_counts_and_diagnostics(runs), baselines)
-    text = CAUSES["t1-exp4-q"](results, {})  # p = 10 %, n = 0.91: the grid's n = 1
+    text = CELL_CAUSES["t1-exp4-q"](results, {})  # p = 10 %, n = 0.91: the grid's n = 1
     # reversed q at p = 10 %: 0.55 + 0.05 n (mean over seeds, the noise cancels): 0.60 at n = 1; r = 2 + 0.25 = 2.25 %
     assert text.startswith("p = 10 %, policy n = 1: queue jobs wait q = 0.60 x wq0")
     assert _number_before(text, " % of all jobs)") == pytest.approx(2.25, abs=0.051)
@@ -52,7 +52,7 @@ def test_a_q_cell_reads_its_point_the_diagnostics_and_the_baseline():
 
 def test_a_u_cell_reads_the_window_growth_and_the_notice():
     runs, baselines = reversed_pattern()
-    text = CAUSES["t1-exp6-u"](results_of(_with_counts_and_diagnostics(runs), baselines), {})  # p = 10 %, n = 4.2
+    text = CELL_CAUSES["t1-exp6-u"](results_of(_with_counts_and_diagnostics(runs), baselines), {})  # p = 10 %, n = 4.2
     # u = 66 + 2 x 4 = 74 %; baseline 50 %; notice 4 x 1 h = 4 h of the 5-day (120 h) window: 3.3 %
     assert text == ("p = 10 %, policy n = 4: u = 74.0 % against 50.0 % without reservations; refused reservations took "
                     "1.0 % of the work off the machine and the run window (5.0 days without reservations) grew by "
@@ -76,5 +76,14 @@ def test_the_causes_table_lists_each_claim_not_reproduced_and_says_what_is_not_m
     frame = causes_frame(claims, results, {})
     not_reproduced = claims[~claims["verdict"].isin(["reproduced", "not_attempted"])]
     assert list(frame["claim"]) == list(not_reproduced["claim_id"])
-    u_cell = frame.set_index("claim")["measured cause"]["t1-exp6-u"]
-    assert u_cell == "Not measured: the runs have no makespan."
+    u_column = frame.set_index("claim")["measured cause"]["t1-u"]
+    assert u_column == "Not measured: the runs have no makespan."
+
+
+def test_a_table_column_gives_the_cause_of_each_cell_that_does_not_reproduce_after_its_experiment():
+    runs, baselines = reversed_pattern()
+    results = results_of(_with_counts_and_diagnostics(runs), baselines)
+    text = CAUSES["t1-q"](results, {})
+    cells = text.split(" exp. ")
+    assert text.startswith("exp. 2: p = 5 %") and len(cells) == 11  # every cell is off its number when reversed
+    assert f"exp. 4: {CELL_CAUSES['t1-exp4-q'](results, {})}" in text

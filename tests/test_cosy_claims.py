@@ -26,7 +26,8 @@ BASELINE_MAX_WAIT = 36_000.0  # seconds, every seed's longest wait without reser
 
 
 def _claim(claim_id):
-    return next(claim for claim in CLAIMS if claim.claim_id == claim_id)
+    """A row's claim, or a Table 1 cell of one."""
+    return next(claim for row in CLAIMS for claim in (row, *row.cells) if claim.claim_id == claim_id)
 
 
 def _noise(seed):
@@ -137,15 +138,18 @@ def results():
 
 # --- the claims are well formed ---------------------------------------------------------------------
 
-def test_every_claim_is_one_statement_with_its_unit_and_table1_is_cell_by_cell():
+def test_every_claim_is_one_statement_with_its_unit_and_table1_is_one_row_per_column():
     ids = [claim.claim_id for claim in CLAIMS]
     assert len(ids) == len(set(ids))
     assert all(claim.unit and claim.statement and claim.location and claim.link for claim in CLAIMS)
-    cells = [i for i in ids if i.startswith("t1-")]
-    # exp. 1's u, then q, u and r of each of exps. 2-12
-    assert cells == ["t1-exp1-u"] + [f"t1-exp{e}-{c}" for e in range(2, 13) for c in ("q", "u", "r")]
+    rows = [i for i in ids if i.startswith("t1-")]
+    # exp. 1's u (the baseline), then one row per quantity of exps. 2-12, its cells its parts
+    assert rows == ["t1-exp1-u", "t1-q", "t1-u", "t1-r"]
+    for column in ("q", "u", "r"):
+        assert [cell.claim_id for cell in _claim(f"t1-{column}").cells] == [f"t1-exp{e}-{column}" for e in range(2, 13)]
     # the text's +19 % and +76 % are the cells of exps. 2 and 7, not rows of their own
     assert "19 %" in _claim("t1-exp2-q").statement and "76 %" in _claim("t1-exp7-q").statement
+    assert "exp. 2: queue jobs wait 19 %" in _claim("t1-q").statement
     assert not {"sec44-q-p5-n1", "sec44-q-p15-n1", "t1-q-rows", "sec43-measured-n", "fig5-r-small"} & set(ids)
 
 
@@ -429,15 +433,18 @@ def no_effect():
 
 
 def test_no_effect_results_reproduce_no_claim_of_an_effect():
-    frame = ledger("cosy", CLAIMS, results_of(*no_effect()), "constructed").set_index("claim_id")
-    # Exempt: statements no effect itself satisfies (the cells whose r is 0, the adaptive rule's "no penalty"),
-    # and the calibration row, which is about the runs without reservations.
-    zero_r = {f"t1-exp{row + 2}-r" for row, cells in enumerate(PAPER_TABLE1) if cells[4] == 0}
-    exempt = zero_r | {"fig3-adaptive-no-penalty", "t1-exp1-u"}
+    results = results_of(*no_effect())
+    frame = ledger("cosy", CLAIMS, results, "constructed").set_index("claim_id")
+    # Exempt: statements no effect itself satisfies (the adaptive rule's "no penalty"), and the calibration row,
+    # which is about the runs without reservations.  Table 1's r holds no effect only in its cells whose r is 0.
+    exempt = {"fig3-adaptive-no-penalty", "t1-exp1-u"}
     holding = frame[frame["verdict"].isin(("reproduced", "partial"))]
     assert set(holding.index) <= exempt, holding.loc[~holding.index.isin(exempt), "reason"]
+    assert {frame.loc[f"t1-{column}", "verdict"] for column in "qur"} == {"not_reproduced"}
+    zero_r = [cell for cell in _claim("t1-r").cells if cell.target == 0]
+    assert zero_r and all(judge(cell, results).verdict == "reproduced" for cell in zero_r)
     # Cells whose band of ours holds the no-effect value say why they stay undecided.
-    assert frame.loc["t1-exp3-q", "verdict"] == "inconclusive"  # paper 0.99: 0.891-1.089 holds q = 1
-    assert "cannot tell the claim from no effect" in frame.loc["t1-exp3-q", "reason"]
-    assert frame.loc["t1-exp2-u", "verdict"] == "inconclusive"  # paper 70 %: 63-77 % holds the baseline's 74 %
-    assert "ours minus the baseline's" in frame.loc["t1-exp2-u", "reason"]
+    assert judge(_claim("t1-exp3-q"), results).verdict == "inconclusive"  # paper 0.99: 0.891-1.089 holds q = 1
+    assert "cannot tell the claim from no effect" in judge(_claim("t1-exp3-q"), results).reason
+    assert judge(_claim("t1-exp2-u"), results).verdict == "inconclusive"  # paper 70 %: 63-77 % holds 74 %
+    assert "ours minus the baseline's" in judge(_claim("t1-exp2-u"), results).reason

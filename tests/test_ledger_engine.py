@@ -188,7 +188,8 @@ UNSURE = Part("load 0.5", (1.0, -1.0, 0.5, -0.5, 0.2), SEEDS)
 def test_one_part_against_the_claim_makes_it_not_reproduced():
     verdict = judge(claim(parts=(GOOD, GOOD, GOOD, BAD)), {})
     assert verdict.verdict == "not_reproduced"
-    assert verdict.reason.startswith("against the claim at load 0.75.")
+    assert verdict.reason.startswith("against the claim at load 0.75 (holds at 3 of 4 parts, against at 1, undecided at 0)")
+    assert "shown: load 0.75, one of 4 parts." in verdict.reason and verdict.ours == pytest.approx(-10)
 
 
 def test_an_exception_the_paper_allows_keeps_a_majority_partial():
@@ -199,7 +200,54 @@ def test_an_exception_the_paper_allows_keeps_a_majority_partial():
 def test_partial_needs_a_majority_of_the_parts():
     assert judge(claim(parts=(GOOD, GOOD, UNSURE)), {}).verdict == "partial"
     verdict = judge(claim(parts=(GOOD, UNSURE, UNSURE)), {})
-    assert verdict.verdict == "inconclusive" and "1 of 3" in verdict.reason
+    assert verdict.verdict == "inconclusive"
+    assert verdict.reason.startswith("too few parts hold to decide: holds at 1 of 3 parts, against at 0, undecided at 2")
+
+
+def test_an_undecided_claim_counts_the_parts_that_are_against_it_too():
+    verdict = judge(claim(parts=(GOOD, UNSURE, BAD, UNSURE), exceptions=1, exceptions_why="one near-tie"), {})
+    assert verdict.verdict == "inconclusive"
+    assert "holds at 1 of 4 parts, against at 1, undecided at 2" in verdict.reason
+
+
+def cell(claim_id, target, values, **fields):
+    """A cell of a table column: its own paper value, one part of its own values."""
+    part_ = Part(claim_id, tuple(values), SEEDS)
+    return claim("value", claim_id=claim_id, target=target, relative_tolerance=0.1, tolerance_why="text number",
+                 parts=(part_,), **fields)
+
+
+def test_a_table_column_is_one_statement_whose_cells_are_judged_each_against_its_own_number():
+    column = claim("value", claim_id="T-q", compute=None, cells=(
+        cell("exp2", 1.2, (1.19, 1.2, 1.21, 1.2, 1.2)), cell("exp3", 2.0, (2.0, 2.01, 1.99, 2.0, 2.0))))
+    verdict = judge(column, {})
+    assert verdict.verdict == "reproduced" and "shown: exp2, one of 2 parts" in verdict.reason
+    rows = ledger("P", [column], {}, "quick")
+    assert len(rows) == 1 and rows.loc[0, "paper_low"] == pytest.approx(1.08) and rows.loc[0, "paper_high"] == pytest.approx(1.32)
+
+
+def test_a_cell_off_its_own_number_breaks_the_column_and_the_row_shows_that_cell_and_its_band():
+    # exp3's values match exp2's number: within the column's values, but not its own cell's
+    column = claim("value", claim_id="T-q", compute=None, cells=(
+        cell("exp2", 1.2, (1.19, 1.2, 1.21, 1.2, 1.2)), cell("exp3", 2.0, (1.19, 1.2, 1.21, 1.2, 1.2))))
+    assert judge(column, {}).verdict == "not_reproduced"
+    rows = ledger("P", [column], {}, "quick")
+    assert rows.loc[0, "ours"] == pytest.approx(1.2) and rows.loc[0, "paper_low"] == pytest.approx(1.8)
+    assert rows.loc[0, "reason"].startswith("against the claim at exp3")
+
+
+def test_a_cell_keeps_its_own_no_effect_test():
+    no_effect_cell = cell("exp2", 1.05, (1.0, 1.01, 0.99, 1.0, 1.0), no_effect=1.0)
+    verdict = judge(claim("value", claim_id="T-q", compute=None, cells=(no_effect_cell,)), {})
+    assert verdict.verdict == "inconclusive" and "cannot tell the claim from no effect" in verdict.reason
+
+
+def test_a_statement_of_cells_takes_nothing_of_its_own_to_judge():
+    with pytest.raises(ValueError, match="from its cells"):
+        claim("value", claim_id="T-q", target=1.0, relative_tolerance=0.1, tolerance_why="w",
+              cells=(cell("exp2", 1.2, (1.2,) * 5),))
+    with pytest.raises(ValueError, match="kind 'ordering'"):
+        claim("ordering", claim_id="T-q", compute=None, cells=(cell("exp2", 1.2, (1.2,) * 5),))
 
 
 def test_partial_on_a_subset_the_paper_names():
