@@ -367,7 +367,7 @@ def test_a_bcr_trend_against_the_claim_for_the_blocking_schemes_is_not_reproduce
         runs += rows("fig9", workload, values, "bcr")
     result = verdict("tab3-bcr-rises-with-communication", pd.DataFrame(runs))
     assert result.verdict == "not_reproduced"
-    assert result.reason.startswith("against the claim at SB, PROC-B, HYBRID.")
+    assert result.reason.startswith("against the claim at SB, PROC-B, HYBRID (")
     assert "PB: 10 % points per intensity step" in result.reason
 
 
