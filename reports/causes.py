@@ -60,13 +60,28 @@ def seed_spread(claim: Claim, results: Results) -> str:
             f"of the paper's bound or band.{without}")
 
 
-def of_cells(claim: Claim, causes: Mapping[str, Cause], name: Callable[[Claim], str]) -> Cause:
+def of_cells(claim: Claim, causes: Mapping[str, Cause]) -> Cause:
     """A statement of cells' cause: the cause of each of its cells (``causes``, by the cell's id) that is not
-    reproduced, each after the cell's ``name``."""
+    reproduced, after the paper's values of the cells it explains (a cause several cells share is given once)."""
     def cause(results: Results, parameters: dict) -> str:
-        return " ".join(f"{name(cell)}: {causes[cell.claim_id](results, parameters)}" for cell in claim.cells
-                        if cell.claim_id in causes and judge(cell, results).verdict != "reproduced")
+        explained: dict[str, list[str]] = {}
+        for cell in claim.cells:
+            if cell.claim_id in causes and judge(cell, results).verdict != "reproduced":
+                explained.setdefault(causes[cell.claim_id](results, parameters), []).append(cell.paper_value)
+        return " ".join(f"{'; '.join(values)}: {text}" for text, values in explained.items())
     return cause
+
+
+def row_causes(claims: Sequence[Claim], causes: Mapping[str, Cause]) -> dict[str, Cause]:
+    """Per row of ``claims`` that has one, its cause: its own in ``causes``, or, for a statement of cells, its
+    cells' (``of_cells``)."""
+    rows = {}
+    for claim in claims:
+        if claim.claim_id in causes:
+            rows[claim.claim_id] = causes[claim.claim_id]
+        elif any(cell.claim_id in causes for cell in claim.cells):
+            rows[claim.claim_id] = of_cells(claim, causes)
+    return rows
 
 
 def measured_causes(claims: pd.DataFrame, known: Sequence[Claim], causes: Mapping[str, Cause], results: Results,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from schedlab.reports.causes import Cause, measured_causes
+from schedlab.reports.causes import Cause, measured_causes, row_causes
 from schedlab.reports.cosched_claims import (
     CALIBRATION_LOAD,
     CLAIMS,
@@ -278,7 +278,7 @@ def deadlock(results: Results, parameters: dict) -> str:
             f"{low * PAPER_A_JOBS:.0f}-{high * PAPER_A_JOBS:.0f} pairs.")
 
 
-CAUSES: dict[str, Cause] = {
+NUMBER_CAUSES: dict[str, Cause] = {
     "fig4-A-base-slowdown": a_base_slowdown,
     **{f"fig4-B-base-slowdown-{round(100 * x):03d}": b_base_slowdown(x) for x in LOADS},
     "sec5d-paired-share": paired_share,
@@ -309,7 +309,10 @@ CAUSES: dict[str, Cause] = {
        for machine in ("A", "B") for end in ("low", "high")},
     "sec5b-no-release-deadlocks": deadlock,
 }
-"""The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
+"""The numbers a decomposition explains, by id (every one a claim of ``NUMBERS``)."""
+
+CAUSES = row_causes(CLAIMS, NUMBER_CAUSES)
+"""The ledger's rows a decomposition explains, by id: a sentence of several numbers gives its numbers' causes."""
 
 
 def causes_frame(claims: pd.DataFrame, results: Results, parameters: dict) -> pd.DataFrame:

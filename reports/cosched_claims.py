@@ -20,10 +20,11 @@ How the rows are made:
   prints.  Its parts are every scheme, load or paired share the statement covers, each
   labelled in the paper's terms ("HH at B load 0.25", "A at 20 % paired, remote H").  Where
   one sentence gives several numbers for different cells ("less than 4 minutes and 10
-  minutes ... grows to 42 minutes") each number is its own row, because a row is judged
-  against one paper value.  A rise stated as "from X to Y" is judged at its two ends (the
-  lowest point against X, the highest against Y), which is what makes it a rise; a
-  trend or ordering that only restates values judged elsewhere has no row of its own.
+  minutes, respectively") each number is a cell of the sentence's row (``Claim.cells``),
+  judged against its own value; the row holds only if its cells do (``SENTENCES``).  A rise
+  stated as "from X to Y" is judged at its two ends (the lowest point against X, the highest
+  against Y), which is what makes it a rise; a trend or ordering that only restates values
+  judged elsewhere has no row of its own.
 * ``ours`` is the statement's own quantity in the paper's unit: minutes of wait or sync,
   a mean slowdown, % of capacity lost, % of jobs paired.  A value is judged against the
   paper's range (``band``) or its number with the project's tolerance for how the paper
@@ -56,7 +57,7 @@ not impact system performance significantly with 20 %") (restatements of values 
 their own rows); Fig. 9(b)'s "the slope is not as significant as in
 Figure 5(b)" (slopes over different axes, load and paired share, do not compare); the
 recommendations (which share is "acceptable", with its "under 3 % on Intrepid and 5 % on Eureka", a judgement
-of Fig. 10's losses, which fig10-*-loss-low and -high judge; disabling coscheduling above a third).  A number
+of Fig. 10's losses, which fig10-loss-range judges; disabling coscheduling above a third).  A number
 in parentheses that illustrates a comparison (Fig. 7(a)'s "around 100 minutes" for yield at a third paired) is
 shown with the comparison's row, not judged apart; twin statements of the two machines take one rule.
 
@@ -434,7 +435,7 @@ def hold_worse_at_33(machine: str, figure: str, words: str, paper_value: str) ->
     )
 
 
-CLAIMS = (
+NUMBERS = (
     # --- Sec. V-B: capability validation ----------------------------------------------------------
     _value(
         "sec5b-pairs-together", "Sec. V-B",
@@ -922,3 +923,72 @@ CLAIMS = (
         )
     ),
 )
+
+"""Every number or sentence of the paper judged, before ``SENTENCES`` gathers those one sentence states together."""
+
+SENTENCES = (
+    ("fig3-A-extra-low-medium", "Fig. 3(a), Sec. V-D",
+     "At low and medium B load every scheme pair makes the compute machine's jobs wait longer than without "
+     "coscheduling, by less than four and less than ten minutes.", "< 4 and < 10 min at loads 0.25 and 0.50",
+     ("fig3-A-extra-025", "fig3-A-extra-050")),
+    ("fig3-B-extra", "Fig. 3(b), Sec. V-D",
+     "On the analysis cluster coscheduling adds little mean wait: about seven minutes under yield-yield at medium "
+     "load, about eight under hold-hold at high load, under five in every other case.",
+     "7 min (YY, 0.50), 8 min (HH, 0.75), others < 5 min",
+     ("fig3-B-extra-yy-050", "fig3-B-extra-hh-075", "fig3-B-extra-others")),
+    ("fig4-B-base-slowdown", "Fig. 4(b), Sec. V-D",
+     "Without coscheduling the analysis cluster's mean slowdown is under two at low load and near forty at high load "
+     "(its 12.5 at medium load chose a constant: a calibration row).", "1.7 and 37.1 at loads 0.25 and 0.75",
+     ("fig4-B-base-slowdown-025", "fig4-B-base-slowdown-075")),
+    ("fig4-A-extra", "Fig. 4(a), Sec. V-D",
+     "At B load 0.25, 0.50 and 0.75 coscheduling raises the compute machine's mean slowdown by less than 0.6, 1.5 "
+     "and 6.3.", "< 0.6, < 1.5, < 6.3 at loads 0.25, 0.50, 0.75",
+     ("fig4-A-extra-025", "fig4-A-extra-050", "fig4-A-extra-075")),
+    ("fig5-A-sync-by-load", "Fig. 5(a), Sec. V-D",
+     "As B's load rises, a holding compute machine's paired jobs wait longer to synchronize: under ten minutes, "
+     "nearly fifty, then over two and a half hours.", "< 10, ~50, > 150 min at loads 0.25, 0.50, 0.75",
+     ("fig5-A-sync-025", "fig5-A-sync-050", "fig5-A-sync-075")),
+    ("fig6-A-loss", "Fig. 6(a), Sec. V-D",
+     "As B's load rises, holding on the compute machine idles from about half a percent of its capacity to a few "
+     "percent (135,000 to 1.2 million node-hours a month).", "0.46 % to 4.6 % at loads 0.25 to 0.75",
+     ("fig6-A-loss-025", "fig6-A-loss-075")),
+    ("fig7-A-hold-33-worse", "Fig. 7(a), Sec. V-E",
+     "With a third of the jobs paired, holding makes the compute machine's mean wait considerably worse than "
+     "yielding, up to about three hours.", "considerably worse with hold at 33 % paired (up to 187 min)",
+     ("fig7-A-hold-worse-33", "fig7-A-hold-33")),
+    ("fig7-B-33", "Fig. 7(b), Sec. V-E",
+     "With a third of the jobs paired, holding on the analysis cluster degrades its mean wait noticeably, while "
+     "yielding keeps it about as with a fifth paired.", "hold noticeably worse; yield similar to 20 % paired",
+     ("fig7-B-hold-worse-33", "fig7-B-yield-33-like-20")),
+    ("fig9-A-sync-levels", "Fig. 9(a), Sec. V-E",
+     "A holding compute machine synchronizes pairs in a bit over an hour at any paired share, except under "
+     "hold-hold, where it takes up to about two hours.", "75-88 min, except HH with 124 min",
+     ("fig9-A-sync-hold", "fig9-A-sync-hh")),
+    ("fig10-loss-range", "Fig. 10, Sec. V-E",
+     "The more jobs are paired, the more capacity holding idles: from about 0.7 % to 9.3 % of the compute "
+     "machine's (200,000 to 2.7 million node-hours a month) and from about 1 % to 21 % of the analysis cluster's "
+     "(800 to 15,000).", "0.7-9.3 % on A, 1-21 % on B, from 2.5 to 33 % paired",
+     ("fig10-A-loss-low", "fig10-A-loss-high", "fig10-B-loss-low", "fig10-B-loss-high")),
+)
+"""Sentences that print several numbers: (row id, location, the sentence in our words, the paper's values, the
+numbers of ``NUMBERS`` that are its cells).  The row stands where its first cell stood."""
+
+
+def sentence_rows(numbers: Sequence[Claim], sentences=SENTENCES) -> tuple[Claim, ...]:
+    """``numbers`` with each sentence's numbers gathered into one row whose cells they are."""
+    by_id = {number.claim_id: number for number in numbers}
+    first = {}
+    for claim_id, location, statement, paper_value, cell_ids in sentences:
+        cells = tuple(by_id[cell_id] for cell_id in cell_ids)
+        kinds = [cell.kind for cell in cells]
+        first[cell_ids[0]] = Claim(
+            claim_id, location, statement, max(kinds, key=kinds.count), paper_value,
+            "; ".join(f"{cell.claim_id}: {cell.measure}" for cell in cells),
+            unit=cells[0].unit, cells=cells, link=cells[0].link,
+        )
+    gathered = {cell_id for *_, cell_ids in sentences for cell_id in cell_ids}
+    return tuple(first.get(number.claim_id, number) for number in numbers
+                 if number.claim_id in first or number.claim_id not in gathered)
+
+
+CLAIMS = sentence_rows(NUMBERS)

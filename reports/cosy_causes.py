@@ -16,7 +16,7 @@ import math
 
 import pandas as pd
 
-from schedlab.reports.causes import Cause, column_mean, measured_causes, of_cells
+from schedlab.reports.causes import Cause, column_mean, measured_causes, row_causes
 from schedlab.reports.cosy_claims import (
     CLAIMS,
     FIRST_EXPERIMENT,
@@ -165,10 +165,6 @@ def per_share(cause_at) -> Cause:
 TABLE1_CAUSES = {"q": queue_wait, "u": utilization}
 
 
-def _experiment(cell) -> str:
-    """A Table 1 cell's experiment, as the paper numbers it ("exp. 4")."""
-    return cell.location.split(";")[0].removeprefix("Table 1, ")
-
 CELL_CAUSES: dict[str, Cause] = {
     **{f"t1-exp{row + FIRST_EXPERIMENT}-{column}": TABLE1_CAUSES[column](percent, n)
        for row, (percent, n, *_) in enumerate(PAPER_TABLE1) for column in TABLE1_CAUSES},
@@ -177,8 +173,7 @@ CELL_CAUSES: dict[str, Cause] = {
 """Table 1's cells by id: each column's cause gives those of its cells that do not reproduce."""
 
 CAUSES: dict[str, Cause] = {
-    **{claim.claim_id: of_cells(claim, CELL_CAUSES, _experiment)
-       for claim in TABLE1_CLAIMS},
+    **row_causes(TABLE1_CLAIMS, CELL_CAUSES),
     "fig2-q-above-one-n1": per_share(lambda p: queue_wait(p, 1.0)),
     "fig2-q-rises-with-p": per_share(lambda p: queue_wait(p, 1.0)),
     "fig2-q-falls-with-n": per_share(crossing),

@@ -207,8 +207,8 @@ class Claim:
         if self.cells:
             if self.compute is not None or self.target is not None or self.band is not None:
                 refuse("a statement of cells takes its values and measurements from its cells")
-            if any(cell.cells for cell in self.cells) or {cell.kind for cell in self.cells} != {self.kind}:
-                refuse(f"its cells are claims of kind {self.kind!r} without cells of their own")
+            if any(cell.cells for cell in self.cells):
+                refuse("its cells have no cells of their own")
             return
         if self.kind not in KINDS:
             refuse(f"kind {self.kind!r} is not one of {KINDS}")
@@ -641,7 +641,7 @@ def ledger(paper: str, claims: Sequence[Claim], results: Results, profile: str) 
             "tolerance": claim.tolerance_text(),
             "measure": claim.measure,
             "link": claim.link,
-            "unit": claim.unit,
+            "unit": shown_by.unit,
             "paper_low": paper_low,
             "paper_high": paper_high,
             "basis": claim.basis,
