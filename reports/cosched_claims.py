@@ -87,6 +87,7 @@ from schedlab.reports.ledger import (
     NotMeasured,
     Part,
     Results,
+    gathered,
     paired,
     part,
     per_seed,
@@ -970,25 +971,7 @@ SENTENCES = (
      "(800 to 15,000).", "0.7-9.3 % on A, 1-21 % on B, from 2.5 to 33 % paired",
      ("fig10-A-loss-low", "fig10-A-loss-high", "fig10-B-loss-low", "fig10-B-loss-high")),
 )
-"""Sentences that print several numbers: (row id, location, the sentence in our words, the paper's values, the
-numbers of ``NUMBERS`` that are its cells).  The row stands where its first cell stood."""
+"""Sentences that print several numbers (``schedlab.reports.ledger.gathered``)."""
 
 
-def sentence_rows(numbers: Sequence[Claim], sentences=SENTENCES) -> tuple[Claim, ...]:
-    """``numbers`` with each sentence's numbers gathered into one row whose cells they are."""
-    by_id = {number.claim_id: number for number in numbers}
-    first = {}
-    for claim_id, location, statement, paper_value, cell_ids in sentences:
-        cells = tuple(by_id[cell_id] for cell_id in cell_ids)
-        kinds = [cell.kind for cell in cells]
-        first[cell_ids[0]] = Claim(
-            claim_id, location, statement, max(kinds, key=kinds.count), paper_value,
-            "; ".join(f"{cell.claim_id}: {cell.measure}" for cell in cells),
-            unit=cells[0].unit, cells=cells, link=cells[0].link,
-        )
-    gathered = {cell_id for *_, cell_ids in sentences for cell_id in cell_ids}
-    return tuple(first.get(number.claim_id, number) for number in numbers
-                 if number.claim_id in first or number.claim_id not in gathered)
-
-
-CLAIMS = sentence_rows(NUMBERS)
+CLAIMS = gathered(NUMBERS, SENTENCES)

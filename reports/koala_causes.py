@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from schedlab.reports.causes import Cause, column_mean, combined, measured_causes
+from schedlab.reports.causes import Cause, column_mean, combined, measured_causes, row_causes
 from schedlab.reports.koala_claims import (
     CLAIMS,
     CLUSTER_USE,
@@ -177,7 +177,7 @@ def split_sets(results: Results, parameters: dict) -> str:
     return "; ".join(parts) + "."
 
 
-CAUSES: dict[str, Cause] = {
+NUMBER_CAUSES: dict[str, Cause] = {
     "fig7a-no-difference-up-to-40": no_difference_up_to_40,
     "table4-prime-wf-saturation": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
     "table4-prime-fcm-saturation": saturation({**SMALL_JOBS, "app": "prime"}, ("WF", "FCM"), "prime: "),
@@ -206,7 +206,10 @@ CAUSES: dict[str, Cause] = {
     "fig10-lead-larger-with-delft": combined(ca_against_fcm(lambda loads: loads[:1]), large_jobs_saturation("A"),
                                             large_jobs_saturation("B")),
 }
-"""The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
+"""The numbers a decomposition explains, by id (every one a claim of ``NUMBERS``)."""
+
+CAUSES = row_causes(CLAIMS, NUMBER_CAUSES)
+"""The ledger's rows a decomposition explains, by id: a sentence of several numbers gives its numbers' causes."""
 
 
 def causes_frame(claims: pd.DataFrame, results: Results, parameters: dict) -> pd.DataFrame:

@@ -582,6 +582,26 @@ def _combine(claim: Claim, parts: Sequence[tuple[Part, Verdict]]) -> tuple[Verdi
                    f"{summary}. {details}"), shown
 
 
+def gathered(numbers: Sequence[Claim], sentences) -> tuple[Claim, ...]:
+    """``numbers`` (a claim per number the paper prints) with the numbers one sentence prints together gathered
+    into one row, whose cells they are.  ``sentences``: (row id, location, the sentence in our words, the paper's
+    values, the ids of its numbers); the row stands where its first number stood and takes that number's unit and
+    link, and the kind most of its numbers have."""
+    by_id = {number.claim_id: number for number in numbers}
+    rows = {}
+    for claim_id, location, statement, paper_value, cell_ids in sentences:
+        cells = tuple(by_id[cell_id] for cell_id in cell_ids)
+        kinds = [cell.kind for cell in cells]
+        rows[cell_ids[0]] = Claim(
+            claim_id, location, statement, max(kinds, key=kinds.count), paper_value,
+            "; ".join(f"{cell.claim_id}: {cell.measure}" for cell in cells),
+            unit=cells[0].unit, cells=cells, link=cells[0].link,
+        )
+    in_sentences = {cell_id for *_, cell_ids in sentences for cell_id in cell_ids}
+    return tuple(rows.get(number.claim_id, number) for number in numbers
+                 if number.claim_id in rows or number.claim_id not in in_sentences)
+
+
 def judge(claim: Claim, results: Results) -> Verdict:
     """The claim's verdict on ``results`` (see the module docstring for the rules)."""
     return _judged(claim, results)[0]
