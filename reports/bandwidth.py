@@ -34,7 +34,8 @@ from schedlab.reports.bandwidth_causes import causes_frame
 from schedlab.reports.document import BulletList, Document, Figure as FigureBlock, Heading, Link, paragraph, render_html, render_markdown
 from schedlab.reports.figures import legend_below, save_figure
 from schedlab.reports.ledger import (
-    NotMeasured, interval, interval_text, judge, ledger, ledger_blocks, measured_text, paired, verdict_words, write_ledger,
+    NotMeasured, cell_verdicts, claims_by_id, interval, interval_text, judge, ledger, ledger_blocks, measured_text, paired,
+    verdict_words, write_ledger,
 )
 from schedlab.reports.tables import document_table, write_table
 
@@ -43,7 +44,7 @@ RESULT_TABLES = ("runs", "pass_order_runs", "load_runs", "convergence_runs", "qu
 FIGURE_WORKLOADS = {"fig05_realistic": REALISTIC, "fig06_synthetic": SYNTHETIC, "fig10_workload_A": "A",
                     "fig11_workload_B": "B", "fig12_workload_C": "C", "fig13_workload_D": "D"}
 INFORMATION_FIGURES = {"fig07_information_realistic": REALISTIC, "fig08_information_synthetic": SYNTHETIC}
-CLAIMS_BY_ID = {claim.claim_id: claim for claim in CLAIMS}
+CLAIMS_BY_ID = claims_by_id(CLAIMS)
 
 
 def _percent_interval(values: pd.Series) -> str:
@@ -60,9 +61,14 @@ def _measured(statistic) -> pd.Series | None:
 
 
 def _verdict_cell(frame: pd.DataFrame, claim_id: str | None) -> str:
+    """The verdict of the row or cell ``claim_id`` (``frame``: the ledger with its cells' verdicts), with its id and, for
+    a cell, its row's."""
     if claim_id is None:
         return ""
-    return f"{verdict_words(frame.set_index('claim_id').verdict[claim_id])} ({claim_id})"
+    judged = frame.set_index("claim_id")
+    row = judged["row"].get(claim_id) if "row" in judged else None
+    part_of = f", in {row}" if isinstance(row, str) and row else ""
+    return f"{verdict_words(judged.verdict[claim_id])} ({claim_id}{part_of})"
 
 
 def _paper_cell(claim_id: str | None) -> str:
@@ -436,18 +442,19 @@ def write_report(directory, results: dict, parameters: dict) -> pd.DataFrame:
                                   "seeds"))
 
     workloads = list(parameters["workloads"])
+    by_cell = pd.concat([verdicts, cell_verdicts(CLAIMS, results)], ignore_index=True)  # a table's cells each shown
     page_tables = {
-        "table1_improvement": improvement_table(runs, verdicts, labels, (REALISTIC, SYNTHETIC),
+        "table1_improvement": improvement_table(runs, by_cell, labels, (REALISTIC, SYNTHETIC),
                                                 ("migration_only", *parameters["strategies"]["swept"], "zero_comm"),
                                                 TABLE1_CELLS),
-        "table2_workloads": improvement_table(runs, verdicts, labels, workloads, ("ics", "zero_comm"), TABLE2_CELLS),
-        "headline": headline(runs, verdicts),
+        "table2_workloads": improvement_table(runs, by_cell, labels, workloads, ("ics", "zero_comm"), TABLE2_CELLS),
+        "headline": headline(runs, by_cell),
         "workloads": workloads_table(parameters, results["offered_load"], _scale(runs)),
         "experiments": experiments_table(results, labels),
     }
     ran_variant = parameters["profile"]["pass_order_variant"]
     if ran_variant:
-        page_tables["pass_order"] = pass_order_table(results, verdicts, labels, parameters["pass_order"])
+        page_tables["pass_order"] = pass_order_table(results, by_cell, labels, parameters["pass_order"])
     page_tables["sensitivity"] = _sensitivity_cells(swept)
     linked_tables = {"ppbw_sweeps": ppbw_sweeps(runs, labels), "sensitivity_runs": swept}
     for stem, frame in {**page_tables, **linked_tables}.items():

@@ -35,10 +35,10 @@ from schedlab.reports.bandwidth_claims import (
     CLAIMS, REALISTIC, SENSITIVITY_STATISTICS, SHORT, SYNTHETIC, TABLE2_WORKLOADS, daily_swing, excess, improvement,
     information_curve, offered_load_of, room, run_metric, swept_ppbws,
 )
-from schedlab.reports.causes import Cause, measured_causes
-from schedlab.reports.ledger import NotMeasured, Results
+from schedlab.reports.causes import Cause, measured_causes, row_causes
+from schedlab.reports.ledger import NotMeasured, Results, claims_by_id
 
-CLAIMS_BY_ID = {claim.claim_id: claim for claim in CLAIMS}
+CLAIMS_BY_ID = claims_by_id(CLAIMS)
 
 
 def _table(results: Results, name: str) -> pd.DataFrame:
@@ -220,7 +220,7 @@ def gains_beside_rooms(results: Results, parameters: dict) -> str:
                         for w in TABLE2_WORKLOADS) + ".")
 
 
-CAUSES: dict[str, Cause] = {
+NUMBER_CAUSES: dict[str, Cause] = {
     "tab1-S-lsltcs": coallocation(SYNTHETIC, ("lslt_cs", "ics", "zero_comm")),
     "tab1-R-room": load_curve("tab1-R-room", "room", REALISTIC),
     "sec51-noshare-R": load_curve("sec51-noshare-R", "no_share", REALISTIC),
@@ -237,7 +237,10 @@ CAUSES: dict[str, Cause] = {
     "sec53-directions": rooms_by_load,
     "tab2-ics-follows-room": gains_beside_rooms,
 }
-"""The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
+"""The numbers a decomposition explains, by id (every one a claim of ``NUMBERS``)."""
+
+CAUSES = row_causes(CLAIMS, NUMBER_CAUSES)
+"""The ledger's rows a decomposition explains, by id: a statement of several numbers gives its numbers' causes."""
 
 
 def causes_frame(claims: pd.DataFrame, results: Results, parameters: dict) -> pd.DataFrame:

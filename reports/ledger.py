@@ -602,6 +602,18 @@ def gathered(numbers: Sequence[Claim], sentences) -> tuple[Claim, ...]:
                  if number.claim_id in rows or number.claim_id not in in_sentences)
 
 
+def claims_by_id(claims: Sequence[Claim]) -> dict[str, Claim]:
+    """Every claim of ``claims`` and every cell of one, by id."""
+    return {claim.claim_id: claim for row in claims for claim in (row, *row.cells)}
+
+
+def cell_verdicts(claims: Sequence[Claim], results: Results) -> pd.DataFrame:
+    """The verdict of every cell of ``claims`` judged alone (``claim_id``, ``verdict``, ``row``: the id of the row
+    it is a part of), for a page that shows a table's cells beside the paper's; the ledger counts only rows."""
+    return pd.DataFrame([{"claim_id": cell.claim_id, "verdict": judge(cell, results).verdict, "row": row.claim_id}
+                         for row in claims for cell in row.cells], columns=["claim_id", "verdict", "row"])
+
+
 def judge(claim: Claim, results: Results) -> Verdict:
     """The claim's verdict on ``results`` (see the module docstring for the rules)."""
     return _judged(claim, results)[0]

@@ -97,10 +97,10 @@ def test_a_strategy_gain_is_read_against_what_it_coallocated():
         if row["strategy"] in ("ics", "zero_comm"):
             row.update(coallocated_share=0.2, coallocated_slowdown=1.0)
     results = {"runs": pd.DataFrame(rows).drop(columns="load")}
-    claims = verdicts(results, "tab1-S-lsltcs")
-    assert claims.verdict.item() == "not_reproduced"  # 10 % below 19.8-24.2 %
+    claims = verdicts(results, "tab1-S")
+    assert claims.verdict.item() == "not_reproduced"  # LSLT+CS's 10 % below 19.8-24.2 %
     cause = causes_frame(claims, results, PARAMETERS)["measured cause"].item()
-    assert cause == ("S, PPBW ~ U[0, 300]: LSLT+CS co-allocates 4.0 % of jobs, stretched x1.50, gain 10.0 %; ICS "
+    assert cause == ("22 %: S, PPBW ~ U[0, 300]: LSLT+CS co-allocates 4.0 % of jobs, stretched x1.50, gain 10.0 %; ICS "
                      "co-allocates 20.0 % of jobs, stretched x1.00, gain 15.0 %; Zero Comm. co-allocates 20.0 % of "
                      "jobs, stretched x1.00, gain 30.0 %. LSLT+CS splits a job only if one piece holds 85 % of it.")
 
@@ -110,7 +110,7 @@ def test_a_missing_metric_is_reported_not_guessed():
     rows += [{**row, "strategy": "lslt_cs", "mean_turnaround": 0.9 * row["mean_turnaround"]}
              for row in rows if row["strategy"] == "migration_only"]
     results = {"runs": pd.DataFrame(rows).drop(columns="load")}
-    cause = causes_frame(verdicts(results, "tab1-S-lsltcs"), results, PARAMETERS)["measured cause"].item()
+    cause = causes_frame(verdicts(results, "tab1-S"), results, PARAMETERS)["measured cause"].item()
     assert cause == "Not measured: no coallocated_share in the runs table."
 
 
