@@ -16,7 +16,7 @@ import math
 
 import pandas as pd
 
-from schedlab.reports.causes import Cause, combined, measured_causes
+from schedlab.reports.causes import Cause, combined, measured_causes, row_causes
 from schedlab.reports.ics_claims import (
     CLAIMS,
     ICS_SCHEMES,
@@ -210,7 +210,7 @@ FIG10 = series("fig10", "mean_response", ("PB", "PROC-S", "SB", "PROC-B", "HYBRI
 FIG11 = series("fig11", "turnaround", ("LOCAL", "DCS", *ICS_SCHEMES, "GS", "BATCH"), unit=" s")
 FIG14_WASTE = combined(series("fig14", "share_spin", ICS_SCHEMES, 100.0, " %"),
                    series("fig14", "share_idle", ICS_SCHEMES, 100.0, " %"))
-CAUSES: dict[str, Cause] = {
+NUMBER_CAUSES: dict[str, Cause] = {
     "fig7-8-load-raises-response": LIGHT_AND_HEAVY,
     "fig7-8-load-raises-wait-most": LIGHT_AND_HEAVY,
     "fig7-8-compute-share-unchanged": shares("share_compute", LOAD_PLACES, ("LOCAL", "DCS", "BATCH")),
@@ -291,7 +291,10 @@ CAUSES: dict[str, Cause] = {
     "cal-light-mean-gap": workload_means("mean_gap_s", "Mean gap between arrivals"),
     "cal-mean-runtime": workload_means("mean_runtime_s", "Mean dedicated run time"),
 }
-"""The claims a decomposition explains, by id (every one is a claim of ``CLAIMS``)."""
+"""The numbers a decomposition explains, by id (every one a claim of ``NUMBERS``)."""
+
+CAUSES = row_causes(CLAIMS, NUMBER_CAUSES)
+"""The ledger's rows a decomposition explains, by id: a sentence of several numbers gives its numbers' causes."""
 
 
 def causes_frame(claims: pd.DataFrame, results: Results, parameters: dict) -> pd.DataFrame:

@@ -54,6 +54,7 @@ from schedlab.reports.ledger import (
     Measurement,
     NotMeasured,
     Results,
+    gathered,
     least_squares_slope,
     paired,
     part,
@@ -785,7 +786,7 @@ CALIBRATION_WHY = ("the synthetic workloads' {knob} is chosen on this number of 
                    "Lublin-Feitelson model's expectation as the setup's reading of the stated means says "
                    "(schedlab.simulators.ics.workload); the row shows what the workloads the runs used realise")
 
-CLAIMS = (
+NUMBERS = (
     # --- Sect. 5.1, Figs. 7 and 8 -------------------------------------------------------
     Claim("fig7-8-load-raises-response", "Sect. 5.1, Figs. 7a, 8a",
           "Every scheme's mean response is longer under heavy load than under light load.",
@@ -1208,3 +1209,30 @@ CLAIMS = (
           **text_number(3228.05), link="workloads.md",
           basis="calibration", basis_why=CALIBRATION_WHY.format(knob="run-time scale")),
 )
+"""Every number or sentence of the paper judged, before ``SENTENCES`` gathers those one sentence states together."""
+
+SENTENCES = (
+    ("fig8-proc-cuts", "Sect. 5.1, Fig. 8a",
+     "Under heavy load PROC-B cuts the mean response of SB by about two fifths and of HYBRID by about a third, and "
+     "PROC-S cuts PB's by over a quarter.", "up to 42.3 % (SB), 33.2 % (HYBRID); PROC-S up to 27.7 % (PB)",
+     ("fig8-procb-vs-sb", "fig8-procb-vs-hybrid", "fig8-procs-vs-pb")),
+    ("fig8-proc-fdr-cuts", "Sect. 5.1, Fig. 8c",
+     "Under heavy load each PROC scheme makes about half as many false decisions per conflict as the scheme it "
+     "reorders: PROC-B against SB, PROC-S against PB.", "52.5 % lower (PROC-B vs SB), 51.8 % (PROC-S vs PB)",
+     ("fig8-procb-fdr-vs-sb", "fig8-procs-fdr-vs-pb")),
+    ("fig9-wl3-procb-cuts", "Sect. 5.2, Fig. 9c",
+     "On the communication-intensive wl3 PROC-B halves SB's mean response and cuts BATCH's by almost three "
+     "quarters.", "50.4 % (SB), 72.5 % (BATCH)",
+     ("fig9-wl3-procb-vs-sb", "fig9-wl3-procb-vs-batch")),
+    ("tab3-wl3-bcr", "Sect. 6 (item 1), Table 3",
+     "On the communication-intensive wl3 boost conflicts make up to about four fifths of the context switches of the "
+     "spinning ICS schemes and about half of the blocking ones'.", "up to 78.9 % (spinning), 52.8 % (blocking)",
+     ("tab3-wl3-bcr-spinning", "tab3-wl3-bcr-blocking")),
+    ("fig13-proc-vs-batch", "Sect. 5.6, Fig. 13a",
+     "On the NPB applications PROC-B finishes up to about a quarter sooner than BATCH, PROC-S up to about an "
+     "eighth.", "up to 25.6 % (PROC-B), 13.5 % (PROC-S)",
+     ("fig13-procb-vs-batch", "fig13-procs-vs-batch")),
+)
+"""Sentences that print several numbers (``schedlab.reports.ledger.gathered``)."""
+
+CLAIMS = gathered(NUMBERS, SENTENCES)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from schedlab.reports.ics_causes import CAUSES, causes_frame
+from schedlab.reports.causes import measured_causes
+from schedlab.reports.ics_causes import CAUSES, NUMBER_CAUSES
 from schedlab.reports.ics_claims import CLAIMS
 from schedlab.reports.ledger import judge
 
@@ -23,10 +24,16 @@ def fig8(procb_response: list[float]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+PROCB_VS_SB = next(cell for c in CLAIMS for cell in c.cells if cell.claim_id == "fig8-procb-vs-sb")
+"""A number of the Fig. 8 sentence's row, judged and explained alone here."""
+
+
 def ledger(results) -> pd.DataFrame:
-    claim = next(c for c in CLAIMS if c.claim_id == "fig8-procb-vs-sb")
-    result = judge(claim, results)
-    return pd.DataFrame([{"claim_id": claim.claim_id, "verdict": result.verdict}])
+    return pd.DataFrame([{"claim_id": PROCB_VS_SB.claim_id, "verdict": judge(PROCB_VS_SB, results).verdict}])
+
+
+def number_causes(claims, results):
+    return measured_causes(claims, [PROCB_VS_SB], NUMBER_CAUSES, results, {})
 
 
 def test_a_reduction_outside_the_band_is_explained_by_wait_and_execution():
@@ -34,7 +41,7 @@ def test_a_reduction_outside_the_band_is_explained_by_wait_and_execution():
     results = {"runs": fig8([0.95, 0.95, 0.95, 0.95, 0.95]), "schemes": SCHEMES}
     claims = ledger(results)
     assert claims["verdict"].item() == "partial"
-    cause = causes_frame(claims, results, {})["measured cause"].item()
+    cause = number_causes(claims, results)["measured cause"].item()
     assert cause == ("fig8 heavy: PROC-B 0.95 s = wait 0.25 + execution 0.7 (spinning 0 % of CPU, 3.00 processes per "
                      "node); SB 1 s = wait 0.4 + execution 0.6 (spinning 0 % of CPU, 3.00 processes per node).")
 
@@ -43,7 +50,7 @@ def test_an_undecided_claim_leads_with_its_seeds_spread():
     results = {"runs": fig8([0.2, 1.6, 0.4, 1.3, 0.6]), "schemes": SCHEMES}
     claims = ledger(results)
     assert claims["verdict"].item() == "inconclusive"
-    cause = causes_frame(claims, results, {})["measured cause"].item()
+    cause = number_causes(claims, results)["measured cause"].item()
     assert cause.startswith("The seeds disagree: over 5 seeds")
     assert "fig8 heavy: PROC-B 0.82 s = wait 0.25" in cause
 
@@ -53,7 +60,7 @@ def test_a_reproduced_claim_needs_no_cause():
     results = {"runs": fig8([0.57, 0.575, 0.58, 0.585, 0.59]), "schemes": SCHEMES}
     claims = ledger(results)
     assert claims["verdict"].item() == "reproduced"
-    assert causes_frame(claims, results, {}).empty
+    assert number_causes(claims, results).empty
 
 
 def test_the_fairness_cause_splits_slowdown_at_one_gang_quantum():
@@ -95,7 +102,7 @@ def test_the_reduction_cause_adds_the_compression_check_per_factor():
             rows.append({"figure": "compression", "group": f"heavy arrivals, factor {factor}", "scheme": "SB",
                          "seed": seed, "mean_response": 1.0, "compression": float(factor)})
     results = {"runs": pd.DataFrame(rows), "schemes": SCHEMES}
-    cause = CAUSES["fig8-procb-vs-sb"](results, {})
+    cause = NUMBER_CAUSES["fig8-procb-vs-sb"](results, {})
     # at 2000 the cuts are 30, 20, 10, 0, -10 %: mean 10, t(4) 2.776 x 15.81 / sqrt 5 = 19.6
     assert cause.endswith("Compression check on Fig. 8's heavy arrivals, paired per seed: PROC-B cuts SB's mean "
                           "response by 5.0 [5.0, 5.0] % at factor 8000, 10.0 [-9.6, 29.6] % at factor 2000.")
@@ -111,7 +118,7 @@ def test_every_cause_belongs_to_a_claim_and_every_judged_claim_has_one():
 def test_a_cause_gives_times_at_full_length():
     # 1.0 compressed s at a compression of 8000 reads 8000 s, as the ledger gives it
     results = {"runs": fig8([0.95] * 5).assign(compression=8000.0), "schemes": SCHEMES}
-    cause = CAUSES["fig8-procb-vs-sb"](results, {})
+    cause = NUMBER_CAUSES["fig8-procb-vs-sb"](results, {})
     assert cause.startswith("fig8 heavy: PROC-B 7,600 s = wait 2,000 + execution 5,600")
     assert "SB 8,000 s = wait 3,200 + execution 4,800" in cause
 

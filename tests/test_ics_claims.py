@@ -27,7 +27,8 @@ LAYOUT = Profile(
     compression_factors=(80000.0, 160000.0), figures=ALL_FIGURES, seeds=SEEDS,
 )
 """Only the figures' coordinates are used: no point of it is simulated."""
-BY_ID = {claim.claim_id: claim for claim in CLAIMS}
+BY_ID = {claim.claim_id: claim for row in CLAIMS for claim in (row, *row.cells)}
+"""Every row, and every number of a sentence's row (its cells)."""
 NOT_ATTEMPTED = {claim.claim_id for claim in CLAIMS if claim.not_attempted}
 
 # --- the paper's pattern (AGREE) and its reversal (REVERSED), figure by figure -------------

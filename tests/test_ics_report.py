@@ -55,7 +55,7 @@ def test_report_files_are_complete_and_deterministic(runs, means_runs, tmp_path)
     assert means["mean gap (s)"].iloc[0] == "1,554" and means["mean gap (s)"].iloc[1] != "1,554"
     assert "stated means: met by each sample ('per_sample', the default)" in (first / "index.md").read_text()
     index = (first / "index.md").read_text()
-    assert "Claims ledger" in index and "fig8-procb-vs-sb" in index
+    assert "Claims ledger" in index and "fig8-proc-cuts" in index
     assert "nan %" not in index
     # two seeds cannot decide a stochastic claim: no claim measured here is decided either way
     claims = pd.read_csv(first / "claims.csv")
