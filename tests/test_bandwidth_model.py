@@ -259,3 +259,27 @@ def test_placement_kind_is_labelled_in_the_table_and_in_parquet(tmp_path):
     stored = pq.read_table(tmp_path / "schedule.parquet").schema.field("kind").type
     assert str(stored.value_type) == "string", stored  # a dictionary of names, not bare codes
     assert set(pd.read_parquet(tmp_path / "schedule.parquet")["kind"]) <= {"local", "migrated", "coallocated"}
+
+
+@pytest.mark.parametrize(("n_jobs", "load", "seed"), [(50, 0.689, 1), (500, 0.689, 7), (3000, 0.9, 12345)])
+def test_fitted_columns_are_the_synthesised_job_tables_to_the_bit(n_jobs, load, seed):
+    # The stage draws its realistic streams without the job table (``workload.fitted_columns``); they
+    # must stay what ``synthesize_fitted`` gives, every float's bits and every dtype.
+    from schedlab.simulators.bandwidth.workload import fitted_columns, realistic_model
+    from schedlab.workloads.synthesis import synthesize_fitted
+
+    jobs, _ = synthesize_fitted(realistic_model(), n_jobs, 100, load, seed)
+    expected = (jobs["submit_time"].to_numpy(dtype=np.float64), jobs["allocated_procs"].to_numpy(dtype=np.int64),
+                jobs["run_time"].to_numpy(dtype=np.float64))
+    for got, want in zip(fitted_columns(realistic_model(), n_jobs, 100, load, seed), expected, strict=True):
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
+def test_stable_argsort_matches_numpy_with_and_without_ties():
+    from schedlab.workloads.synthesis import stable_argsort
+
+    rng = np.random.default_rng(3)
+    for values in (rng.standard_normal(1000), rng.integers(0, 5, 1000).astype(float),
+                   np.array([np.nan, 1.0, np.nan, 0.0, -0.0]), np.array([])):
+        assert stable_argsort(values).tolist() == np.argsort(values, kind="stable").tolist()
+

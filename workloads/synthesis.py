@@ -168,23 +168,44 @@ def fitted_arrivals(
     return place_arrivals(gaps, arrival_cycle(model), work, machine_procs, target_utilization)
 
 
-def synthesize_fitted(
+def stable_argsort(values: np.ndarray) -> np.ndarray:
+    """``np.argsort(values, kind="stable")``, faster: an unstable sort gives the same permutation when no two
+    values are equal (nor NaN, which sort last in any order), which is checked; otherwise the stable sort."""
+    order = np.argsort(values)
+    ranked = values[order]
+    if len(ranked) and (np.isnan(ranked[-1]) or np.any(ranked[1:] == ranked[:-1])):
+        return np.argsort(values, kind="stable")
+    return order
+
+
+def fitted_columns(
     model: dict, n_jobs: int, machine_procs: int, target_utilization: float | None, seed: int
-) -> tuple[pd.DataFrame, float]:
-    """Jobs from a fitted model (see the module docstring); returns them and the gap scale."""
-    copula_rng, runtime_rng, arrival_rng, request_rng = independent_streams(seed, 4)
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Submit times, sizes and run times of a fitted model's jobs, and the gap scale: all of
+    :func:`synthesize_fitted` but the requested times (drawn from their own stream, so leaving them out moves no
+    other draw) and the job table, for a caller that reads only these (the bandwidth stage's streams)."""
+    copula_rng, runtime_rng, arrival_rng, _ = independent_streams(seed, 4)
     size_uniforms, runtime_scores = gaussian_copula(
         copula_rng, model["size_runtime_correlation"]["normal_scores"], n_jobs
     )
     size_model = SizeModel(**{name: model["sizes"][name] for name in SIZE_PARAMETERS})
     sizes = size_model.for_machine(machine_procs).sizes_from_uniforms(size_uniforms, machine_procs)
     runtimes = np.empty(n_jobs)
-    runtimes[np.argsort(runtime_scores, kind="stable")] = np.sort(
+    runtimes[stable_argsort(runtime_scores)] = np.sort(
         np.maximum(np.round(sample_family_fit(model["runtimes"], runtime_rng, n_jobs, runtime_limit(model))), 1.0)
     )
     submit_times, gap_scale = fitted_arrivals(
         model, arrival_rng, n_jobs, float(np.sum(sizes * runtimes)), machine_procs, target_utilization
     )
+    return submit_times, sizes, runtimes, gap_scale
+
+
+def synthesize_fitted(
+    model: dict, n_jobs: int, machine_procs: int, target_utilization: float | None, seed: int
+) -> tuple[pd.DataFrame, float]:
+    """Jobs from a fitted model (see the module docstring); returns them and the gap scale."""
+    submit_times, sizes, runtimes, gap_scale = fitted_columns(model, n_jobs, machine_procs, target_utilization, seed)
+    request_rng = independent_streams(seed, 4)[3]
     requests = requested_times(request_rng, model["requested_time_accuracy"], runtimes)
     return synthetic_job_table(submit_times, runtimes, sizes, requests), gap_scale
 

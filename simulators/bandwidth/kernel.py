@@ -137,16 +137,18 @@ def _reachable(strategy, idle):
 
 
 @uncounted
-def _may_start(strategy, idle, queue):
-    """False only if no waiting job can start: too few idle nodes where the strategy may look."""
+def _may_start(strategy, idle, queue, fresh_smallest):
+    """False only if no waiting job can start: too few idle nodes where the strategy may look.  The waiting
+    jobs are those of ``queue`` and this timestamp's arrivals, not in it yet (``fresh_smallest``: their
+    smallest size per home cluster, ``NOT_WAITING`` if none)."""
     if strategy == NO_SHARE:
         for cluster in range(len(idle)):
-            if idle[cluster] >= smallest_waiting(queue, cluster):
+            if idle[cluster] >= min(smallest_waiting(queue, cluster), fresh_smallest[cluster]):
                 return True
         return False
     reachable = _reachable(strategy, idle)
     for cluster in range(len(idle)):
-        if reachable >= smallest_waiting(queue, cluster):
+        if reachable >= min(smallest_waiting(queue, cluster), fresh_smallest[cluster]):
             return True
     return False
 
@@ -215,6 +217,7 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
     queue, leaves = new_tree(n_jobs, n_clusters)
     waiting = 0
     bound = np.empty(n_clusters, dtype=np.int64)
+    fresh_smallest = np.empty(n_clusters, dtype=np.int64)
     order = np.empty(n_clusters, dtype=np.int64)
     pieces = np.empty(n_clusters, dtype=np.int64)
     scratch = new_scratch(n_clusters)
@@ -262,9 +265,14 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
                 slot_of[job] = -1
                 coallocated -= 1
                 reshare = True
+        # This timestamp's arrivals wait too, but enter the queue's tree only after the first scan has tried
+        # them (``fresh``, below): most start at once, and a job's leaf set and cleared again is two walks
+        # up the tree for nothing.  The tree is the min-tree of its leaves whatever the order of the updates.
         first_new = next_arrival
+        for cluster in range(n_clusters):
+            fresh_smallest[cluster] = NOT_WAITING
         while next_arrival < n_jobs and submit[next_arrival] == now:
-            set_size(queue, leaves, next_arrival, home[next_arrival], nodes[next_arrival])
+            fresh_smallest[home[next_arrival]] = min(fresh_smallest[home[next_arrival]], nodes[next_arrival])
             waiting += 1
             next_arrival += 1
         if waiting > wait_floor and waiting > waiting_limit(next_arrival, wait_share, wait_floor, wait_cap):
@@ -274,7 +282,7 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
         # FPFS scan.  Without an end at this timestamp no idle node or link capacity came
         # back, so the jobs that waited before still cannot start: only arrivals are tried.
         # The queue's tree skips every job larger than the strategy could place anywhere.
-        if _may_start(strategy, idle, queue):
+        if _may_start(strategy, idle, queue, fresh_smallest):
             scan_from = 0 if freed else first_new
             # The paper's order places every waiting job that fits whole (local or migrated)
             # before it co-allocates any; the per-job order tries all three on each job in turn.
@@ -282,14 +290,31 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
             for scan in range(scans):
                 scan_strategy = MIGRATION_ONLY if scan == 0 and scans == 2 else strategy
                 _fitting_bound(scan_strategy, idle, bound)
-                job = next_candidate(queue, leaves, scan_from, bound)
-                while job >= 0:
+                # The jobs in arrival order from ``scan_from`` whose size is within the bound: those of the
+                # tree (the first scan: those that arrived before this timestamp, every one of which comes
+                # before this timestamp's), then, in the first scan, this timestamp's arrivals.
+                if scan == 0:
+                    job = next_candidate(queue, leaves, scan_from, bound) if scan_from < first_new else -1
+                    fresh = first_new
+                else:
+                    job = next_candidate(queue, leaves, scan_from, bound)
+                    fresh = next_arrival
+                while True:
+                    in_tree = job >= 0
+                    if not in_tree:
+                        while fresh < next_arrival and nodes[fresh] > bound[home[fresh]]:
+                            fresh += 1
+                        if fresh == next_arrival:
+                            break
+                        job = fresh
+                        fresh += 1
                     placement_kind, k = place(scan_strategy, home[job], nodes[job], columns[job], ppbw[job],
                                               rho[job], exposed[job], idle, load, link_capacity,
                                               lslt_threshold, chunk_share, subsets, subset_sizes, scratch, order,
                                               pieces)
                     if placement_kind != 0:
-                        set_size(queue, leaves, job, home[job], NOT_WAITING)
+                        if in_tree:
+                            set_size(queue, leaves, job, home[job], NOT_WAITING)
                         waiting -= 1
                         start[job] = now
                         kind[job] = placement_kind
@@ -318,7 +343,14 @@ def run_kernel(submit, home, nodes, columns, base_time, ppbw, rho, exposed, capa
                                           planned_end[job], pushes, job)
                         pushes += 1
                         _fitting_bound(scan_strategy, idle, bound)
-                    job = next_candidate(queue, leaves, job + 1, bound)
+                    job = next_candidate(queue, leaves, job + 1, bound) if in_tree else -1
+                if scan == 0:  # the arrivals left waiting join the tree
+                    for fresh in range(first_new, next_arrival):
+                        if kind[fresh] == 0:
+                            set_size(queue, leaves, fresh, home[fresh], nodes[fresh])
+        else:
+            for fresh in range(first_new, next_arrival):
+                set_size(queue, leaves, fresh, home[fresh], nodes[fresh])
 
         # re-share the links and move the ends that change
         if reshare and coallocated > 0:

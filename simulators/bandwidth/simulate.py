@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from schedlab.simulators.bandwidth.kernel import run_kernel, waiting_limit
 from schedlab.simulators.bandwidth.placement import (
@@ -103,7 +104,7 @@ def run_workload(workload: Workload, strategy: str, topology: Topology | None = 
     schedule = pd.DataFrame(copy=False, data={
         "job_id": np.arange(len(workload), dtype=np.int64), "home": workload.home, "submit": workload.submit,
         "placed": start, "start": start, "end": end, "procs": workload.nodes, "requested": workload.requested,
-        "base_time": workload.base_time, "kind": pd.Categorical.from_codes(kind, PLACEMENT_NAMES), "n_clusters": (allocation > 0).sum(axis=1),
+        "base_time": workload.base_time, "kind": pd.Categorical.from_codes(kind, PLACEMENT_NAMES), "n_clusters": _clusters_used(allocation),
     })
     if saturated:
         finished = np.flatnonzero(~np.isnan(end))
@@ -114,21 +115,56 @@ def run_workload(workload: Workload, strategy: str, topology: Topology | None = 
     return Run(schedule, allocation, layout, queue_by_hour, topology.total_nodes, bool(saturated))
 
 
+@njit(cache=True)
+def _clusters_used(allocation):
+    """``(allocation > 0).sum(axis=1)``: per job (row), the clusters it holds nodes of (int64), in one pass."""
+    used = np.zeros(allocation.shape[0], dtype=np.int64)
+    for job in range(allocation.shape[0]):
+        count = 0
+        for cluster in range(allocation.shape[1]):
+            count += allocation[job, cluster] > 0
+        used[job] = count
+    return used
+
+
 def check_run(schedule: pd.DataFrame, allocation: np.ndarray, capacities: np.ndarray, stretched: bool) -> None:
     """Substrate invariants plus the stage's own: run times never below T_E0, exact unless co-allocated."""
     check_multicluster_schedule(capacities=capacities, totals=schedule["procs"].to_numpy(), jobs=schedule,
                                 allocation=allocation)
-    run_time = (schedule["end"] - schedule["start"]).to_numpy()
-    base = schedule["base_time"].to_numpy()
-    slack = 1e-6 * np.maximum(base, 1.0) + 1e-6 * schedule["end"].abs().to_numpy() * 1e-3
-    kind = schedule["kind"].to_numpy()
-    if np.any(run_time < base - slack):
+    # The kind as a boolean per job, compared on the categorical's codes (``to_numpy`` of the column would
+    # build an array of strings); the stage's three checks in one compiled pass, raised in their order.
+    coallocated = np.asarray((schedule["kind"] == PLACEMENT_NAMES[COALLOCATED]).to_numpy(), dtype=np.bool_)
+    faster, inexact, disagrees = _run_time_violations(
+        np.asarray(schedule["start"].to_numpy(), dtype=np.float64), np.asarray(schedule["end"].to_numpy(), dtype=np.float64),
+        np.asarray(schedule["base_time"].to_numpy(), dtype=np.float64), coallocated,
+        np.asarray(schedule["n_clusters"].to_numpy(), dtype=np.int64), bool(stretched))
+    if faster:
         raise InvariantError("a job ran faster than T_E0")
-    plain = (kind != PLACEMENT_NAMES[COALLOCATED]) | (not stretched)
-    if np.any(np.abs(run_time - base)[plain] > slack[plain]):
+    if inexact:
         raise InvariantError("a local, migrated or zero-communication job did not run exactly T_E0")
-    if np.any((kind == PLACEMENT_NAMES[COALLOCATED]) != (schedule["n_clusters"].to_numpy() > 1)):
+    if disagrees:
         raise InvariantError("a job's kind disagrees with its number of clusters")
+
+
+@njit(cache=True)
+def _run_time_violations(start, end, base, coallocated, n_clusters, stretched):
+    """Whether any job ran faster than T_E0 (``end - start < base - slack``), any plain job (not co-allocated, or
+    any job if not ``stretched``) ran other than T_E0 (``|end - start - base| > slack``), and any job's kind
+    disagrees with its number of clusters; ``slack = 1e-6 max(base, 1) + 1e-6 |end| 1e-3``, the same
+    operations in the same order as the vectorised form, so the same bits."""
+    faster, inexact, disagrees = False, False, False
+    for j in range(len(start)):
+        run_time = end[j] - start[j]
+        b = base[j]
+        at_least_one = 1.0 if b < 1.0 else b  # np.maximum(b, 1.0), NaN kept
+        slack = 1e-6 * at_least_one + 1e-6 * abs(end[j]) * 1e-3
+        if run_time < b - slack:
+            faster = True
+        if (not coallocated[j] or not stretched) and abs(run_time - b) > slack:
+            inexact = True
+        if coallocated[j] != (n_clusters[j] > 1):
+            disagrees = True
+    return faster, inexact, disagrees
 
 
 def summarise(run: Run) -> dict:
@@ -136,7 +172,8 @@ def summarise(run: Run) -> dict:
     schedule = run.schedule
     turnaround = schedule["end"] - schedule["submit"]
     kind = schedule["kind"]
-    coallocated = schedule[kind == PLACEMENT_NAMES[COALLOCATED]]
+    chosen = kind == PLACEMENT_NAMES[COALLOCATED]
+    coallocated = {column: schedule[column][chosen] for column in ("end", "start", "base_time")}  # not every column
     horizon = schedule["end"].max() - schedule["submit"].min()
     return {
         "jobs": int(len(schedule)),
@@ -145,9 +182,9 @@ def summarise(run: Run) -> dict:
         "mean_wait": float((schedule["start"] - schedule["submit"]).mean()),
         "local_share": float((kind == PLACEMENT_NAMES[LOCAL]).mean()),
         "migrated_share": float((kind == PLACEMENT_NAMES[MIGRATED]).mean()),
-        "coallocated_share": float((kind == PLACEMENT_NAMES[COALLOCATED]).mean()),
+        "coallocated_share": float(chosen.mean()),
         "coallocated_slowdown": float(((coallocated["end"] - coallocated["start"]) / coallocated["base_time"]).mean())
-        if len(coallocated) else 1.0,
+        if chosen.any() else 1.0,
         "utilization": float((schedule["procs"] * (schedule["end"] - schedule["start"])).sum() / (run.total_nodes * horizon)),
     }
 

@@ -41,8 +41,9 @@ from functools import cache
 import numpy as np
 
 from schedlab.simulators.bandwidth.demand import rectangular_sizes
+from schedlab.workloads import synthesis
 from schedlab.workloads.model import load_model
-from schedlab.workloads.synthesis import fitted_arrivals, synthesize_fitted
+from schedlab.workloads.synthesis import fitted_arrivals
 
 SYNTHETIC_MEAN_GAP = 150.0
 SYNTHETIC_MEAN_RUNTIME = 450.0
@@ -119,9 +120,7 @@ def _realistic_jobs(n: int, procs: int, seed: int, load: float, drop_small: bool
     offer the load of the realistic stream they stand in for (same seed, same length).
     """
     def sample(count):
-        jobs, _ = synthesize_fitted(realistic_model(), count, procs, load, seed)
-        return (jobs["submit_time"].to_numpy(dtype=np.float64), jobs["allocated_procs"].to_numpy(dtype=np.int64),
-                jobs["run_time"].to_numpy(dtype=np.float64))
+        return fitted_columns(realistic_model(), count, procs, load, seed)
 
     if not drop_small:
         return sample(n)
@@ -134,6 +133,16 @@ def _realistic_jobs(n: int, procs: int, seed: int, load: float, drop_small: bool
         squeeze = _stream_load(submit, size, runtime, procs) / _stream_load(*sample(n), procs)
         submit = submit[0] + (submit - submit[0]) * squeeze
     return submit, size, runtime
+
+
+def fitted_columns(model: dict, n_jobs: int, machine_procs: int, target_utilization: float | None,
+                   seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(submit time, allocated processors, run time) of ``synthesize_fitted``'s job table, drawn without the job
+    table and the requested times, which the stage never reads, in the job table's dtypes (float64 times, int64
+    counts: ``schedlab.parsers.schema.as_job_table``)."""
+    submit_times, sizes, runtimes, _ = synthesis.fitted_columns(model, n_jobs, machine_procs, target_utilization, seed)
+    return (np.asarray(submit_times).astype(np.float64), np.asarray(sizes).astype(np.int64),
+            np.asarray(runtimes).astype(np.float64))
 
 
 def offered_load(submit, nodes, base_time, total_nodes: int) -> float:
