@@ -35,12 +35,15 @@ from schedlab.simulators.bandwidth import workload as workloads
 from schedlab.simulators.bandwidth.experiments import (
     LIMITS, PAPER_PASS_ORDER, PROFILES, SWEPT, VARIANT_PASS_ORDER, WORKLOADS, Profile, points,
 )
-from schedlab.simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD
+from schedlab.simulators.bandwidth.placement import CHUNK_SHARE, LABELS, LSLT_THRESHOLD, STRATEGIES
 from schedlab.simulators.bandwidth.sharing import PROCESSING_SHARE
 from schedlab.simulators.bandwidth.simulate import SATURATION_CAP, SATURATION_FLOOR, SATURATION_SHARE, Point, generation, simulate_workload
 from schedlab.simulators.multicluster.topology import STAR_LINK_MBPS, star_4x100
 
 logger = logging.getLogger("luigi-interface")
+
+WARM_UP_JOBS_PER_CLUSTER = 20
+"""Jobs per cluster of the warm-up run of each strategy (``BandwidthRuns.warm_up``): a few."""
 
 
 class BandwidthRuns(SchedlabTask):
@@ -76,6 +79,12 @@ class BandwidthRuns(SchedlabTask):
                                 f"{'U[0, 300]' if point.ppbw is None else point.ppbw}, information "
                                 f"{point.information:g}, {point.pass_order}")
         self.set_progress_percentage(100 * done // len(self.runs))
+
+    @classmethod
+    def warm_up(cls) -> None:
+        # The compiled event loop, placement and the runs' compiled checks, from numba's cache: a few jobs per strategy.
+        simulate_workload([Point("synthetic", strategy, None, jobs_per_cluster=WARM_UP_JOBS_PER_CLUSTER)
+                           for strategy in STRATEGIES])
 
     def run(self):
         summaries = simulate_workload(self.points(), self.progress)
