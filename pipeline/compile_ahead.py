@@ -36,7 +36,8 @@ _handled: set[type] = set()
 
 def cached_dispatchers(module_names: Iterable[str]) -> dict[str, list]:
     """Per loaded module among ``module_names``, the numba functions it defines that cache
-    their compiled code on disk (none for a module without any)."""
+    their compiled code on disk (none for a module without any); a function always inlined
+    into its callers is compiled only inside them, never cached on its own."""
     from numba.core.dispatcher import Dispatcher
 
     found = {}
@@ -44,7 +45,8 @@ def cached_dispatchers(module_names: Iterable[str]) -> dict[str, list]:
         module = sys.modules.get(name)
         dispatchers = [value for value in vars(module).values()
                        if isinstance(value, Dispatcher) and value.py_func.__module__ == name
-                       and hasattr(value._cache, "_cache_file")] if module is not None else []
+                       and hasattr(value._cache, "_cache_file")
+                       and value.targetoptions.get("inline") != "always"] if module is not None else []
         if dispatchers:
             found[name] = dispatchers
     return found

@@ -60,6 +60,7 @@ PENDING_DEPTH = 32
 communication pattern a peer is at most one iteration ahead; NPB MG's nine
 nearest-neighbour iterations between all-to-all ones let a distant rank get about ten
 ahead.  A message further ahead stops the run with an InvariantError."""
+# PENDING_DEPTH must be a power of two: the ring slot of iteration i is i & (depth - 1), not a division.
 MAX_MPL = 16
 """Largest MPL the compiled kernel takes (a node's queues are fixed arrays of this size)."""
 
@@ -67,6 +68,8 @@ compiled = njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrappe
 """Every helper: cached on disk, without reference counting (see the module docstring)
 and, as only ``_begin`` and ``_simulate`` are called from Python, without wrappers."""
 entry_point = njit(cache=True, _nrt=False)
+inlined = njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
+"""A helper on the path of most events, called from one place: numba inlines it there."""
 
 # Codes private to this module.  Only the CPU categories, which index the accounts
 # columns of the outcome, must agree with the reference (checked below).
@@ -112,7 +115,7 @@ GLOBAL_DTYPE = np.dtype(
     [
         # run state
         ("sequence", I8), ("events", I8), ("finished_jobs", I8), ("sent", I8), ("arrived", I8), ("consumed", I8),
-        ("heap_n", I8), ("free_head", I8), ("queue_head", I8), ("queue_tail", I8), ("gang_row", I8), ("updating", I8),
+        ("heap_n", I8), ("live", I8), ("stale_n", I8), ("heap_stale", I8), ("free_head", I8), ("queue_head", I8), ("queue_tail", I8), ("gang_row", I8), ("updating", I8),
         ("decision_stamp", I8), ("done", I8), ("error", I8), ("err_a", I8), ("err_b", I8), ("err_c", I8),
         ("now", F8),
         # run parameters
@@ -159,6 +162,8 @@ NODE_DTYPE = np.dtype(
         # scratch: the oracle's latency cache of ``count_decision``; allocation marks; the
         # k-th node of a placement (row k, not this node)
         ("latency", F8), ("latency_stamp", I8), ("mark", I8), ("placement", I8),
+        # the last event of this node's lane (its messages; row n_nodes: the arrivals), or -1
+        ("lane_tail", I8),
     ],
     align=True,
 )
@@ -173,10 +178,11 @@ JOB_DTYPE = np.dtype(
     align=True,
 )
 HEAP_DTYPE = np.dtype([("time", F8), ("seq", I8), ("id", I8)], align=True)
-EVENT_DTYPE = np.dtype(  # kind, payload, and the next free id while unused
+EVENT_DTYPE = np.dtype(  # kind, payload, and the next free id while unused; its lane
     [
         ("kind", I8), ("a", I8), ("b", I8), ("source", I8), ("iteration", I8), ("next_free", I8),
         ("ed", F8), ("enp", F8),
+        ("lane", I8), ("lane_next", I8), ("time", F8), ("seq", I8),
     ],
     align=True,
 )
@@ -220,29 +226,35 @@ def typed(*arguments, returns=types.void):
 # --- event heap ---------------------------------------------------------------------
 
 
-@typed(types.float64, types.int64, types.int64, types.int64, returns=types.int64)
-def _push(s, t, kind, a, b):
-    """Push an event; returns its id so that the caller can fill in a message's payload."""
+@compiled
+def _take(s, kind, a, b):
+    """A free event id with its kind and payload set (-1, and ``ERR_CAPACITY``, if none is left)."""
     g = s.g[0]
-    heap = s.heap
-    g.sequence += 1
-    sequence = g.sequence
-    n = g.heap_n
     eid = g.free_head
-    if n >= heap.shape[0] or eid < 0:  # the loop keeps a margin; reaching this is a bug
+    if eid < 0:  # the loop keeps a margin; reaching this is a bug
         g.error = ERR_CAPACITY
-        return 0
+        return -1
     event = s.events[eid]
     g.free_head = event.next_free
+    g.live += 1
     event.kind = kind
     event.a = a
     event.b = b
+    return eid
+
+
+@compiled
+def _insert(s, t, sequence, eid):
+    """Put event ``eid`` into the heap at (``t``, ``sequence``)."""
+    g = s.g[0]
+    heap = s.heap
+    n = g.heap_n
     g.heap_n = n + 1
     i = n
     while i > 0:
         parent = (i - 1) >> 1
         above = heap[parent]
-        if above.time <= t:  # at equal times the parent, pushed earlier, goes first
+        if above.time < t or (above.time == t and above.seq < sequence):
             break
         here = heap[i]
         here.time = above.time
@@ -253,44 +265,111 @@ def _push(s, t, kind, a, b):
     here.time = t
     here.seq = sequence
     here.id = eid
+
+
+@typed(types.float64, types.int64, types.int64, types.int64, returns=types.int64)
+def _push(s, t, kind, a, b):
+    """Push an event; returns its id so that the caller can fill in a message's payload."""
+    g = s.g[0]
+    g.sequence += 1
+    sequence = g.sequence
+    eid = _take(s, kind, a, b)
+    if eid < 0:
+        return 0
+    s.events[eid].lane = -1
+    _insert(s, t, sequence, eid)
+    return eid
+
+
+@typed(types.int64, types.float64, types.int64, types.int64, types.int64, returns=types.int64)
+def _push_lane(s, lane, t, kind, a, b):
+    """``_push`` for an event of a lane: a sequence of events each at or after the one before
+    (the messages a node sends, in the order its interface sends them; the arrivals).
+
+    Only the first event of a lane waits in the heap; the next one enters it when that
+    one is popped, with the time and sequence number it was pushed with.  The events
+    pop in the same (time, sequence) order as if all were in the heap, and the heap
+    stays a few times the number of nodes deep instead of every message in flight.  An
+    event before its lane's last one (not expected) goes into the heap on its own."""
+    g = s.g[0]
+    g.sequence += 1
+    sequence = g.sequence
+    eid = _take(s, kind, a, b)
+    if eid < 0:
+        return 0
+    event = s.events[eid]
+    holder = s.nodes[lane]
+    tail = holder.lane_tail
+    if tail >= 0 and not s.events[tail].time <= t:
+        event.lane = -1
+        _insert(s, t, sequence, eid)
+        return eid
+    event.lane = lane
+    event.lane_next = -1
+    event.time = t
+    event.seq = sequence
+    holder.lane_tail = eid
+    if tail >= 0:
+        s.events[tail].lane_next = eid
+    else:
+        _insert(s, t, sequence, eid)
     return eid
 
 
 @compiled
 def _pop(s):
-    """Remove the first event by (time, sequence); returns its time and id (still taken)."""
+    """Remove the first event by (time, sequence); returns its time and id (still taken).
+
+    Bottom-up: the hole left at the root goes down to a leaf along the smaller child
+    (one comparison a level, without a branch), then the last event climbs from there.
+    Sequence numbers are unique, so (time, sequence) orders the events totally and the
+    pops come in the same order as from any other heap.  Indices are unsigned: no
+    negative-index wraparound on the way down."""
     g = s.g[0]
     heap = s.heap
-    top = heap[0]
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    top = heap[zero]
     t = top.time
     eid = top.id
-    n = g.heap_n - 1
-    g.heap_n = n
-    if n > 0:
+    n = np.uint64(g.heap_n - 1)
+    g.heap_n = np.int64(n)
+    if n > zero:
         last = heap[n]
         last_time = last.time
         last_seq = last.seq
         last_id = last.id
-        i = 0
-        while True:
-            child = 2 * i + 1
-            if child >= n:
-                break
-            right = child + 1
-            if right < n and (
-                heap[right].time < heap[child].time
-                or (heap[right].time == heap[child].time and heap[right].seq < heap[child].seq)
-            ):
-                child = right
+        i = zero
+        child = one
+        while child + one < n:  # both children are events
+            left = heap[child]
+            right = heap[child + one]
+            right_first = (right.time < left.time) | ((right.time == left.time) & (right.seq < left.seq))
+            child += np.uint64(right_first)
             below = heap[child]
-            if below.time < last_time or (below.time == last_time and below.seq < last_seq):
-                here = heap[i]
-                here.time = below.time
-                here.seq = below.seq
-                here.id = below.id
-                i = child
-            else:
+            here = heap[i]
+            here.time = below.time
+            here.seq = below.seq
+            here.id = below.id
+            i = child
+            child = i + i + one
+        if child < n:  # a single child
+            below = heap[child]
+            here = heap[i]
+            here.time = below.time
+            here.seq = below.seq
+            here.id = below.id
+            i = child
+        while i > zero:  # the last event climbs back while it comes before its parent
+            parent = (i - one) >> one
+            above = heap[parent]
+            if above.time < last_time or (above.time == last_time and above.seq < last_seq):
                 break
+            here = heap[i]
+            here.time = above.time
+            here.seq = above.seq
+            here.id = above.id
+            i = parent
         here = heap[i]
         here.time = last_time
         here.seq = last_seq
@@ -299,10 +378,146 @@ def _pop(s):
 
 
 @compiled
-def _free(s, eid):
+def _sift_down(s, i, n):
+    """Move the event at ``heap[i]`` down to its place among the first ``n`` (``_compact``'s heapify)."""
+    heap = s.heap
+    item = heap[i]
+    item_time = item.time
+    item_seq = item.seq
+    item_id = item.id
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        right = child + 1
+        if right < n and (
+            heap[right].time < heap[child].time
+            or (heap[right].time == heap[child].time and heap[right].seq < heap[child].seq)
+        ):
+            child = right
+        below = heap[child]
+        if below.time < item_time or (below.time == item_time and below.seq < item_seq):
+            here = heap[i]
+            here.time = below.time
+            here.seq = below.seq
+            here.id = below.id
+            i = child
+        else:
+            break
+    here = heap[i]
+    here.time = item_time
+    here.seq = item_seq
+    here.id = item_id
+
+
+@compiled
+def _stale_insert(s, t, sequence):
+    """Add a superseded segment end's (time, sequence) to the stale heap (the upper half of ``heap``)."""
     g = s.g[0]
-    s.events[eid].next_free = g.free_head
+    heap = s.heap
+    base = heap.shape[0] >> 1
+    i = g.stale_n
+    g.stale_n = i + 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        above = heap[base + parent]
+        if above.time < t or (above.time == t and above.seq < sequence):
+            break
+        here = heap[base + i]
+        here.time = above.time
+        here.seq = above.seq
+        i = parent
+    here = heap[base + i]
+    here.time = t
+    here.seq = sequence
+
+
+@compiled
+def _stale_pop(s):
+    """Remove the first (time, sequence) of the stale heap; returns its time."""
+    g = s.g[0]
+    heap = s.heap
+    base = heap.shape[0] >> 1
+    t = heap[base].time
+    n = g.stale_n - 1
+    g.stale_n = n
+    if n > 0:
+        last_time = heap[base + n].time
+        last_seq = heap[base + n].seq
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= n:
+                break
+            right = child + 1
+            if right < n and (
+                heap[base + right].time < heap[base + child].time
+                or (heap[base + right].time == heap[base + child].time and heap[base + right].seq < heap[base + child].seq)
+            ):
+                child = right
+            below = heap[base + child]
+            if below.time < last_time or (below.time == last_time and below.seq < last_seq):
+                here = heap[base + i]
+                here.time = below.time
+                here.seq = below.seq
+                i = child
+            else:
+                break
+        here = heap[base + i]
+        here.time = last_time
+        here.seq = last_seq
+    return t
+
+
+@compiled
+def _compact(s):
+    """Take the superseded segment ends out of the heap, into the stale heap.
+
+    A superseded segment end does nothing when popped but count as an event (as in
+    the reference); most lie a quantum ahead and would otherwise crowd the heap that
+    every event pops from.  The loop pops the stale heap's first entry whenever it
+    comes before the heap's first event, so every event still counts at its turn."""
+    g = s.g[0]
+    heap = s.heap
+    n = g.heap_n
+    j = 0
+    for i in range(n):
+        entry = heap[i]
+        eid = entry.id
+        event = s.events[eid]
+        if event.kind == EV_SEGMENT_END and event.b != s.nodes[event.a].token:
+            _stale_insert(s, entry.time, entry.seq)
+            event.next_free = g.free_head  # a segment end is in no lane
+            g.free_head = eid
+            g.live -= 1
+        else:
+            if j != i:
+                kept = heap[j]
+                kept.time = entry.time
+                kept.seq = entry.seq
+                kept.id = eid
+            j += 1
+    g.heap_n = j
+    for i in range((j - 2) >> 1, -1, -1):
+        _sift_down(s, i, j)
+    g.heap_stale = 0
+
+
+@compiled
+def _free(s, eid):
+    """Return a popped event's id to the free list; the next event of its lane enters the heap."""
+    g = s.g[0]
+    event = s.events[eid]
+    lane = event.lane
+    if lane >= 0:
+        follower = event.lane_next
+        if follower >= 0:
+            _insert(s, s.events[follower].time, s.events[follower].seq, follower)
+        else:
+            s.nodes[lane].lane_tail = -1
+    event.next_free = g.free_head
     g.free_head = eid
+    g.live -= 1
 
 
 # --- CPU time -----------------------------------------------------------------------
@@ -346,6 +561,8 @@ def _plan_segment(s, n):
     node.segment_end_at = end
     if node.pending_at >= 0.0 and node.pending_at <= end:  # the live event comes first and looks again then
         return
+    if node.pending_at >= 0.0:  # the live event is superseded
+        s.g[0].heap_stale += 1
     node.token += 1
     node.pending_at = end
     _push(s, end, EV_SEGMENT_END, n, node.token)
@@ -367,6 +584,8 @@ def _steal(s, n, t, seconds, category):
 def _go_idle(s, n):
     node = s.nodes[n]
     node.running = -1
+    if node.pending_at >= 0.0:  # the live event is superseded
+        s.g[0].heap_stale += 1
     node.token += 1
     node.pending_at = -1.0
     node.mode = CAT_IDLE if node.n_members > 0 else CAT_REAL_IDLE
@@ -454,7 +673,7 @@ def _process_reordering(s, n, t):
         seen = 0
         ahead = 0
         while seen < process.pending:
-            slot = (process.iteration + ahead) % g.depth
+            slot = (process.iteration + ahead) & (g.depth - 1)
             count = np.int64(s.pending[p, slot, 0])
             for k in range(count):
                 source = np.int64(s.pending[p, slot, 1 + k])
@@ -546,11 +765,11 @@ def _rescheduling_latency(s, n):
 def _best_latency(s, p, stamp, best):
     """Lower ``best`` to the oracle's latency of any source of ``p``'s pending messages."""
     process = s.procs[p]
-    depth = s.g[0].depth
+    mask = s.g[0].depth - 1
     seen = 0
     ahead = 0
     while seen < process.pending:
-        slot = (process.iteration + ahead) % depth
+        slot = (process.iteration + ahead) & mask
         count = np.int64(s.pending[p, slot, 0])
         for k in range(count):
             m = np.int64(s.pending[p, slot, 1 + k])
@@ -679,7 +898,7 @@ def _boost(s, n, p, t, level, first):
 STEP_DONE, STEP_AFTER_COMPUTE, STEP_COMMUNICATE, STEP_RECEIVE, STEP_NEXT_ITERATION, STEP_FINISH = range(6)
 
 
-@compiled
+@inlined
 def _segment_end(s, n, t):
     """The running process's segment ended; returns the next step for it."""
     g = s.g[0]
@@ -716,7 +935,7 @@ def _leave_cpu(s, n, p, new_state, t):
     _dispatch(s, n, t, p)
 
 
-@compiled
+@inlined
 def _after_compute(s, n, p, t):
     process = s.procs[p]
     job = s.jobs[process.job]
@@ -758,7 +977,7 @@ def _send(s, n, destination, size_bytes, iteration, t):
     node = s.nodes[n]
     start = node.free_at if node.free_at > t else t
     node.free_at = start + size_bytes * g.seconds_per_byte
-    eid = _push(s, node.free_at + g.startup, EV_MESSAGE, destination, 0)
+    eid = _push_lane(s, n, node.free_at + g.startup, EV_MESSAGE, destination, 0)
     event = s.events[eid]
     event.source = n
     event.iteration = iteration
@@ -766,7 +985,7 @@ def _send(s, n, destination, size_bytes, iteration, t):
     event.enp = node.enp
 
 
-@compiled
+@inlined
 def _communicate(s, n, p, t):
     g = s.g[0]
     process = s.procs[p]
@@ -802,11 +1021,11 @@ def _communicate(s, n, p, t):
     return STEP_RECEIVE
 
 
-@compiled
+@inlined
 def _receive(s, n, p, t):
     g = s.g[0]
     process = s.procs[p]
-    slot = process.iteration % g.depth
+    slot = process.iteration & (g.depth - 1)
     consumed = np.int64(s.pending[p, slot, 0])
     if consumed:
         process.consumed += consumed
@@ -825,7 +1044,7 @@ def _receive(s, n, p, t):
     return STEP_DONE
 
 
-@compiled
+@inlined
 def _next_iteration(s, n, p, t):
     process = s.procs[p]
     j = process.job
@@ -843,7 +1062,7 @@ def _next_iteration(s, n, p, t):
     return STEP_DONE
 
 
-@compiled
+@inlined
 def _deliver(s, p, source, iteration, execution_duration, enp, t):
     """A message arrived for process ``p``; returns the next step for ``p``."""
     g = s.g[0]
@@ -851,7 +1070,7 @@ def _deliver(s, p, source, iteration, execution_duration, enp, t):
     process = s.procs[p]
     n = process.node
     ahead = iteration - process.iteration
-    slot = iteration % g.depth
+    slot = iteration & (g.depth - 1)
     if ahead < 0 or ahead >= g.depth or s.pending[p, slot, 0] + 1 >= s.pending.shape[2]:
         g.error = ERR_OLD_MESSAGE if ahead < 0 else (ERR_TOO_FAR_AHEAD if ahead >= g.depth else ERR_CAPACITY)
         g.err_a = p
@@ -906,7 +1125,7 @@ def _finish_process(s, n, p, t):
             g.gang_used[job.row] -= job.n_ranks
 
 
-@compiled
+@inlined
 def _continue(s, step, p, t):
     """Run process ``p``'s chain of steps from ``step`` (see the comment above)."""
     n = s.procs[p].node
@@ -1129,7 +1348,7 @@ def _begin(s):
     """What ``Kernel.run`` does before the first event: the arrivals, then ``scheme.start``."""
     g = s.g[0]
     for j in range(g.n_jobs):
-        _push(s, s.jobs[j].submit, EV_ARRIVAL, j, 0)
+        _push_lane(s, g.n_nodes, s.jobs[j].submit, EV_ARRIVAL, j, 0)
     if g.gang_timer != 0:
         _push(s, g.gang_quantum, EV_TIMER, 0, 0)
 
@@ -1138,13 +1357,27 @@ def _begin(s):
 def _simulate(s, margin):
     """Run events until every job has ended (``g.done``), an error, or fewer than ``margin`` free heap slots."""
     g = s.g[0]
-    capacity = s.heap.shape[0]
+    capacity = s.events.shape[0]
+    stale_at = s.heap.shape[0] >> 1
     while g.finished_jobs < g.n_jobs:
-        if g.heap_n == 0:
+        if g.heap_n == 0 and g.stale_n == 0:
             g.error = ERR_DRY
             return
-        if capacity - g.heap_n < margin:
+        if capacity - g.live - g.stale_n < margin:
             return
+        if g.heap_stale >= 64 and 2 * g.heap_stale >= g.heap_n:
+            _compact(s)
+        if g.stale_n > 0 and (
+            g.heap_n == 0
+            or s.heap[stale_at].time < s.heap[0].time
+            or (s.heap[stale_at].time == s.heap[0].time and s.heap[stale_at].seq < s.heap[0].seq)
+        ):  # a superseded segment end's turn: counted, nothing else
+            g.now = _stale_pop(s)
+            g.events += 1
+            if g.max_events >= 0 and g.events > g.max_events:
+                g.error = ERR_MAX_EVENTS
+                return
+            continue
         t, eid = _pop(s)
         event = s.events[eid]
         kind = event.kind
@@ -1157,9 +1390,14 @@ def _simulate(s, margin):
         _free(s, eid)
         g.now = t
         g.events += 1
+        step = STEP_DONE
+        p = -1
         if kind == EV_SEGMENT_END:
             node = s.nodes[a]
-            if node.token == b:  # else superseded: a stale event, counted and skipped
+            if node.token != b:  # superseded: a stale event, counted and skipped
+                if g.heap_stale > 0:
+                    g.heap_stale -= 1
+            else:
                 node.pending_at = -1.0
                 if t < node.segment_end_at:  # the segment was pushed back since: wait for its end
                     node.pending_at = node.segment_end_at
@@ -1167,11 +1405,10 @@ def _simulate(s, margin):
                 else:
                     step = _segment_end(s, a, t)
                     if step != STEP_DONE:
-                        _continue(s, step, s.nodes[a].running, t)
+                        p = s.nodes[a].running
         elif kind == EV_MESSAGE:
             step = _deliver(s, a, source, iteration, execution_duration, enp, t)
-            if step != STEP_DONE:
-                _continue(s, step, a, t)
+            p = a
         elif kind == EV_IO_DONE:
             _io_done(s, a, t)
         elif kind == EV_TICK:
@@ -1184,6 +1421,8 @@ def _simulate(s, margin):
             _starvation_update(s, t)
         else:
             _gang_timer(s, t)
+        if step != STEP_DONE:  # the one place ``_continue`` is inlined
+            _continue(s, step, p, t)
         if g.error != ERR_NONE:
             return
         if g.max_events >= 0 and g.events > g.max_events:
@@ -1214,6 +1453,8 @@ def _scheme_parameters(scheme, mpl: int) -> tuple:
 
 def _build(jobs, n_nodes: int, mpl: int, scheme, behaviour, max_events: int | None, capacity: int) -> Sim:
     on_message, pick, tick_choice, allocate, piggyback = behaviour
+    if PENDING_DEPTH < 1 or PENDING_DEPTH & (PENDING_DEPTH - 1):
+        raise ValueError(f"PENDING_DEPTH must be a power of two, not {PENDING_DEPTH}")
     n_jobs = len(jobs)
     sizes = np.array([job.size for job in jobs], dtype=np.int64)
     iterations = np.array([job.iterations for job in jobs], dtype=np.int64)
@@ -1256,13 +1497,14 @@ def _build(jobs, n_nodes: int, mpl: int, scheme, behaviour, max_events: int | No
     procs["job"][:n_procs] = np.repeat(np.arange(n_jobs), sizes)
     procs["rank"][:n_procs] = np.concatenate([np.arange(size) for size in sizes]) if n_jobs else []
 
-    nodes = np.zeros(max(n_nodes, 1), dtype=NODE_DTYPE)
+    nodes = np.zeros(n_nodes + 1, dtype=NODE_DTYPE)  # row n_nodes: the arrivals' lane
     nodes["running"] = -1
     nodes["pending_at"] = -1.0
     nodes["mode"] = CAT_REAL_IDLE
     nodes["members"] = -1
     nodes["ready"] = -1
     nodes["gang_cell"] = -1
+    nodes["lane_tail"] = -1
 
     g = np.zeros(1, dtype=GLOBAL_DTYPE)
     values = dict(
@@ -1295,15 +1537,16 @@ def _build(jobs, n_nodes: int, mpl: int, scheme, behaviour, max_events: int | No
         g=g, procs=procs, nodes=nodes, jobs=job_rows, data=data,
         pending=np.zeros((max(n_procs, 1), PENDING_DEPTH, 1 + max_peers), dtype=np.int32),
         tables=np.zeros((table_rows, n_nodes if piggyback else 1, 3)),
-        heap=np.zeros(capacity, dtype=HEAP_DTYPE), events=events,
+        heap=np.zeros(2 * capacity, dtype=HEAP_DTYPE), events=events,
     )
 
 
 def _grow(s: Sim) -> Sim:
     """Double the heap and the event pool; the loop resumes where it stopped."""
-    old = s.heap.shape[0]
-    heap = np.zeros(2 * old, dtype=HEAP_DTYPE)
-    heap[:old] = s.heap
+    old = s.events.shape[0]
+    heap = np.zeros(4 * old, dtype=HEAP_DTYPE)
+    heap[:old] = s.heap[:old]  # the heap, then the stale heap
+    heap[2 * old: 3 * old] = s.heap[old:]
     events = np.zeros(2 * old, dtype=EVENT_DTYPE)
     events[:old] = s.events
     events["next_free"][old:] = np.arange(old + 1, 2 * old + 1)
