@@ -152,7 +152,10 @@ def _families_reached(family: type[SchedlabTask]) -> tuple[type[SchedlabTask], .
 
 @functools.cache
 def _family_modules(family: type[SchedlabTask]) -> list[str]:
-    return code_closure((family.__module__, *family.code_modules))
+    """The family's module, its ``code_modules`` where the class fixes them (a property that depends on the
+    task's parameters, a policy plugin's, say, is left out) and what they import."""
+    declared = family.code_modules if isinstance(family.code_modules, (tuple, list)) else ()
+    return code_closure((family.__module__, *declared))
 
 
 def _all_subclasses(cls: type) -> list[type]:
