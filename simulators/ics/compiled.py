@@ -247,21 +247,58 @@ def _take(s, kind, a, b):
 def _insert(s, t, sequence, eid):
     """Put event ``eid`` into the heap at (``t``, ``sequence``)."""
     g = s.g[0]
-    heap = s.heap
     n = g.heap_n
     g.heap_n = n + 1
-    i = n
+    _climb(s.heap, 0, n, t, sequence, eid)
+
+
+@inlined
+def _move(heap, to, source):
+    """Copy heap slot ``source`` into slot ``to``."""
+    here = heap[to]
+    entry = heap[source]
+    here.time = entry.time
+    here.seq = entry.seq
+    here.id = entry.id
+
+
+@inlined
+def _climb(heap, base, i, t, sequence, eid):
+    """Put event ``eid`` at (``t``, ``sequence``) into the heap stored from ``heap[base]``, from its slot ``i``
+    (an int64) up: each parent it comes before moves down a level, and the event takes the slot left."""
     while i > 0:
         parent = (i - 1) >> 1
-        above = heap[parent]
+        above = heap[base + parent]
         if above.time < t or (above.time == t and above.seq < sequence):
             break
-        here = heap[i]
-        here.time = above.time
-        here.seq = above.seq
-        here.id = above.id
+        _move(heap, base + i, base + parent)
         i = parent
-    here = heap[i]
+    here = heap[base + i]
+    here.time = t
+    here.seq = sequence
+    here.id = eid
+
+
+@inlined
+def _sink(heap, base, i, n, t, sequence, eid):
+    """Put event ``eid`` at (``t``, ``sequence``) into the ``n``-event heap stored from ``heap[base]``, from its
+    slot ``i`` down: each child it comes after, the smaller first, moves up a level."""
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        right = child + 1
+        if right < n and (
+            heap[base + right].time < heap[base + child].time
+            or (heap[base + right].time == heap[base + child].time and heap[base + right].seq < heap[base + child].seq)
+        ):
+            child = right
+        below = heap[base + child]
+        if not (below.time < t or (below.time == t and below.seq < sequence)):
+            break
+        _move(heap, base + i, base + child)
+        i = child
+    here = heap[base + i]
     here.time = t
     here.seq = sequence
     here.id = eid
@@ -346,90 +383,31 @@ def _pop(s):
             right = heap[child + one]
             right_first = (right.time < left.time) | ((right.time == left.time) & (right.seq < left.seq))
             child += np.uint64(right_first)
-            below = heap[child]
-            here = heap[i]
-            here.time = below.time
-            here.seq = below.seq
-            here.id = below.id
+            _move(heap, i, child)
             i = child
             child = i + i + one
         if child < n:  # a single child
-            below = heap[child]
-            here = heap[i]
-            here.time = below.time
-            here.seq = below.seq
-            here.id = below.id
+            _move(heap, i, child)
             i = child
-        while i > zero:  # the last event climbs back while it comes before its parent
-            parent = (i - one) >> one
-            above = heap[parent]
-            if above.time < last_time or (above.time == last_time and above.seq < last_seq):
-                break
-            here = heap[i]
-            here.time = above.time
-            here.seq = above.seq
-            here.id = above.id
-            i = parent
-        here = heap[i]
-        here.time = last_time
-        here.seq = last_seq
-        here.id = last_id
+        _climb(heap, 0, np.int64(i), last_time, last_seq, last_id)  # the last event climbs back from the leaf
     return t, eid
 
 
 @compiled
 def _sift_down(s, i, n):
     """Move the event at ``heap[i]`` down to its place among the first ``n`` (``_compact``'s heapify)."""
-    heap = s.heap
-    item = heap[i]
-    item_time = item.time
-    item_seq = item.seq
-    item_id = item.id
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        right = child + 1
-        if right < n and (
-            heap[right].time < heap[child].time
-            or (heap[right].time == heap[child].time and heap[right].seq < heap[child].seq)
-        ):
-            child = right
-        below = heap[child]
-        if below.time < item_time or (below.time == item_time and below.seq < item_seq):
-            here = heap[i]
-            here.time = below.time
-            here.seq = below.seq
-            here.id = below.id
-            i = child
-        else:
-            break
-    here = heap[i]
-    here.time = item_time
-    here.seq = item_seq
-    here.id = item_id
+    item = s.heap[i]
+    _sink(s.heap, 0, i, n, item.time, item.seq, item.id)
 
 
 @compiled
 def _stale_insert(s, t, sequence):
-    """Add a superseded segment end's (time, sequence) to the stale heap (the upper half of ``heap``)."""
+    """Add a superseded segment end's (time, sequence) to the stale heap (the upper half of ``heap``; its ids are
+    never read)."""
     g = s.g[0]
-    heap = s.heap
-    base = heap.shape[0] >> 1
     i = g.stale_n
     g.stale_n = i + 1
-    while i > 0:
-        parent = (i - 1) >> 1
-        above = heap[base + parent]
-        if above.time < t or (above.time == t and above.seq < sequence):
-            break
-        here = heap[base + i]
-        here.time = above.time
-        here.seq = above.seq
-        i = parent
-    here = heap[base + i]
-    here.time = t
-    here.seq = sequence
+    _climb(s.heap, s.heap.shape[0] >> 1, i, t, sequence, -1)
 
 
 @compiled
@@ -442,30 +420,8 @@ def _stale_pop(s):
     n = g.stale_n - 1
     g.stale_n = n
     if n > 0:
-        last_time = heap[base + n].time
-        last_seq = heap[base + n].seq
-        i = 0
-        while True:
-            child = 2 * i + 1
-            if child >= n:
-                break
-            right = child + 1
-            if right < n and (
-                heap[base + right].time < heap[base + child].time
-                or (heap[base + right].time == heap[base + child].time and heap[base + right].seq < heap[base + child].seq)
-            ):
-                child = right
-            below = heap[base + child]
-            if below.time < last_time or (below.time == last_time and below.seq < last_seq):
-                here = heap[base + i]
-                here.time = below.time
-                here.seq = below.seq
-                i = child
-            else:
-                break
-        here = heap[base + i]
-        here.time = last_time
-        here.seq = last_seq
+        last = heap[base + n]
+        _sink(heap, base, 0, n, last.time, last.seq, last.id)
     return t
 
 
