@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -84,14 +83,11 @@ def start(families: Iterable[type], modules_of: Callable[[type], list[str]]) -> 
                  "the background): later builds load them from its cache")
 
 
-def wait_for(family: type) -> float:
-    """Wait for ``family``'s background warm-up, if one runs; the seconds waited."""
+def wait_for(family: type) -> None:
+    """Wait for ``family``'s background warm-up, if one runs."""
     process = _compiling.pop(family, None)
-    if process is None:
-        return 0.0
-    began = time.monotonic()
-    process.wait()
-    return time.monotonic() - began
+    if process is not None:
+        process.wait()
 
 
 def _environment() -> dict[str, str]:
